@@ -1,0 +1,50 @@
+// One error type for the protocol. The HTTP status belongs to the code (RFC 9635 §3.6 codes, statuses from
+// auth-server.yaml); a second status is given only where the contract lists one for that code.
+
+export type GnapErrorCode =
+  | 'invalid_request'
+  | 'invalid_client'
+  | 'invalid_continuation'
+  | 'invalid_rotation'
+  | 'too_fast'
+  | 'too_many_attempts'
+  | 'request_denied'
+  | 'user_denied'
+  | 'invalid_interaction'
+  | 'unknown_interaction'
+
+const defaultStatus = {
+  invalid_request: 400,
+  invalid_client: 401,
+  invalid_continuation: 401,
+  invalid_rotation: 400,
+  too_fast: 400,
+  too_many_attempts: 400,
+  request_denied: 401,
+  user_denied: 401,
+  invalid_interaction: 401,
+  unknown_interaction: 404,
+} satisfies Record<GnapErrorCode, number>
+
+export class GnapError extends Error {
+  readonly status: number
+  constructor(
+    readonly code: GnapErrorCode,
+    description: string,
+    status?: number,
+  ) {
+    super(description)
+    this.name = 'GnapError'
+    this.status = status ?? defaultStatus[code]
+  }
+
+  toBody(): GnapErrorBody {
+    return { error: { code: this.code, description: this.message } }
+  }
+}
+
+export interface GnapErrorBody {
+  error: { code: GnapErrorCode; description: string }
+}
+
+export const isGnapError = (e: unknown): e is GnapError => e instanceof GnapError
