@@ -36,6 +36,7 @@ CREATE TABLE "Interaction" (
     "grantId" TEXT NOT NULL,
     "state" TEXT NOT NULL,
     "interactRef" TEXT NOT NULL,
+    "sessionHash" TEXT,
     "expiresAt" DATETIME NOT NULL,
     "decidedAt" DATETIME,
     "finishedAt" DATETIME,
@@ -99,6 +100,9 @@ CREATE UNIQUE INDEX "AccessToken_previousId_key" ON "AccessToken"("previousId");
 
 -- CreateIndex
 CREATE INDEX "AccessToken_grantId_idx" ON "AccessToken"("grantId");
+
+-- CreateIndex
+CREATE INDEX "AccessToken_expiresAt_idx" ON "AccessToken"("expiresAt");
 
 -- CreateIndex
 CREATE INDEX "SignatureNonce_expiresAt_idx" ON "SignatureNonce"("expiresAt");

@@ -1,0 +1,16 @@
+import { cancelGrant, continueGrant, parseContinueRequest } from '@gnap/domain'
+import { gnapRoute } from '../../../server/gnap-route'
+
+export const dynamic = 'force-dynamic'
+
+// auth-server.yaml post-continue
+export const POST = gnapRoute(async ({ deps, body, params, auth }) => {
+  const { interactRef } = parseContinueRequest(body)
+  return continueGrant(deps, { continueId: params.id ?? '', interactRef, auth: auth() })
+})
+
+// auth-server.yaml delete-continue
+export const DELETE = gnapRoute(async ({ deps, params, auth }) => {
+  await cancelGrant(deps, { continueId: params.id ?? '', auth: auth() })
+  return null
+})

@@ -1,0 +1,9 @@
+import { startInteraction } from '@gnap/domain'
+import { frontChannelRoute } from '../../../../server/front-channel'
+
+export const dynamic = 'force-dynamic'
+
+// id-provider.yaml get-interact
+export const GET = frontChannelRoute((deps, _req, params) =>
+  startInteraction(deps, { interactionId: params.id ?? '', nonce: params.nonce ?? '' }),
+)

@@ -1,0 +1,10 @@
+import { authenticateResourceServer, introspectToken } from '@gnap/domain'
+import { gnapRoute } from '../../server/gnap-route'
+
+export const dynamic = 'force-dynamic'
+
+// token-introspection.yaml post-introspect, for resource servers holding the introspection secret.
+export const POST = gnapRoute(async ({ deps, req, body }) => {
+  authenticateResourceServer(deps, req.headers.get('authorization'))
+  return introspectToken(deps, body)
+})

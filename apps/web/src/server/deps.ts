@@ -1,0 +1,30 @@
+import path from 'node:path'
+import { createLogger, createWalletAddressResolver, openDb, type Deps } from '@gnap/domain'
+import { readConfig } from '../env'
+
+const globalForDeps = globalThis as unknown as { gnapDeps?: Promise<Deps> }
+
+/** The repository's data folder: the default home of the SQLite file (ignored by git). */
+export const defaultDatabaseUrl = () => `file:${path.resolve(process.cwd(), '../../data/gnap.db')}`
+
+async function buildDeps(): Promise<Deps> {
+  const { env, config } = readConfig()
+  const log = createLogger(env.LOG_LEVEL)
+  const db = await openDb(env.DATABASE_URL ?? defaultDatabaseUrl())
+  return {
+    db,
+    config,
+    clock: () => new Date(),
+    log,
+    walletAddresses: createWalletAddressResolver({ allowHttp: config.allowHttpWalletAddresses }),
+  }
+}
+
+/** Domain dependencies, built once per process (database, settings, key cache, logger). */
+export function getDeps(): Promise<Deps> {
+  globalForDeps.gnapDeps ??= buildDeps().catch((e: unknown) => {
+    globalForDeps.gnapDeps = undefined
+    throw e
+  })
+  return globalForDeps.gnapDeps
+}

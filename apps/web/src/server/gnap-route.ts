@@ -1,0 +1,116 @@
+import { GnapError, createRequestAuth, readSignatureInputs, type Deps, type RequestAuth, type SignedRequest } from '@gnap/domain'
+import { getDeps } from './deps'
+
+/** Bodies above this size are refused before parsing (413). */
+export const MAX_BODY_BYTES = 64 * 1024
+
+export interface GnapContext {
+  deps: Deps
+  req: Request
+  /** The parsed JSON body, or undefined when the request had none. */
+  body: unknown
+  params: Record<string, string>
+  /** The signed-request view of the request; `auth()` checks the signature headers' shape first. */
+  auth(): RequestAuth
+}
+
+type Handler = (ctx: GnapContext) => Promise<Response | object | null>
+
+/**
+ * The one wrapper every GNAP handler goes through: reads the exact body bytes (size-capped), parses JSON,
+ * builds the signed-request view, calls the use case, and maps every failure to a GNAP error body. A thrown
+ * non-GnapError is a 500 request_denied with a generic text, logged without secrets.
+ * A handler returns a JSON-able object (200), null (204), or a Response.
+ */
+export function gnapRoute(handler: Handler) {
+  return async (req: Request, route: { params: Promise<Record<string, string>> }): Promise<Response> => {
+    const started = performance.now()
+    let deps: Deps | undefined
+    let res: Response
+    try {
+      deps = await getDeps()
+      const bytes = await readBody(req)
+      const body = parseJson(req, bytes)
+      const params = await route.params
+      const signed: SignedRequest = {
+        method: req.method,
+        targetUri: targetUri(deps, req),
+        headers: req.headers,
+        body: bytes.length > 0 ? bytes : null,
+      }
+      const d = deps
+      const out = await handler({
+        deps: d,
+        req,
+        body,
+        params,
+        auth: () => {
+          readSignatureInputs(signed)
+          return createRequestAuth(d, signed)
+        },
+      })
+      res = out instanceof Response ? out : out === null ? new Response(null, { status: 204 }) : json(200, out)
+    } catch (e) {
+      res = errorResponse(e, deps)
+    }
+    deps?.log.info({ method: req.method, path: new URL(req.url).pathname, status: res.status, ms: Math.round(performance.now() - started) }, 'request')
+    return res
+  }
+}
+
+export function json(status: number, body: unknown, headers: Record<string, string> = {}): Response {
+  return new Response(JSON.stringify(body), {
+    status,
+    headers: { 'content-type': 'application/json', 'cache-control': 'no-store', ...headers },
+  })
+}
+
+export function errorResponse(e: unknown, deps?: Deps): Response {
+  if (e instanceof GnapError) return json(e.status, e.toBody())
+  deps?.log.error({ err: e instanceof Error ? { name: e.name, message: e.message, stack: e.stack } : String(e) }, 'internal error')
+  return json(500, new GnapError('request_denied', 'internal error', 500).toBody())
+}
+
+/** `@target-uri` as the client signed it: the public base URL + the request's path and query (TLS may end at a proxy). */
+function targetUri(deps: Deps, req: Request): string {
+  const url = new URL(req.url)
+  return deps.config.authServerUrl + url.pathname.replace(/^\/+/, '') + url.search
+}
+
+async function readBody(req: Request): Promise<Uint8Array> {
+  const declared = Number(req.headers.get('content-length') ?? '0')
+  if (declared > MAX_BODY_BYTES) throw new GnapError('invalid_request', `request body larger than ${MAX_BODY_BYTES} bytes`, 413)
+  if (!req.body) return new Uint8Array(0)
+  const reader = req.body.getReader()
+  const chunks: Uint8Array[] = []
+  let size = 0
+  for (;;) {
+    const { done, value } = await reader.read()
+    if (done) break
+    size += value.byteLength
+    if (size > MAX_BODY_BYTES) {
+      await reader.cancel().catch(() => {})
+      throw new GnapError('invalid_request', `request body larger than ${MAX_BODY_BYTES} bytes`, 413)
+    }
+    chunks.push(value)
+  }
+  const out = new Uint8Array(size)
+  let offset = 0
+  for (const c of chunks) {
+    out.set(c, offset)
+    offset += c.byteLength
+  }
+  return out
+}
+
+function parseJson(req: Request, bytes: Uint8Array): unknown {
+  if (bytes.length === 0) return undefined
+  const type = req.headers.get('content-type') ?? ''
+  if (!/^application\/json\s*(;|$)/i.test(type)) throw new GnapError('invalid_request', 'content-type must be application/json')
+  const text = new TextDecoder('utf-8', { fatal: false }).decode(bytes)
+  try {
+    return JSON.parse(text) as unknown
+  } catch {
+    throw new GnapError('invalid_request', 'request body is not valid JSON')
+  }
+}

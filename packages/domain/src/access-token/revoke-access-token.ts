@@ -1,0 +1,16 @@
+import type { Deps } from '../deps'
+import { GnapError } from '../errors'
+import type { RequestAuth } from '../client/request-auth'
+import { revokeLiveTokens } from './access-token.repo'
+import { authenticateTokenManagement } from './rotate-access-token'
+
+/**
+ * DELETE /token/{id} — revoke an access token (PROTOCOL.md §2.5, RFC 9635 §6.2). Once authenticated it always
+ * succeeds: a live token is revoked; an expired, rotated or revoked one is left as it is.
+ * @throws GnapError invalid_client (401, also for an unknown management id)
+ */
+export async function revokeAccessToken(deps: Deps, input: { managementId: string; auth: RequestAuth }): Promise<void> {
+  const token = await authenticateTokenManagement(deps, input.managementId, input.auth, () => new GnapError('invalid_client', 'unknown access token'))
+  const revoked = await revokeLiveTokens(deps.db, { id: token.id }, deps.clock())
+  if (revoked > 0) deps.log.info({ grantId: token.grantId, tokenId: token.id }, 'access token revoked')
+}

@@ -1,0 +1,36 @@
+import type { Deps } from '../deps'
+import { verifyHttpSignature, type SignedRequest } from './http-signature'
+import { rememberSignatureNonce } from './signature-nonce.repo'
+
+/** What a signed request presents: its GNAP token, and a way to check its signature against a client's keys. */
+export interface RequestAuth {
+  /** The value of `Authorization: GNAP <value>`, or null when absent or another scheme. */
+  token: string | null
+  /**
+   * Verifies the request's HTTP message signature with a key that `walletAddress` publishes.
+   * @throws GnapError invalid_client (401; 400 when no key can be resolved)
+   */
+  verifySignature(walletAddress: string): Promise<void>
+}
+
+/** `Authorization: GNAP <token>` (RFC 9635 §7.2); anything else is no token. */
+export function gnapToken(authorization: string | null): string | null {
+  if (!authorization) return null
+  const m = /^GNAP ([\x21-\x7e]+)$/.exec(authorization.trim())
+  return m?.[1] ?? null
+}
+
+export function createRequestAuth(deps: Deps, req: SignedRequest): RequestAuth {
+  return {
+    token: gnapToken(req.headers.get('authorization')),
+    async verifySignature(walletAddress) {
+      await verifyHttpSignature(req, {
+        getKey: (kid) => deps.walletAddresses.getKey(walletAddress, kid),
+        now: deps.clock(),
+        windowSeconds: deps.config.signatureWindowSeconds,
+        skewSeconds: deps.config.signatureClockSkewSeconds,
+        rememberNonce: (kid, nonce, expiresAt) => rememberSignatureNonce(deps.db, `${walletAddress}#${kid}`, nonce, expiresAt),
+      })
+    },
+  }
+}

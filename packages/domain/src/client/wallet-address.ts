@@ -1,0 +1,238 @@
+import type { JsonWebKey } from 'node:crypto'
+import { z } from 'zod'
+import { GnapError } from '../errors'
+
+// Outbound fetches of client wallet addresses and their keys (PROTOCOL.md §4.3). The URLs are chosen by clients,
+// so every fetch is guarded against SSRF (RFC 9635 §11): https only (loopback or an explicit setting excepted),
+// no redirects followed, a short timeout and a size cap.
+
+const httpUrl = z.url({ protocol: /^https?$/ })
+
+// wallet-address-server.yaml get-wallet-address: additionalProperties true.
+export const WalletAddressDocumentSchema = z.looseObject({
+  id: httpUrl,
+  publicName: z.string().optional(),
+  assetCode: z.string().min(1),
+  assetScale: z.number().int().min(0).max(255),
+  authServer: httpUrl,
+  resourceServer: httpUrl,
+})
+
+export type WalletAddressDocument = z.infer<typeof WalletAddressDocumentSchema>
+
+export interface WalletAddressResolverOptions {
+  fetch?: typeof fetch
+  /** ALLOW_HTTP_WALLET_ADDRESSES: plain http to any host. Loopback http is always allowed. */
+  allowHttp: boolean
+  ttlMs?: number
+  timeoutMs?: number
+  maxBytes?: number
+  now?: () => number
+  /** Wallet addresses remembered per cache; the oldest is dropped beyond this. */
+  maxEntries?: number
+}
+
+export interface WalletAddressResolver {
+  /**
+   * The published Ed25519 key of the wallet address with this `kid`, or null when none.
+   * @throws GnapError invalid_client 400 "could not fetch client keys"
+   */
+  getKey(walletAddress: string, kid: string): Promise<JsonWebKey | null>
+  /** @throws GnapError invalid_client 400 "could not fetch client wallet address" */
+  getWalletAddress(walletAddress: string): Promise<WalletAddressDocument>
+}
+
+const KEYS_FAILURE = 'could not fetch client keys'
+const DOCUMENT_FAILURE = 'could not fetch client wallet address'
+/** An unknown kid triggers at most one JWKS refetch per wallet address in this interval. */
+const UNKNOWN_KID_REFETCH_MS = 5_000
+
+/**
+ * Absolute http(s) URL without credentials, query or fragment; https unless the host is loopback or `allowHttp`.
+ */
+export function isAllowedWalletAddressUrl(url: string, allowHttp: boolean): boolean {
+  let parsed: URL
+  try {
+    parsed = new URL(url)
+  } catch {
+    return false
+  }
+  if (parsed.username !== '' || parsed.password !== '') return false
+  // An empty "?" or "#" leaves search/hash empty, so look at the text too.
+  if (parsed.hash !== '' || parsed.search !== '' || url.includes('#') || url.includes('?')) return false
+  if (parsed.protocol === 'https:') return true
+  if (parsed.protocol === 'http:') return allowHttp || isLoopbackHost(parsed.hostname)
+  return false
+}
+
+function isLoopbackHost(hostname: string): boolean {
+  // WHATWG URL parsing already normalises IPv4 shorthands (127.1) and brackets IPv6 hosts.
+  return hostname === 'localhost' || hostname === '[::1]' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(hostname)
+}
+
+interface CacheEntry<T> {
+  value: T
+  fetchedAt: number
+}
+
+export function createWalletAddressResolver(opts: WalletAddressResolverOptions): WalletAddressResolver {
+  const doFetch = opts.fetch ?? fetch
+  const ttlMs = opts.ttlMs ?? 60_000
+  const timeoutMs = opts.timeoutMs ?? 5_000
+  const maxBytes = opts.maxBytes ?? 64 * 1024
+  const now = opts.now ?? Date.now
+  const maxEntries = opts.maxEntries ?? 1_000
+
+  const keySets = createCache<JsonWebKey[]>(maxEntries)
+  const documents = createCache<WalletAddressDocument>(maxEntries)
+
+  async function fetchJson(url: string, failure: string): Promise<unknown> {
+    let response: Response
+    try {
+      response = await doFetch(url, {
+        method: 'GET',
+        headers: { Accept: 'application/json' },
+        redirect: 'manual',
+        signal: AbortSignal.timeout(timeoutMs),
+      })
+    } catch {
+      throw new GnapError('invalid_client', failure, 400)
+    }
+    try {
+      // A redirect is a failure: following it could reach hosts the URL check never saw.
+      if (response.status !== 200 || response.redirected || response.type === 'opaqueredirect') {
+        throw new Error('unexpected response')
+      }
+      const declared = Number(response.headers.get('content-length') ?? '0')
+      if (declared > maxBytes) throw new Error('response too large')
+      const bytes = await readCapped(response, maxBytes)
+      return JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes)) as unknown
+    } catch {
+      await response.body?.cancel().catch(() => undefined)
+      throw new GnapError('invalid_client', failure, 400)
+    }
+  }
+
+  async function loadKeys(walletAddress: URL): Promise<CacheEntry<JsonWebKey[]>> {
+    const jwksUrl = new URL(walletAddress.href)
+    jwksUrl.pathname = jwksUrl.pathname.replace(/\/+$/, '') + '/jwks.json'
+    return keySets.load(walletAddress.href, async () => {
+      const body = await fetchJson(jwksUrl.href, KEYS_FAILURE)
+      const parsed = JwksSchema.safeParse(body)
+      if (!parsed.success) throw new GnapError('invalid_client', KEYS_FAILURE, 400)
+      return { value: parsed.data.keys.flatMap(toEd25519Jwk), fetchedAt: now() }
+    })
+  }
+
+  return {
+    async getKey(walletAddress, kid) {
+      const url = checkedUrl(walletAddress, opts.allowHttp, KEYS_FAILURE)
+      let entry = keySets.get(url.href)
+      if (entry === undefined || now() - entry.fetchedAt >= ttlMs) {
+        entry = await loadKeys(url)
+        return findKey(entry.value, kid)
+      }
+      const cached = findKey(entry.value, kid)
+      if (cached !== null) return cached
+      // PROTOCOL.md §4.3: an unknown kid may be a freshly published key; refetch, but rate-limited.
+      if (now() - entry.fetchedAt < UNKNOWN_KID_REFETCH_MS) return null
+      entry = await loadKeys(url)
+      return findKey(entry.value, kid)
+    },
+
+    async getWalletAddress(walletAddress) {
+      const url = checkedUrl(walletAddress, opts.allowHttp, DOCUMENT_FAILURE)
+      const entry = documents.get(url.href)
+      if (entry !== undefined && now() - entry.fetchedAt < ttlMs) return entry.value
+      const loaded = await documents.load(url.href, async () => {
+        const body = await fetchJson(url.href, DOCUMENT_FAILURE)
+        const parsed = WalletAddressDocumentSchema.safeParse(body)
+        if (!parsed.success) throw new GnapError('invalid_client', DOCUMENT_FAILURE, 400)
+        return { value: parsed.data, fetchedAt: now() }
+      })
+      return loaded.value
+    },
+  }
+}
+
+function checkedUrl(walletAddress: string, allowHttp: boolean, failure: string): URL {
+  if (!isAllowedWalletAddressUrl(walletAddress, allowHttp)) throw new GnapError('invalid_client', failure, 400)
+  return new URL(walletAddress)
+}
+
+/** Reads the body, giving up as soon as it passes `maxBytes` (Content-Length may be absent or false). */
+async function readCapped(response: Response, maxBytes: number): Promise<Uint8Array> {
+  if (response.body === null) return new Uint8Array()
+  const reader = response.body.getReader()
+  const chunks: Uint8Array[] = []
+  let total = 0
+  for (;;) {
+    const { done, value } = await reader.read()
+    if (done) break
+    total += value.byteLength
+    if (total > maxBytes) {
+      await reader.cancel().catch(() => undefined)
+      throw new Error('response too large')
+    }
+    chunks.push(value)
+  }
+  const bytes = new Uint8Array(total)
+  let offset = 0
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset)
+    offset += chunk.byteLength
+  }
+  return bytes
+}
+
+// wallet-address-server.yaml json-web-key-set; members are checked one by one so one odd key does not hide the rest.
+const JwksSchema = z.object({ keys: z.array(z.unknown()) })
+
+const Ed25519JwkSchema = z.object({
+  kid: z.string().min(1),
+  kty: z.literal('OKP'),
+  crv: z.literal('Ed25519'),
+  x: z.string().regex(/^[A-Za-z0-9_-]+$/),
+  alg: z.literal('EdDSA').optional(),
+  use: z.literal('sig').optional(),
+})
+
+function toEd25519Jwk(candidate: unknown): JsonWebKey[] {
+  const parsed = Ed25519JwkSchema.safeParse(candidate)
+  if (!parsed.success) return []
+  const { kid, kty, crv, x, alg, use } = parsed.data
+  // Only public members are kept: whatever else a JWKS carries never reaches the verifier.
+  return [{ kid, kty, crv, x, alg: alg ?? 'EdDSA', ...(use !== undefined ? { use } : {}) }]
+}
+
+function findKey(keys: JsonWebKey[], kid: string): JsonWebKey | null {
+  return keys.find((k) => k.kid === kid) ?? null
+}
+
+/** A small TTL-less store (callers judge freshness) with shared in-flight loads and a size bound. */
+function createCache<T>(maxEntries: number) {
+  const entries = new Map<string, CacheEntry<T>>()
+  const inFlight = new Map<string, Promise<CacheEntry<T>>>()
+  return {
+    get(key: string): CacheEntry<T> | undefined {
+      return entries.get(key)
+    },
+    load(key: string, loader: () => Promise<CacheEntry<T>>): Promise<CacheEntry<T>> {
+      const pending = inFlight.get(key)
+      if (pending !== undefined) return pending
+      const promise = loader()
+        .then((entry) => {
+          entries.delete(key)
+          entries.set(key, entry)
+          if (entries.size > maxEntries) {
+            const oldest = entries.keys().next()
+            if (oldest.done !== true) entries.delete(oldest.value)
+          }
+          return entry
+        })
+        .finally(() => inFlight.delete(key))
+      inFlight.set(key, promise)
+      return promise
+    },
+  }
+}

@@ -1,0 +1,80 @@
+import { z } from 'zod'
+
+// Settings of the server, with the names operators of the reference server know (PROTOCOL.md §7).
+// The web app's env.ts is the only reader of process.env; it parses with this schema.
+
+const bool = (fallback: boolean) =>
+  z
+    .enum(['true', 'false', '1', '0', 'yes', 'no'])
+    .optional()
+    .transform((v) => (v === undefined ? fallback : v === 'true' || v === '1' || v === 'yes'))
+
+const seconds = (fallback: number) => z.coerce.number().int().positive().max(31_536_000).default(fallback)
+
+const absoluteUrl = z.url({ protocol: /^https?$/ })
+
+export const EnvSchema = z.object({
+  AUTH_SERVER_URL: absoluteUrl,
+  PORT: z.coerce.number().int().min(1).max(65535).default(3000),
+  DATABASE_URL: z.string().min(1).optional(),
+  WAIT_SECONDS: seconds(5),
+  ACCESS_TOKEN_EXPIRY_SECONDS: seconds(600),
+  INTERACTION_EXPIRY_SECONDS: seconds(600),
+  INCOMING_PAYMENT_INTERACTION: bool(false),
+  QUOTE_INTERACTION: bool(false),
+  LIST_ALL_ACCESS_INTERACTION: bool(true),
+  IDENTITY_SERVER_URL: absoluteUrl.optional(),
+  IDENTITY_SERVER_SECRET: z.string().min(1).optional(),
+  INTROSPECTION_SECRET: z.string().min(16, 'INTROSPECTION_SECRET must be at least 16 characters'),
+  ALLOW_HTTP_WALLET_ADDRESSES: bool(false),
+  SIGNATURE_WINDOW_SECONDS: seconds(300),
+  SIGNATURE_CLOCK_SKEW_SECONDS: z.coerce.number().int().min(0).max(600).default(30),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+})
+
+export type Env = z.infer<typeof EnvSchema>
+
+export interface GnapConfig {
+  /** Public base URL; the grant endpoint is its root, written with exactly one trailing slash. */
+  authServerUrl: string
+  waitSeconds: number
+  accessTokenExpirySeconds: number
+  interactionExpirySeconds: number
+  incomingPaymentInteraction: boolean
+  quoteInteraction: boolean
+  listAllInteraction: boolean
+  identityServerUrl: string | null
+  identityServerSecret: string | null
+  introspectionSecret: string
+  allowHttpWalletAddresses: boolean
+  signatureWindowSeconds: number
+  signatureClockSkewSeconds: number
+}
+
+export function configFromEnv(env: Env): GnapConfig {
+  return {
+    authServerUrl: grantEndpoint(env.AUTH_SERVER_URL),
+    waitSeconds: env.WAIT_SECONDS,
+    accessTokenExpirySeconds: env.ACCESS_TOKEN_EXPIRY_SECONDS,
+    interactionExpirySeconds: env.INTERACTION_EXPIRY_SECONDS,
+    incomingPaymentInteraction: env.INCOMING_PAYMENT_INTERACTION,
+    quoteInteraction: env.QUOTE_INTERACTION,
+    listAllInteraction: env.LIST_ALL_ACCESS_INTERACTION,
+    identityServerUrl: env.IDENTITY_SERVER_URL ?? null,
+    identityServerSecret: env.IDENTITY_SERVER_SECRET ?? null,
+    introspectionSecret: env.INTROSPECTION_SECRET,
+    allowHttpWalletAddresses: env.ALLOW_HTTP_WALLET_ADDRESSES,
+    signatureWindowSeconds: env.SIGNATURE_WINDOW_SECONDS,
+    signatureClockSkewSeconds: env.SIGNATURE_CLOCK_SKEW_SECONDS,
+  }
+}
+
+/** The grant endpoint URI: the base URL with exactly one trailing slash (PROTOCOL.md §5, line 4 of the hash). */
+export function grantEndpoint(baseUrl: string): string {
+  return baseUrl.replace(/\/+$/, '') + '/'
+}
+
+/** Builds a URL under the server's base: `url(config, 'continue', id)` → `https://as.example/continue/<id>`. */
+export function serverUrl(config: Pick<GnapConfig, 'authServerUrl'>, ...segments: string[]): string {
+  return config.authServerUrl + segments.map(encodeURIComponent).join('/')
+}

@@ -1,0 +1,96 @@
+import { z } from 'zod'
+import { GnapError } from '../errors'
+import { AccessListSchema, type AccessItem } from '../access/access.wire'
+
+// Wire shapes of post-request and post-continue (auth-server.yaml). Spelling as the spec writes it.
+
+const InteractRequestSchema = z.strictObject({
+  start: z.array(z.string()).min(1, 'interact.start must name at least one method'),
+  finish: z
+    .strictObject({
+      method: z.literal('redirect'),
+      uri: z.url({ protocol: /^https?$/, error: 'interact.finish.uri must be an absolute http(s) URL' }),
+      nonce: z.string().min(1).max(256),
+    })
+    .optional(),
+})
+
+export const GrantRequestSchema = z.strictObject({
+  access_token: z.strictObject({ access: AccessListSchema }),
+  client: z.unknown(),
+  interact: InteractRequestSchema.optional(),
+  subject: z.unknown().optional(),
+})
+
+export interface GrantRequest {
+  access: AccessItem[]
+  client: string
+  interact: z.infer<typeof InteractRequestSchema> | null
+}
+
+/**
+ * Parses the body of POST / (PROTOCOL.md §2.1 step 2). A bad `client` is invalid_client 400; every other
+ * shape error is invalid_request 400.
+ * @throws GnapError invalid_request | invalid_client
+ */
+export function parseGrantRequest(json: unknown): GrantRequest {
+  if (typeof json !== 'object' || json === null || Array.isArray(json)) {
+    throw new GnapError('invalid_request', 'request body must be a JSON object')
+  }
+  if ('subject' in json) {
+    // Subject (identity) requests are not offered by this server yet: refused rather than half-served.
+    throw new GnapError('invalid_request', 'subject requests are not supported')
+  }
+  if (!('access_token' in json)) throw new GnapError('invalid_request', 'access_token is required')
+  const parsed = GrantRequestSchema.safeParse(json)
+  if (!parsed.success) throw zodToGnap(parsed.error)
+  const { client } = parsed.data
+  if (typeof client !== 'string' || client.length === 0) {
+    throw new GnapError('invalid_client', 'client must be the wallet address URL of the client instance', 400)
+  }
+  return { access: parsed.data.access_token.access, client, interact: parsed.data.interact ?? null }
+}
+
+export const ContinueRequestSchema = z.strictObject({ interact_ref: z.string().min(1).max(256).optional() })
+
+/**
+ * Parses the body of POST /continue/{id}: none, `{}` or `{interact_ref}` (PROTOCOL.md §2.2 step 1).
+ * @throws GnapError invalid_request
+ */
+export function parseContinueRequest(json: unknown): { interactRef: string | null } {
+  if (json === undefined) return { interactRef: null }
+  const parsed = ContinueRequestSchema.safeParse(json)
+  if (!parsed.success) throw zodToGnap(parsed.error)
+  return { interactRef: parsed.data.interact_ref ?? null }
+}
+
+/** The first zod issue as a client-safe invalid_request description ("access_token.access.0.actions: ..."). */
+export function zodToGnap(error: z.ZodError): GnapError {
+  const issue = error.issues[0]
+  if (!issue) return new GnapError('invalid_request', 'invalid request')
+  const path = issue.path.map(String).join('.')
+  let message = issue.message
+  if (issue.code === 'unrecognized_keys') message = `unknown field ${issue.keys.map((k) => `"${k}"`).join(', ')}`
+  return new GnapError('invalid_request', path ? `${path}: ${message}` : message)
+}
+
+// Response builders (auth-server.yaml components.schemas).
+
+export interface AccessTokenJson {
+  value: string
+  manage: string
+  expires_in: number
+  access: AccessItem[]
+}
+
+export interface ContinueJson {
+  access_token: { value: string }
+  uri: string
+  wait?: number
+}
+
+export interface GrantResponseJson {
+  access_token?: AccessTokenJson
+  continue: ContinueJson
+  interact?: { redirect: string; finish: string }
+}

@@ -1,0 +1,119 @@
+import type { Deps } from '../deps'
+import { GnapError } from '../errors'
+import { serverUrl } from '../config/config'
+import { needsInteraction } from '../access/access-rules'
+import { createAccessItems } from '../access/access.repo'
+import { insertAccessToken } from '../access-token/access-token.repo'
+import { isAllowedWalletAddressUrl } from '../client/wallet-address'
+import type { RequestAuth } from '../client/request-auth'
+import { hashSecret, newId, newNonce, newSecret } from '../secrets'
+import type { GrantRequest, GrantResponseJson } from './grant.wire'
+import { toAccessTokenJson, toContinueJson } from './grant-response'
+
+/**
+ * POST / — a grant request (PROTOCOL.md §2.1). Non-interactive grants are finalized/issued at once, with
+ * their token; interactive ones are pending with an interaction.
+ * @throws GnapError invalid_client (400 bad client, 401 signature), invalid_request (400)
+ */
+export async function requestGrant(deps: Deps, request: GrantRequest, auth: RequestAuth): Promise<GrantResponseJson> {
+  const { config } = deps
+  if (!isAllowedWalletAddressUrl(request.client, config.allowHttpWalletAddresses)) {
+    throw new GnapError('invalid_client', 'client must be an https wallet address URL', 400)
+  }
+  await auth.verifySignature(request.client)
+
+  const interactive = needsInteraction(request.access, {
+    incomingPaymentInteraction: config.incomingPaymentInteraction,
+    quoteInteraction: config.quoteInteraction,
+    listAllInteraction: config.listAllInteraction,
+  })
+  const now = deps.clock()
+  const continueToken = newSecret()
+  const grantId = newId()
+  const continueId = newId()
+
+  if (!interactive) {
+    const token = await deps.db.$transaction(async (tx) => {
+      await tx.grant.create({
+        data: {
+          id: grantId,
+          state: 'finalized',
+          finalizedReason: 'issued',
+          finalizedAt: now,
+          client: request.client,
+          continueId,
+          continueTokenHash: hashSecret(continueToken),
+          createdAt: now,
+          updatedAt: now,
+        },
+      })
+      await createAccessItems(tx, grantId, request.access)
+      return insertAccessToken(tx, { grantId, expiresIn: config.accessTokenExpirySeconds, now })
+    })
+    deps.log.info({ grantId, interactive: false }, 'grant issued')
+    return {
+      access_token: toAccessTokenJson(config, token, request.access),
+      continue: toContinueJson(config, continueId, continueToken),
+    }
+  }
+
+  // An item that must be consented to names the resource the owner consents about.
+  if (request.access.some((item) => !('identifier' in item) || !item.identifier)) {
+    throw new GnapError('invalid_request', 'access items that need interaction must have an identifier')
+  }
+  if (!request.interact || !request.interact.start.includes('redirect')) {
+    throw new GnapError('invalid_request', 'this grant needs interaction: interact.start must include "redirect"')
+  }
+  if (!config.identityServerUrl) {
+    throw new GnapError('invalid_request', 'this server has no consent path for interactive grants')
+  }
+  const wallet = await deps.walletAddresses.getWalletAddress(request.client)
+  if (!wallet.publicName) {
+    throw new GnapError('invalid_client', 'the client wallet address has no publicName to show the owner', 400)
+  }
+
+  const interactionId = newId()
+  const nonce = newNonce()
+  const finish = request.interact.finish
+  const continueNotBefore = new Date(now.getTime() + config.waitSeconds * 1000)
+  await deps.db.$transaction(async (tx) => {
+    await tx.grant.create({
+      data: {
+        id: grantId,
+        state: 'pending',
+        client: request.client,
+        clientName: wallet.publicName,
+        continueId,
+        continueTokenHash: hashSecret(continueToken),
+        continueNotBefore,
+        interactStart: request.interact!.start.join(' '),
+        finishMethod: finish?.method ?? null,
+        finishUri: finish?.uri ?? null,
+        clientNonce: finish?.nonce ?? null,
+        createdAt: now,
+        updatedAt: now,
+      },
+    })
+    await createAccessItems(tx, grantId, request.access)
+    await tx.interaction.create({
+      data: {
+        id: interactionId,
+        nonce,
+        grantId,
+        state: 'PENDING',
+        interactRef: newId(),
+        expiresAt: new Date(now.getTime() + config.interactionExpirySeconds * 1000),
+        createdAt: now,
+      },
+    })
+  })
+  deps.log.info({ grantId, interactive: true }, 'grant pending interaction')
+
+  const redirect = new URL(serverUrl(config, 'interact', interactionId, nonce))
+  redirect.searchParams.set('clientName', wallet.publicName)
+  redirect.searchParams.set('clientUri', request.client)
+  return {
+    interact: { redirect: redirect.href, finish: nonce },
+    continue: toContinueJson(config, continueId, continueToken, config.waitSeconds),
+  }
+}

@@ -1,0 +1,71 @@
+import type { Deps } from '../deps'
+import { grantEndpoint } from '../config/config'
+import { secretMatches } from '../secrets'
+import { isInteractionExpired } from '../grant/grant-state'
+import { moveGrant } from '../grant/grant.repo'
+import { findInteraction } from './interaction.repo'
+import { finishHash } from './finish-hash'
+import { page, withQuery, type FrontChannelResult } from './front-channel'
+
+/**
+ * GET /interact/{id}/{nonce}/finish — the identity provider sends the owner back (PROTOCOL.md §2.8). One
+ * finish per interaction: the grant moves (approved or rejected) only from pending, and a replayed finish URL
+ * redirects nobody.
+ */
+export async function finishInteraction(
+  deps: Deps,
+  input: { interactionId: string; nonce: string; session: string | null },
+): Promise<FrontChannelResult> {
+  const interaction = await findInteraction(deps.db, input.interactionId, input.nonce)
+  if (!interaction) return page(404, 'unknown_interaction', 'Unknown request', 'This authorization link is not valid.')
+  if (!input.session || !interaction.sessionHash || !secretMatches(input.session, interaction.sessionHash)) {
+    return page(401, 'invalid_request', 'Invalid session', 'This page must be opened in the browser that started the request. Go back to the app and start again.')
+  }
+  const { grant } = interaction
+  if (grant.state === 'finalized' || interaction.finishedAt) {
+    return page(404, 'unknown_interaction', 'Request already handled', 'This request has already been completed or cancelled.')
+  }
+  const now = deps.clock()
+  const finishUri = grant.finishUri
+  if (isInteractionExpired(interaction, now)) {
+    if (finishUri) return { kind: 'redirect', location: withQuery(finishUri, { result: 'invalid_interaction', message: 'interaction expired' }) }
+    return page(401, 'invalid_interaction', 'Request expired', 'This request has expired. Go back to the app and start again.')
+  }
+  if (interaction.state === 'PENDING') {
+    if (finishUri) return { kind: 'redirect', location: withQuery(finishUri, { result: 'grant_invalid' }) }
+    return page(401, 'invalid_interaction', 'Request not answered', 'This request has not been approved or denied yet: the interaction is not active.')
+  }
+
+  const approved = interaction.state === 'APPROVED'
+  const changed = await deps.db.$transaction(async (tx) => {
+    const { count } = await tx.interaction.updateMany({ where: { id: interaction.id, finishedAt: null }, data: { finishedAt: now } })
+    if (count !== 1) return false
+    return moveGrant(
+      tx,
+      grant.id,
+      [{ state: 'pending' }],
+      approved ? { state: 'approved', now } : { state: 'finalized', finalizedReason: 'rejected', now },
+    ).then((moved) => {
+      if (!moved) throw new StaleFinish()
+      return true
+    })
+  }).catch((e: unknown) => {
+    if (e instanceof StaleFinish) return false
+    throw e
+  })
+  if (!changed) return page(404, 'unknown_interaction', 'Request already handled', 'This request has already been completed or cancelled.')
+  deps.log.info({ grantId: grant.id, approved }, 'interaction finished')
+
+  if (!finishUri) return { kind: 'accepted', message: approved ? 'Approved. You can return to the app.' : 'Denied. You can return to the app.' }
+  if (!approved) return { kind: 'redirect', location: withQuery(finishUri, { result: 'grant_rejected' }) }
+  const hash = finishHash({
+    clientNonce: grant.clientNonce ?? '',
+    asNonce: interaction.nonce,
+    interactRef: interaction.interactRef,
+    grantEndpoint: grantEndpoint(deps.config.authServerUrl),
+  })
+  return { kind: 'redirect', location: withQuery(finishUri, { hash, interact_ref: interaction.interactRef }) }
+}
+
+/** Thrown inside the finish transaction to roll back the interaction marker when the grant moved meanwhile. */
+class StaleFinish extends Error {}

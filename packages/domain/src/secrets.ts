@@ -1,0 +1,27 @@
+import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto'
+
+/** Token and continuation values: 24 random bytes as upper-case hex (ASCII, header-safe, opaque). */
+export const newSecret = (): string => randomBytes(24).toString('hex').toUpperCase()
+
+/** Ids that appear in URLs (continue, manage, interaction) and interact_ref: UUID v4 (RFC 9635 §4.2). */
+export const newId = (): string => randomUUID()
+
+/** The AS nonce returned as interact.finish. */
+export const newNonce = (): string => randomBytes(16).toString('hex').toUpperCase()
+
+/** Only this hash of a secret is stored. */
+export const hashSecret = (value: string): string => createHash('sha256').update(value, 'utf8').digest('hex')
+
+/** Constant-time comparison of a presented secret with a stored hash. */
+export function secretMatches(presented: string, storedHash: string): boolean {
+  const a = createHash('sha256').update(presented, 'utf8').digest()
+  const b = Buffer.from(storedHash, 'hex')
+  return a.length === b.length && timingSafeEqual(a, b)
+}
+
+/** Constant-time comparison of two configured or presented secrets of any length. */
+export function secretsEqual(presented: string, expected: string): boolean {
+  const a = createHash('sha256').update(presented, 'utf8').digest()
+  const b = createHash('sha256').update(expected, 'utf8').digest()
+  return timingSafeEqual(a, b)
+}

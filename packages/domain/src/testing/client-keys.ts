@@ -1,0 +1,64 @@
+import { createPublicKey, generateKeyPairSync } from 'node:crypto'
+import type { JsonWebKey, KeyObject } from 'node:crypto'
+import { createHeaders } from '@interledger/http-signature-utils'
+
+// Client keys and request signing for tests. Signing goes through @interledger/http-signature-utils, the code
+// the Open Payments SDK itself signs with, so a test that passes proves the SDK's requests pass.
+
+export interface ClientKey {
+  kid: string
+  privateKey: KeyObject
+  /** The public JWK as a wallet address publishes it (wallet-address-server.yaml json-web-key). */
+  jwk: JsonWebKey
+}
+
+export function generateClientKey(kid = 'key-1'): ClientKey {
+  const { privateKey } = generateKeyPairSync('ed25519')
+  const { kty, crv, x } = createPublicKey(privateKey).export({ format: 'jwk' })
+  return { kid, privateKey, jwk: { kid, alg: 'EdDSA', kty, crv, x, use: 'sig' } }
+}
+
+export interface SignedHeadersInput {
+  method: string
+  url: string
+  /** Extra headers to send and sign when the SDK would, e.g. `Authorization: GNAP <token>`. */
+  headers?: Record<string, string>
+  /** Compact JSON, exactly the bytes the SDK sends (it signs JSON.stringify(JSON.parse(body))). */
+  body?: string
+}
+
+/**
+ * The headers the Open Payments SDK sends for this request (lower-case names): its defaults `Accept` and
+ * `Content-Type: application/json` (also on body-less requests), the given headers, and for a body
+ * `Content-Digest` and `Content-Length`, then `Signature` and `Signature-Input` (label sig1, keyid and created).
+ */
+export async function signedHeaders(key: ClientKey, input: SignedHeadersInput): Promise<Record<string, string>> {
+  if (input.body !== undefined && input.body !== '' && JSON.stringify(JSON.parse(input.body)) !== input.body) {
+    throw new Error('signedHeaders: body must be compact JSON, as the SDK sends it; its digest covers that form')
+  }
+  // What ky hands the SDK's signing hook: a normalised URL and Fetch Headers (lower-case names).
+  const headers = new Headers({ accept: 'application/json', 'content-type': 'application/json' })
+  for (const [name, value] of Object.entries(input.headers ?? {})) headers.set(name, value)
+  const url = new URL(input.url).href
+  const method = input.method.toUpperCase()
+  const body = input.body === '' ? undefined : input.body
+
+  const signed = await createHeaders({
+    request: { method, url, headers: Object.fromEntries(headers.entries()), ...(body !== undefined ? { body } : {}) },
+    privateKey: key.privateKey,
+    keyId: key.kid,
+  })
+  if (body !== undefined) {
+    headers.set('content-digest', required(signed['Content-Digest']))
+    headers.set('content-length', required(signed['Content-Length']))
+    headers.set('content-type', required(signed['Content-Type']))
+  }
+  headers.set('signature', signed.Signature)
+  headers.set('signature-input', signed['Signature-Input'])
+  return Object.fromEntries(headers.entries())
+}
+
+function required(value: string | undefined): string {
+  if (value === undefined) throw new Error('signedHeaders: the signer returned no content headers for a body')
+  return value
+}

@@ -1,0 +1,64 @@
+#!/usr/bin/env node
+// `pnpm start`: apply pending migrations to DATABASE_URL (creating the SQLite file), seed the demo client into
+// an empty database, and serve the production build on PORT. Outside production, missing settings get local
+// defaults (announced, secrets written to data/secrets.json with mode 0600, never printed).
+import { spawn, spawnSync } from 'node:child_process'
+import { randomBytes } from 'node:crypto'
+import fs from 'node:fs'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
+const dataDir = path.join(root, 'data')
+const env = { ...process.env, CHECKPOINT_DISABLE: '1', NEXT_TELEMETRY_DISABLED: '1' }
+const production = env.NODE_ENV === 'production'
+env.PORT ||= '3000'
+env.DATABASE_URL ||= `file:${path.join(dataDir, 'gnap.db')}`
+
+if (!production) {
+  fs.mkdirSync(dataDir, { recursive: true })
+  const secretsFile = path.join(dataDir, 'secrets.json')
+  const saved = fs.existsSync(secretsFile) ? JSON.parse(fs.readFileSync(secretsFile, 'utf8')) : {}
+  let changed = false
+  for (const name of ['INTROSPECTION_SECRET', 'IDENTITY_SERVER_SECRET']) {
+    if (env[name]) continue
+    if (!saved[name]) {
+      saved[name] = randomBytes(24).toString('base64url')
+      changed = true
+    }
+    env[name] = saved[name]
+    console.log(`[start] ${name} not set: using the local one stored in data/secrets.json`)
+  }
+  if (changed) fs.writeFileSync(secretsFile, JSON.stringify(saved, null, 2) + '\n', { mode: 0o600 })
+  if (!env.AUTH_SERVER_URL) {
+    env.AUTH_SERVER_URL = `http://localhost:${env.PORT}`
+    console.log(`[start] AUTH_SERVER_URL not set: using ${env.AUTH_SERVER_URL}`)
+  }
+  if (!env.IDENTITY_SERVER_URL) {
+    env.IDENTITY_SERVER_URL = `${env.AUTH_SERVER_URL.replace(/\/+$/, '')}/consent`
+    console.log(`[start] IDENTITY_SERVER_URL not set: owners are sent to ${env.IDENTITY_SERVER_URL}`)
+  }
+} else {
+  const missing = ['AUTH_SERVER_URL', 'INTROSPECTION_SECRET'].filter((n) => !env[n])
+  if (missing.length) {
+    console.error(`[start] NODE_ENV=production requires: ${missing.join(', ')}`)
+    process.exit(1)
+  }
+}
+
+const prisma = path.join(root, 'node_modules', '.bin', 'prisma')
+const migrate = spawnSync(prisma, ['migrate', 'deploy'], { cwd: root, env, stdio: ['ignore', 'pipe', 'inherit'], encoding: 'utf8' })
+if (migrate.status !== 0) {
+  process.stdout.write(migrate.stdout ?? '')
+  console.error('[start] migrations failed')
+  process.exit(1)
+}
+console.log('[start] database migrated')
+
+const seed = spawnSync(path.join(root, 'node_modules', '.bin', 'tsx'), [path.join(root, 'prisma', 'seed.ts')], { cwd: root, env, stdio: 'inherit' })
+if (seed.status !== 0) process.exit(seed.status ?? 1)
+
+const next = path.join(root, 'apps', 'web', 'node_modules', '.bin', 'next')
+const server = spawn(next, ['start', '-p', env.PORT, ...(env.HOSTNAME ? ['-H', env.HOSTNAME] : [])], { cwd: path.join(root, 'apps', 'web'), env, stdio: 'inherit' })
+for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => server.kill(sig))
+server.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)))
