@@ -1,5 +1,5 @@
 import { createHash, createPublicKey, timingSafeEqual, verify as verifyEd25519 } from 'node:crypto'
-import type { JsonWebKey, KeyObject } from 'node:crypto'
+import type { KeyObject } from 'node:crypto'
 import { httpbis } from 'http-message-signatures'
 import { isInnerList, parseDictionary, serializeInnerList, serializeItem } from 'structured-headers'
 import type { BareItem, Dictionary, InnerList, Item } from 'structured-headers'
@@ -43,9 +43,16 @@ export interface ParsedSignature {
   signatureParams: string
 }
 
+/** The JWK members verification reads; any JsonWebKey (DOM or node:crypto) fits. */
+export interface VerificationJwk {
+  kty?: string
+  crv?: string
+  x?: string
+}
+
 export interface VerifyHttpSignatureOptions {
   /** Resolves a `keyid` to the client's public JWK; null when no such key is published. */
-  getKey: (keyid: string) => Promise<JsonWebKey | null>
+  getKey: (keyid: string) => Promise<VerificationJwk | null>
   now: Date
   /** Oldest accepted `created`, in seconds before now. */
   windowSeconds: number
@@ -118,7 +125,7 @@ export async function verifyHttpSignature(
   const candidates = readSignatureInputs(req)
   const nowSeconds = opts.now.getTime() / 1000
   let digestResult: GnapError | null | undefined
-  const keys = new Map<string, Promise<JsonWebKey | null>>()
+  const keys = new Map<string, Promise<VerificationJwk | null>>()
 
   let firstFailure: GnapError | null = null
   for (const candidate of candidates) {
@@ -292,7 +299,7 @@ function checkContentDigest(req: SignedRequest): GnapError | null {
   return null
 }
 
-function toEd25519PublicKey(jwk: JsonWebKey): KeyObject {
+function toEd25519PublicKey(jwk: VerificationJwk): KeyObject {
   if (jwk.kty !== 'OKP' || jwk.crv !== 'Ed25519' || typeof jwk.x !== 'string') {
     throw refuse('client key is not an Ed25519 key')
   }

@@ -1,4 +1,3 @@
-import type { JsonWebKey } from 'node:crypto'
 import { z } from 'zod'
 import { GnapError } from '../errors'
 
@@ -20,6 +19,19 @@ export const WalletAddressDocumentSchema = z.looseObject({
 
 export type WalletAddressDocument = z.infer<typeof WalletAddressDocumentSchema>
 
+/**
+ * A published Ed25519 public key (wallet-address-server.yaml json-web-key). A type alias, not an interface, so it
+ * is assignable to both the DOM and the node:crypto `JsonWebKey`.
+ */
+export type Ed25519Jwk = {
+  kid: string
+  kty: 'OKP'
+  crv: 'Ed25519'
+  x: string
+  alg: 'EdDSA'
+  use?: 'sig'
+}
+
 export interface WalletAddressResolverOptions {
   fetch?: typeof fetch
   /** ALLOW_HTTP_WALLET_ADDRESSES: plain http to any host. Loopback http is always allowed. */
@@ -37,7 +49,7 @@ export interface WalletAddressResolver {
    * The published Ed25519 key of the wallet address with this `kid`, or null when none.
    * @throws GnapError invalid_client 400 "could not fetch client keys"
    */
-  getKey(walletAddress: string, kid: string): Promise<JsonWebKey | null>
+  getKey(walletAddress: string, kid: string): Promise<Ed25519Jwk | null>
   /** @throws GnapError invalid_client 400 "could not fetch client wallet address" */
   getWalletAddress(walletAddress: string): Promise<WalletAddressDocument>
 }
@@ -83,7 +95,7 @@ export function createWalletAddressResolver(opts: WalletAddressResolverOptions):
   const now = opts.now ?? Date.now
   const maxEntries = opts.maxEntries ?? 1_000
 
-  const keySets = createCache<JsonWebKey[]>(maxEntries)
+  const keySets = createCache<Ed25519Jwk[]>(maxEntries)
   const documents = createCache<WalletAddressDocument>(maxEntries)
 
   async function fetchJson(url: string, failure: string): Promise<unknown> {
@@ -113,7 +125,7 @@ export function createWalletAddressResolver(opts: WalletAddressResolverOptions):
     }
   }
 
-  async function loadKeys(walletAddress: URL): Promise<CacheEntry<JsonWebKey[]>> {
+  async function loadKeys(walletAddress: URL): Promise<CacheEntry<Ed25519Jwk[]>> {
     const jwksUrl = new URL(walletAddress.href)
     jwksUrl.pathname = jwksUrl.pathname.replace(/\/+$/, '') + '/jwks.json'
     return keySets.load(walletAddress.href, async () => {
@@ -197,7 +209,7 @@ const Ed25519JwkSchema = z.object({
   use: z.literal('sig').optional(),
 })
 
-function toEd25519Jwk(candidate: unknown): JsonWebKey[] {
+function toEd25519Jwk(candidate: unknown): Ed25519Jwk[] {
   const parsed = Ed25519JwkSchema.safeParse(candidate)
   if (!parsed.success) return []
   const { kid, kty, crv, x, alg, use } = parsed.data
@@ -205,7 +217,7 @@ function toEd25519Jwk(candidate: unknown): JsonWebKey[] {
   return [{ kid, kty, crv, x, alg: alg ?? 'EdDSA', ...(use !== undefined ? { use } : {}) }]
 }
 
-function findKey(keys: JsonWebKey[], kid: string): JsonWebKey | null {
+function findKey(keys: Ed25519Jwk[], kid: string): Ed25519Jwk | null {
   return keys.find((k) => k.kid === kid) ?? null
 }
 

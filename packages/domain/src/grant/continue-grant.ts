@@ -30,6 +30,9 @@ export async function authenticateContinuation(
   return { grant, continueToken: auth.token }
 }
 
+// RFC 9635 §5.1: an interaction reference is good for one use; PROTOCOL.md §2.2 answers a reuse with 401.
+const refUsed = () => new GnapError('too_many_attempts', 'the interaction reference was already used', 401)
+
 /**
  * POST /continue/{id} — continue a grant with an interact_ref, or poll it (PROTOCOL.md §2.2).
  * @throws GnapError invalid_continuation, invalid_client, user_denied, too_many_attempts, request_denied, too_fast
@@ -50,8 +53,7 @@ export async function continueGrant(
   if (isRevoked(status)) throw new GnapError('invalid_continuation', 'the grant was revoked')
   if (isRejected(status)) throw new GnapError('user_denied', 'the resource owner denied the grant')
   if (isIssued(status)) {
-    // RFC 9635 §5.1: an interaction reference is good for one use.
-    if (input.interactRef) throw new GnapError('too_many_attempts', 'the interaction reference was already used')
+    if (input.interactRef) throw refUsed()
     throw new GnapError('request_denied', 'the grant was already issued; it can only be revoked')
   }
 
@@ -83,12 +85,12 @@ export async function continueGrant(
         where: { id: grant.interaction.id, refUsedAt: null },
         data: { refUsedAt: now },
       })
-      if (count !== 1) throw new GnapError('too_many_attempts', 'the interaction reference was already used')
+      if (count !== 1) throw refUsed()
     }
     const moved = await moveGrant(tx, grant.id, [{ state: 'approved' }], { state: 'finalized', finalizedReason: 'issued', now })
     if (!moved) {
       throw input.interactRef
-        ? new GnapError('too_many_attempts', 'the interaction reference was already used')
+        ? refUsed()
         : new GnapError('request_denied', 'the grant was already issued; it can only be revoked')
     }
     return insertAccessToken(tx, { grantId: grant.id, expiresIn: config.accessTokenExpirySeconds, now })

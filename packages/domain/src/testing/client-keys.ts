@@ -1,6 +1,7 @@
 import { createPublicKey, generateKeyPairSync } from 'node:crypto'
-import type { JsonWebKey, KeyObject } from 'node:crypto'
+import type { KeyObject } from 'node:crypto'
 import { createHeaders } from '@interledger/http-signature-utils'
+import type { Ed25519Jwk } from '../client/wallet-address'
 
 // Client keys and request signing for tests. Signing goes through @interledger/http-signature-utils, the code
 // the Open Payments SDK itself signs with, so a test that passes proves the SDK's requests pass.
@@ -9,13 +10,14 @@ export interface ClientKey {
   kid: string
   privateKey: KeyObject
   /** The public JWK as a wallet address publishes it (wallet-address-server.yaml json-web-key). */
-  jwk: JsonWebKey
+  jwk: Ed25519Jwk
 }
 
 export function generateClientKey(kid = 'key-1'): ClientKey {
   const { privateKey } = generateKeyPairSync('ed25519')
-  const { kty, crv, x } = createPublicKey(privateKey).export({ format: 'jwk' })
-  return { kid, privateKey, jwk: { kid, alg: 'EdDSA', kty, crv, x, use: 'sig' } }
+  const { x } = createPublicKey(privateKey).export({ format: 'jwk' })
+  if (x === undefined) throw new Error('generateClientKey: no public key')
+  return { kid, privateKey, jwk: { kid, alg: 'EdDSA', kty: 'OKP', crv: 'Ed25519', x, use: 'sig' } }
 }
 
 export interface SignedHeadersInput {

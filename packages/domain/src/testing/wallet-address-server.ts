@@ -1,13 +1,13 @@
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import type { JsonWebKey } from 'node:crypto'
 
 // A loopback wallet address server for tests: serves each test client's wallet address document and JWKS
 // (wallet-address-server.yaml get-wallet-address, get-wallet-address-keys).
 
 export interface TestWalletAddressClient {
   publicName?: string
-  keys: JsonWebKey[]
+  /** Served as-is, so tests can also publish odd or foreign keys. */
+  keys: object[]
   authServer: string
 }
 
@@ -17,7 +17,7 @@ export interface WalletAddressServer {
   /** Registers a client; returns its wallet address URL `${url}/${name}`. */
   addClient(name: string, opts: TestWalletAddressClient): string
   /** Replaces the keys the client's JWKS publishes. */
-  setKeys(name: string, keys: JsonWebKey[]): void
+  setKeys(name: string, keys: object[]): void
   /** Paths requested so far, in order (for cache assertions). */
   requests: string[]
   close(): Promise<void>

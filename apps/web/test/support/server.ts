@@ -1,0 +1,92 @@
+import { spawn, type ChildProcess } from 'node:child_process'
+import fs from 'node:fs'
+import net from 'node:net'
+import os from 'node:os'
+import path from 'node:path'
+import { migrateFile } from '@gnap/domain/testing'
+
+const webDir = path.resolve(import.meta.dirname, '../..')
+
+export const INTROSPECTION_SECRET = 'test-introspection-secret-0123456789'
+export const IDP_SECRET = 'test-idp-secret-0123456789'
+
+export interface RunningServer {
+  /** Base URL, with one trailing slash: what wallet addresses advertise as authServer. */
+  url: string
+  port: number
+  dbFile: string
+  /** Everything the server wrote to stdout and stderr so far. */
+  logs(): string
+  stop(): Promise<void>
+}
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer()
+    srv.once('error', reject)
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as net.AddressInfo
+      srv.close(() => resolve(port))
+    })
+  })
+}
+
+/** Starts `next start` (the production build) on a fresh, migrated SQLite file. */
+export async function startServer(env: Record<string, string> = {}): Promise<RunningServer> {
+  if (!fs.existsSync(path.join(webDir, '.next', 'BUILD_ID'))) throw new Error('no production build: run `pnpm build` first')
+  const port = await freePort()
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gnap-e2e-'))
+  const dbFile = path.join(dir, 'e2e.db')
+  migrateFile(dbFile)
+  const url = `http://127.0.0.1:${port}/`
+  let output = ''
+  const child: ChildProcess = spawn(path.join(webDir, 'node_modules/.bin/next'), ['start', '-p', String(port), '-H', '127.0.0.1'], {
+    cwd: webDir,
+    env: {
+      PATH: process.env.PATH,
+      HOME: process.env.HOME,
+      NODE_ENV: 'production',
+      NEXT_TELEMETRY_DISABLED: '1',
+      AUTH_SERVER_URL: url,
+      DATABASE_URL: `file:${dbFile}`,
+      INTROSPECTION_SECRET,
+      IDENTITY_SERVER_URL: 'https://idp.example/consent',
+      IDENTITY_SERVER_SECRET: IDP_SECRET,
+      WAIT_SECONDS: '1',
+      LOG_LEVEL: 'info',
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  child.stdout?.on('data', (d: Buffer) => (output += d.toString()))
+  child.stderr?.on('data', (d: Buffer) => (output += d.toString()))
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()))
+
+  const deadline = Date.now() + 60_000
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`server exited during start-up:\n${output}`)
+    try {
+      const res = await fetch(`${url}consent`)
+      if (res.status === 200) break
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) {
+      child.kill('SIGKILL')
+      throw new Error(`server did not start within 60 s:\n${output}`)
+    }
+    await new Promise((r) => setTimeout(r, 150))
+  }
+  return {
+    url,
+    port,
+    dbFile,
+    logs: () => output,
+    stop: async () => {
+      child.kill('SIGTERM')
+      await Promise.race([exited, new Promise((r) => setTimeout(r, 5000))])
+      if (child.exitCode === null) child.kill('SIGKILL')
+      fs.rmSync(dir, { recursive: true, force: true })
+    },
+  }
+}

@@ -1,0 +1,86 @@
+import { createHash, randomUUID } from 'node:crypto'
+import { createAuthenticatedClient, type AuthenticatedClient } from '@interledger/open-payments'
+import { generateClientKey, startWalletAddressServer } from '@gnap/domain/testing'
+import { IDP_SECRET, INTROSPECTION_SECRET, startServer, type RunningServer } from './server'
+import { checkEveryResponse } from './spec'
+
+export type ClientKey = Awaited<ReturnType<typeof generateClientKey>>
+
+/** A running server, a wallet-address server on loopback, and an SDK client whose keys it publishes. */
+export async function startWorld(env: Record<string, string> = {}) {
+  const server = await startServer(env)
+  const wallets = await startWalletAddressServer({})
+  const key = await generateClientKey('key-1')
+  const walletAddress = wallets.addClient('app', { publicName: 'Test App', keys: [key.jwk], authServer: server.url })
+  const client = await createAuthenticatedClient({ walletAddressUrl: walletAddress, privateKey: key.privateKey, keyId: key.kid })
+  const spec = checkEveryResponse(server.url)
+  return {
+    server,
+    wallets,
+    key,
+    walletAddress,
+    client,
+    spec,
+    /** Another client instance with its own wallet address and key. */
+    async newClient(name: string): Promise<{ client: AuthenticatedClient; key: ClientKey; walletAddress: string }> {
+      const k = await generateClientKey(`${name}-key`)
+      const wa = wallets.addClient(name, { publicName: `${name} app`, keys: [k.jwk], authServer: server.url })
+      return { client: await createAuthenticatedClient({ walletAddressUrl: wa, privateKey: k.privateKey, keyId: k.kid }), key: k, walletAddress: wa }
+    },
+    async stop() {
+      spec.restore()
+      await wallets.close()
+      await server.stop()
+    },
+  }
+}
+
+export type World = Awaited<ReturnType<typeof startWorld>>
+
+/**
+ * Plays the owner's browser and the identity provider: follows interact.redirect, records the choice through
+ * the identity-provider API, and comes back to the finish URL. Returns the finish URL's answer.
+ */
+export async function consent(server: RunningServer, redirect: string, choice: 'accept' | 'reject' = 'accept') {
+  const start = await fetch(redirect, { redirect: 'manual' })
+  if (start.status !== 302) throw new Error(`interaction start answered ${start.status}`)
+  const idp = new URL(start.headers.get('location') ?? '')
+  const interactId = idp.searchParams.get('interactId') ?? ''
+  const nonce = idp.searchParams.get('nonce') ?? ''
+  const cookie = (start.headers.get('set-cookie') ?? '').split(';')[0] ?? ''
+  const lookup = await fetch(`${server.url}grant/${interactId}/${nonce}`, { headers: { 'x-idp-secret': IDP_SECRET } })
+  if (lookup.status !== 200) throw new Error(`grant lookup answered ${lookup.status}`)
+  const chosen = await fetch(`${server.url}grant/${interactId}/${nonce}/${choice}`, { method: 'POST', headers: { 'x-idp-secret': IDP_SECRET } })
+  if (chosen.status !== 202) throw new Error(`choice answered ${chosen.status}`)
+  const finishUrl = `${server.url}interact/${interactId}/${nonce}/finish`
+  const finish = await fetch(finishUrl, { redirect: 'manual', headers: { cookie } })
+  return { finish, finishUrl, cookie, idp, interactId, nonce, lookup: (await lookup.json()) as { grantId: string; state: string } }
+}
+
+/** The finish hash as an Open Payments client computes it (standard base64, PROTOCOL.md §5). */
+export function expectedHash(clientNonce: string, asNonce: string, interactRef: string, authServer: string): string {
+  return createHash('sha256').update([clientNonce, asNonce, interactRef, authServer].join('\n')).digest('base64')
+}
+
+export async function introspect(server: RunningServer, token: string, access?: unknown[]) {
+  const res = await fetch(`${server.url}introspect`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${INTROSPECTION_SECRET}` },
+    body: JSON.stringify(access ? { access_token: token, access } : { access_token: token }),
+  })
+  return { status: res.status, body: (await res.json()) as { active: boolean; grant?: string; access?: unknown[]; client?: { walletAddress: string } } }
+}
+
+export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
+
+export const outgoingAccess = (identifier: string) => ({
+  type: 'outgoing-payment' as const,
+  actions: ['create' as const, 'read' as const],
+  identifier,
+  limits: {
+    debitAmount: { value: '2500', assetCode: 'USD', assetScale: 2 },
+    interval: 'R12/2026-12-01T00:00:00Z/P1M',
+  },
+})
+
+export const finishParams = () => ({ method: 'redirect' as const, uri: 'https://client.example/finish', nonce: randomUUID() })

@@ -1,0 +1,208 @@
+import type { JsonWebKey } from 'node:crypto'
+import type { Deps } from '../deps'
+import type { Db } from '../db/client'
+import type { GnapConfig } from '../config/config'
+import type { GnapError, GnapErrorCode } from '../errors'
+import type { RequestAuth } from '../client/request-auth'
+import type { WalletAddressDocument, WalletAddressResolver } from '../client/wallet-address'
+import type { AccessItem, IncomingAccess, OutgoingAccess, QuoteAccess } from '../access/access.wire'
+import type { GrantRequest } from '../grant/grant.wire'
+import { createLogger } from '../log'
+import { createTestDb } from './test-db'
+
+// Deps for use-case tests: a real SQLite file of its own, a fake clock, a silent logger, and stubs for what
+// another layer does (HTTP signatures, wallet address fetches).
+
+/** The client instance's wallet address in tests. */
+export const TEST_CLIENT = 'https://wallet.example/test-app'
+/** The resource owner's wallet address: the identifier of outgoing-payment items. */
+export const TEST_OWNER = 'https://wallet.example/alice'
+export const TEST_FINISH_URI = 'https://client.example/finish'
+export const TEST_CLIENT_NONCE = 'client-nonce-0001'
+
+export function testConfig(overrides: Partial<GnapConfig> = {}): GnapConfig {
+  return {
+    authServerUrl: 'https://auth.example/',
+    waitSeconds: 5,
+    accessTokenExpirySeconds: 600,
+    interactionExpirySeconds: 600,
+    incomingPaymentInteraction: false,
+    quoteInteraction: false,
+    listAllInteraction: true,
+    identityServerUrl: 'https://idp.example/consent',
+    identityServerSecret: 'idp-secret-123456',
+    introspectionSecret: 'introspection-secret-123456',
+    allowHttpWalletAddresses: false,
+    signatureWindowSeconds: 300,
+    signatureClockSkewSeconds: 30,
+    ...overrides,
+  }
+}
+
+export interface FakeClock {
+  /** The current instant; `deps.clock()` returns a copy of it. */
+  now: Date
+  advance(seconds: number): void
+}
+
+export function fakeClock(start = new Date('2025-01-15T12:00:00.000Z')): FakeClock {
+  const clock: FakeClock = {
+    now: new Date(start.getTime()),
+    advance(seconds) {
+      clock.now = new Date(clock.now.getTime() + seconds * 1000)
+    },
+  }
+  return clock
+}
+
+export interface StubWalletAddresses extends WalletAddressResolver {
+  /** Wallet address URLs whose document was asked for, in order. */
+  fetched: string[]
+}
+
+/**
+ * Wallet addresses without a network: every URL resolves to a document named "Test App" unless `documents`
+ * gives another document (fields merged over the default) or an error to throw. Keys are never asked for
+ * because use-case tests stub the signature check.
+ */
+export function stubWalletAddresses(documents: Record<string, Partial<WalletAddressDocument> | Error> = {}): StubWalletAddresses {
+  const fetched: string[] = []
+  return {
+    fetched,
+    getKey(): Promise<JsonWebKey | null> {
+      return Promise.resolve(null)
+    },
+    getWalletAddress(url) {
+      fetched.push(url)
+      const doc = documents[url]
+      if (doc instanceof Error) return Promise.reject(doc)
+      return Promise.resolve({
+        id: url,
+        publicName: 'Test App',
+        assetCode: 'USD',
+        assetScale: 2,
+        authServer: 'https://auth.example',
+        resourceServer: 'https://rs.example',
+        ...doc,
+      })
+    },
+  }
+}
+
+export interface TestDeps {
+  deps: Deps
+  db: Db
+  clock: FakeClock
+  walletAddresses: WalletAddressResolver
+  cleanup: () => Promise<void>
+}
+
+export async function buildTestDeps(
+  overrides: { config?: Partial<GnapConfig>; walletAddresses?: WalletAddressResolver; now?: Date } = {},
+): Promise<TestDeps> {
+  const { db, cleanup } = await createTestDb()
+  const clock = fakeClock(overrides.now)
+  const walletAddresses = overrides.walletAddresses ?? stubWalletAddresses()
+  const deps: Deps = {
+    db,
+    config: testConfig(overrides.config),
+    clock: () => new Date(clock.now.getTime()),
+    log: createLogger('silent'),
+    walletAddresses,
+  }
+  return { deps, db, clock, walletAddresses, cleanup }
+}
+
+export interface StubAuth extends RequestAuth {
+  /** Wallet addresses the use case asked to verify the signature against, in order. */
+  verified: string[]
+}
+
+/** A request presenting `Authorization: GNAP <token>` (or none) whose signature verifies, or fails with `failSignature`. */
+export function authAs(token: string | null, opts: { failSignature?: GnapError } = {}): StubAuth {
+  const verified: string[] = []
+  return {
+    token,
+    verified,
+    verifySignature(walletAddress) {
+      verified.push(walletAddress)
+      return opts.failSignature ? Promise.reject(opts.failSignature) : Promise.resolve()
+    },
+  }
+}
+
+// Access item builders (PROTOCOL.md §6). Under the default settings incoming-payment and quote skip
+// interaction and outgoing-payment needs it.
+
+export function outgoingAccess(overrides: Partial<OutgoingAccess> = {}): OutgoingAccess {
+  return {
+    type: 'outgoing-payment',
+    actions: ['create', 'read'],
+    identifier: TEST_OWNER,
+    limits: { debitAmount: { value: '1000', assetCode: 'USD', assetScale: 2 }, interval: 'R12/2025-01-01T00:00:00Z/P1M' },
+    ...overrides,
+  }
+}
+
+export function incomingAccess(overrides: Partial<IncomingAccess> = {}): IncomingAccess {
+  return { type: 'incoming-payment', actions: ['create', 'read', 'list'], ...overrides }
+}
+
+export function quoteAccess(overrides: Partial<QuoteAccess> = {}): QuoteAccess {
+  return { type: 'quote', actions: ['create', 'read'], ...overrides }
+}
+
+/** A grant request as `parseGrantRequest` returns it; interactive with a redirect finish unless told otherwise. */
+export function grantRequest(
+  opts: { access?: AccessItem[]; client?: string; interact?: GrantRequest['interact'] | 'poll' } = {},
+): GrantRequest {
+  const interact =
+    opts.interact === 'poll'
+      ? { start: ['redirect'] }
+      : opts.interact !== undefined
+        ? opts.interact
+        : { start: ['redirect'], finish: { method: 'redirect' as const, uri: TEST_FINISH_URI, nonce: TEST_CLIENT_NONCE } }
+  return { access: opts.access ?? [outgoingAccess()], client: opts.client ?? TEST_CLIENT, interact }
+}
+
+/**
+ * Every row of every table as text, for asserting that a secret (token or session value) is stored nowhere:
+ * only its hash may be.
+ */
+export async function databaseText(db: Db): Promise<string> {
+  const tables = await db.$queryRawUnsafe<{ name: string }[]>(
+    `SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'`,
+  )
+  const dumps: string[] = []
+  for (const { name } of tables) {
+    const rows = await db.$queryRawUnsafe<unknown[]>(`SELECT * FROM "${name.replaceAll('"', '""')}"`)
+    dumps.push(`${name}: ${JSON.stringify(rows, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v))}`)
+  }
+  return dumps.join('\n')
+}
+
+/** Rows per table of the protocol's models: "bad input writes nothing" is all zeros after a refused request. */
+export async function rowCounts(db: Db): Promise<{ grants: number; accessItems: number; tokens: number; interactions: number }> {
+  const [grants, accessItems, tokens, interactions] = await Promise.all([
+    db.grant.count(),
+    db.accessItem.count(),
+    db.accessToken.count(),
+    db.interaction.count(),
+  ])
+  return { grants, accessItems, tokens, interactions }
+}
+
+/** What a client sees of a refused request, for `expect(...).rejects.toMatchObject(gnapError('too_fast', 400))`. */
+export const gnapError = (code: GnapErrorCode, status: number) => ({ name: 'GnapError', code, status })
+
+/**
+ * Makes every later insert into `table` fail inside the database, to show that a use case whose transaction
+ * fails half-way leaves nothing behind. Returns a function that removes the failure again.
+ */
+export async function failInsertsInto(db: Db, table: 'Grant' | 'AccessItem' | 'AccessToken' | 'Interaction'): Promise<() => Promise<void>> {
+  const trigger = `fail_insert_${table}`
+  await db.$executeRawUnsafe(`CREATE TRIGGER "${trigger}" BEFORE INSERT ON "${table}" BEGIN SELECT RAISE(ABORT, 'injected failure'); END`)
+  return async () => {
+    await db.$executeRawUnsafe(`DROP TRIGGER "${trigger}"`)
+  }
+}
