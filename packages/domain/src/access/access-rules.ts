@@ -17,7 +17,7 @@ export function needsInteraction(items: readonly AccessItem[], rules: Interactio
   return items.some((item) => itemNeedsInteraction(item, rules))
 }
 
-function itemNeedsInteraction(item: AccessItem, rules: InteractionRules): boolean {
+export function itemNeedsInteraction(item: AccessItem, rules: InteractionRules): boolean {
   const typeSkips =
     (item.type === 'incoming-payment' && !rules.incomingPaymentInteraction) ||
     (item.type === 'quote' && !rules.quoteInteraction)

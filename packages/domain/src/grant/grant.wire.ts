@@ -17,7 +17,8 @@ const InteractRequestSchema = z.strictObject({
 
 export const GrantRequestSchema = z.strictObject({
   access_token: z.strictObject({ access: AccessListSchema }),
-  client: z.unknown(),
+  // Checked below, not here: an absent or malformed client is invalid_client, not invalid_request (PROTOCOL.md §2.1 step 2).
+  client: z.unknown().optional(),
   interact: InteractRequestSchema.optional(),
   subject: z.unknown().optional(),
 })

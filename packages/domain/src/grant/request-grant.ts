@@ -1,7 +1,7 @@
 import type { Deps } from '../deps'
 import { GnapError } from '../errors'
 import { serverUrl } from '../config/config'
-import { needsInteraction } from '../access/access-rules'
+import { itemNeedsInteraction, needsInteraction } from '../access/access-rules'
 import { createAccessItems } from '../access/access.repo'
 import { insertAccessToken } from '../access-token/access-token.repo'
 import { isAllowedWalletAddressUrl } from '../client/wallet-address'
@@ -22,11 +22,12 @@ export async function requestGrant(deps: Deps, request: GrantRequest, auth: Requ
   }
   await auth.verifySignature(request.client)
 
-  const interactive = needsInteraction(request.access, {
+  const rules = {
     incomingPaymentInteraction: config.incomingPaymentInteraction,
     quoteInteraction: config.quoteInteraction,
     listAllInteraction: config.listAllInteraction,
-  })
+  }
+  const interactive = needsInteraction(request.access, rules)
   const now = deps.clock()
   const continueToken = newSecret()
   const grantId = newId()
@@ -57,8 +58,9 @@ export async function requestGrant(deps: Deps, request: GrantRequest, auth: Requ
     }
   }
 
-  // An item that must be consented to names the resource the owner consents about.
-  if (request.access.some((item) => !('identifier' in item) || !item.identifier)) {
+  // An item that must be consented to names the resource the owner consents about. PROTOCOL.md §2.1 step 4:
+  // only items that need interaction; one that skips it (a quote, say) may ride along without an identifier.
+  if (request.access.some((item) => itemNeedsInteraction(item, rules) && (!('identifier' in item) || !item.identifier))) {
     throw new GnapError('invalid_request', 'access items that need interaction must have an identifier')
   }
   if (!request.interact || !request.interact.start.includes('redirect')) {

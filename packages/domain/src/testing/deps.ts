@@ -196,12 +196,18 @@ export async function rowCounts(db: Db): Promise<{ grants: number; accessItems: 
 export const gnapError = (code: GnapErrorCode, status: number) => ({ name: 'GnapError', code, status })
 
 /**
- * Makes every later insert into `table` fail inside the database, to show that a use case whose transaction
- * fails half-way leaves nothing behind. Returns a function that removes the failure again.
+ * Makes every later insert (or update) of `table` fail inside the database, to show that a use case whose
+ * transaction fails half-way leaves nothing behind. Returns a function that removes the failure again.
  */
-export async function failInsertsInto(db: Db, table: 'Grant' | 'AccessItem' | 'AccessToken' | 'Interaction'): Promise<() => Promise<void>> {
-  const trigger = `fail_insert_${table}`
-  await db.$executeRawUnsafe(`CREATE TRIGGER "${trigger}" BEFORE INSERT ON "${table}" BEGIN SELECT RAISE(ABORT, 'injected failure'); END`)
+export async function failWrites(
+  db: Db,
+  table: 'Grant' | 'AccessItem' | 'AccessToken' | 'Interaction',
+  operation: 'INSERT' | 'UPDATE' = 'INSERT',
+): Promise<() => Promise<void>> {
+  const trigger = `fail_${operation.toLowerCase()}_${table}`
+  await db.$executeRawUnsafe(
+    `CREATE TRIGGER "${trigger}" BEFORE ${operation} ON "${table}" BEGIN SELECT RAISE(ABORT, 'injected failure'); END`,
+  )
   return async () => {
     await db.$executeRawUnsafe(`DROP TRIGGER "${trigger}"`)
   }

@@ -1,0 +1,343 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { GnapError } from '../errors'
+import { hashSecret } from '../secrets'
+import {
+  TEST_CLIENT,
+  TEST_CLIENT_NONCE,
+  TEST_FINISH_URI,
+  TEST_OWNER,
+  authAs,
+  buildTestDeps,
+  databaseText,
+  failWrites,
+  gnapError,
+  grantRequest,
+  incomingAccess,
+  outgoingAccess,
+  quoteAccess,
+  rowCounts,
+  stubWalletAddresses,
+  type TestDeps,
+} from '../testing/deps'
+import { lastSegment } from '../testing/grant-flows'
+import { parseGrantRequest } from './grant.wire'
+import { requestGrant } from './request-grant'
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/
+const nothing = { grants: 0, accessItems: 0, tokens: 0, interactions: 0 }
+
+let t: TestDeps
+beforeEach(async () => {
+  t = await buildTestDeps()
+})
+afterEach(async () => {
+  await t.cleanup()
+})
+
+async function withDeps(overrides: Parameters<typeof buildTestDeps>[0]): Promise<TestDeps> {
+  await t.cleanup()
+  t = await buildTestDeps(overrides)
+  return t
+}
+
+describe('parseGrantRequest (PROTOCOL §2.1 step 2)', () => {
+  const valid = { client: TEST_CLIENT, access_token: { access: [{ type: 'incoming-payment', actions: ['create'] }] } }
+
+  it('returns the client, the access items and no interact for a minimal body', () => {
+    expect(parseGrantRequest(valid)).toEqual({ client: TEST_CLIENT, access: [{ type: 'incoming-payment', actions: ['create'] }], interact: null })
+  })
+
+  it.each<[string, unknown]>([
+    ['an array body', []],
+    ['a null body', null],
+    ['a string body', 'grant please'],
+    ['no access_token', { client: TEST_CLIENT }],
+    ['an unknown top-level field', { ...valid, extra: true }],
+    ['an unknown access_token field', { client: TEST_CLIENT, access_token: { access: valid.access_token.access, label: 'x' } }],
+    ['an empty access list', { client: TEST_CLIENT, access_token: { access: [] } }],
+    ['four access items', { client: TEST_CLIENT, access_token: { access: [incomingAccess(), quoteAccess(), outgoingAccess(), incomingAccess({ actions: ['read'] })] } }],
+    ['two equal access items', { client: TEST_CLIENT, access_token: { access: [quoteAccess(), quoteAccess()] } }],
+    ['an action the type does not have', { client: TEST_CLIENT, access_token: { access: [{ type: 'quote', actions: ['complete'] }] } }],
+    ['an outgoing-payment item without identifier', { client: TEST_CLIENT, access_token: { access: [{ type: 'outgoing-payment', actions: ['create'] }] } }],
+    ['a value above uint64', { client: TEST_CLIENT, access_token: { access: [outgoingAccess({ limits: { debitAmount: { value: '18446744073709551616', assetCode: 'USD', assetScale: 2 } } })] } }],
+    ['both amounts', { client: TEST_CLIENT, access_token: { access: [outgoingAccess({ limits: { debitAmount: { value: '1', assetCode: 'USD', assetScale: 2 }, receiveAmount: { value: '1', assetCode: 'USD', assetScale: 2 } } })] } }],
+    ['an interval that is not ISO 8601', { client: TEST_CLIENT, access_token: { access: [outgoingAccess({ limits: { interval: 'monthly' } })] } }],
+    ['an interact finish method other than redirect', { ...valid, interact: { start: ['redirect'], finish: { method: 'push', uri: TEST_FINISH_URI, nonce: 'n' } } }],
+    ['a subject request (refused as a deviation)', { ...valid, subject: { sub_ids: [{ id: TEST_OWNER, format: 'uri' }] } }],
+    ['bad access and no client (shape is checked first)', { access_token: { access: [] } }],
+  ])('refuses %s with invalid_request 400', (_name, body) => {
+    expect(() => parseGrantRequest(body)).toThrow(expect.objectContaining(gnapError('invalid_request', 400)))
+  })
+
+  it.each<[string, unknown]>([
+    ['no client', { access_token: valid.access_token }],
+    ['a numeric client', { ...valid, client: 42 }],
+    ['an empty client', { ...valid, client: '' }],
+    ['a key object as client', { ...valid, client: { jwk: { kty: 'OKP' } } }],
+  ])('refuses %s with invalid_client 400', (_name, body) => {
+    expect(() => parseGrantRequest(body)).toThrow(expect.objectContaining(gnapError('invalid_client', 400)))
+  })
+})
+
+describe('requestGrant: client and signature (PROTOCOL §2.1 steps 2–3)', () => {
+  it.each([
+    ['not a URL', 'wallet.example/app'],
+    ['not http(s)', 'ftp://wallet.example/app'],
+    ['plain http to a public host', 'http://wallet.example/app'],
+    ['a URL with credentials', 'https://user:pw@wallet.example/app'],
+    ['a URL with a query', 'https://wallet.example/app?x=1'],
+  ])('refuses a client that is %s with invalid_client 400 before checking the signature', async (_name, client) => {
+    const auth = authAs(null)
+    await expect(requestGrant(t.deps, grantRequest({ client }), auth)).rejects.toMatchObject(gnapError('invalid_client', 400))
+    expect(auth.verified).toEqual([])
+    expect(await rowCounts(t.db)).toEqual(nothing)
+  })
+
+  it('accepts an http client on loopback', async () => {
+    const client = 'http://127.0.0.1:4000/app'
+    const response = await requestGrant(t.deps, grantRequest({ client, access: [quoteAccess()], interact: null }), authAs(null))
+    expect(response.access_token).toBeDefined()
+  })
+
+  it('accepts an http client on a public host when ALLOW_HTTP_WALLET_ADDRESSES is set', async () => {
+    await withDeps({ config: { allowHttpWalletAddresses: true } })
+    const client = 'http://wallet.example/app'
+    const response = await requestGrant(t.deps, grantRequest({ client, access: [quoteAccess()], interact: null }), authAs(null))
+    expect(response.access_token).toBeDefined()
+  })
+
+  it('verifies the signature with the keys of the client wallet address', async () => {
+    const auth = authAs(null)
+    await requestGrant(t.deps, grantRequest({ access: [quoteAccess()], interact: null }), auth)
+    expect(auth.verified).toEqual([TEST_CLIENT])
+  })
+
+  it('returns invalid_client 401 when the signature does not verify, and writes nothing', async () => {
+    const auth = authAs(null, { failSignature: new GnapError('invalid_client', 'signature does not verify') })
+    await expect(requestGrant(t.deps, grantRequest(), auth)).rejects.toMatchObject(gnapError('invalid_client', 401))
+    expect(await rowCounts(t.db)).toEqual(nothing)
+  })
+
+  it('returns invalid_client 400 when the client key cannot be resolved', async () => {
+    const auth = authAs(null, { failSignature: new GnapError('invalid_client', 'could not determine client', 400) })
+    await expect(requestGrant(t.deps, grantRequest(), auth)).rejects.toMatchObject(gnapError('invalid_client', 400))
+    expect(await rowCounts(t.db)).toEqual(nothing)
+  })
+
+  it('checks the signature before the interaction rules', async () => {
+    await withDeps({ config: { incomingPaymentInteraction: true } })
+    const auth = authAs(null, { failSignature: new GnapError('invalid_client', 'signature does not verify') })
+    const request = grantRequest({ access: [incomingAccess()], interact: null })
+    await expect(requestGrant(t.deps, request, auth)).rejects.toMatchObject(gnapError('invalid_client', 401))
+  })
+})
+
+describe('requestGrant: non-interactive (PROTOCOL §2.1 step 5)', () => {
+  it('issues a token at once and finalizes the grant as issued', async () => {
+    await withDeps({ config: { accessTokenExpirySeconds: 900 } })
+    const access = [incomingAccess(), quoteAccess()]
+    const response = await requestGrant(t.deps, grantRequest({ access, interact: null }), authAs(null))
+
+    expect(response.interact).toBeUndefined()
+    expect(response.access_token).toEqual({
+      value: expect.stringMatching(/^[\x21-\x7e]{32,}$/),
+      manage: expect.stringMatching(/^https:\/\/auth\.example\/token\//),
+      expires_in: 900,
+      access,
+    })
+    expect(response.continue).toEqual({
+      access_token: { value: expect.stringMatching(/^[\x21-\x7e]{32,}$/) },
+      uri: expect.stringMatching(/^https:\/\/auth\.example\/continue\//),
+    })
+    expect(response.continue).not.toHaveProperty('wait')
+    const token = response.access_token!
+    expect(lastSegment(token.manage)).toMatch(UUID)
+    expect(lastSegment(response.continue.uri)).toMatch(UUID)
+    expect(token.manage).not.toContain(token.value)
+    expect(token.value).not.toBe(response.continue.access_token.value)
+
+    const grant = await t.db.grant.findUniqueOrThrow({ where: { continueId: lastSegment(response.continue.uri) }, include: { accessTokens: true, accessItems: { orderBy: { position: 'asc' } }, interaction: true } })
+    expect(grant).toMatchObject({ state: 'finalized', finalizedReason: 'issued', finalizedAt: t.clock.now, client: TEST_CLIENT, continueTokenHash: hashSecret(response.continue.access_token.value) })
+    expect(grant.interaction).toBeNull()
+    expect(grant.accessItems.map((i) => i.type)).toEqual(['incoming-payment', 'quote'])
+    expect(grant.accessTokens).toHaveLength(1)
+    expect(grant.accessTokens[0]).toMatchObject({
+      state: 'active',
+      managementId: lastSegment(token.manage),
+      valueHash: hashSecret(token.value),
+      expiresIn: 900,
+      expiresAt: new Date(t.clock.now.getTime() + 900_000),
+      previousId: null,
+    })
+  })
+
+  it('stores only hashes of the token and continuation values', async () => {
+    const response = await requestGrant(t.deps, grantRequest({ access: [incomingAccess()], interact: null }), authAs(null))
+    const text = await databaseText(t.db)
+    expect(text).not.toContain(response.access_token!.value)
+    expect(text).not.toContain(response.continue.access_token.value)
+    expect(text).toContain(hashSecret(response.access_token!.value))
+  })
+
+  it('gives every grant its own token value, management id and continuation', async () => {
+    const request = grantRequest({ access: [incomingAccess()], interact: null })
+    const a = await requestGrant(t.deps, request, authAs(null))
+    const b = await requestGrant(t.deps, request, authAs(null))
+    expect(a.access_token!.value).not.toBe(b.access_token!.value)
+    expect(a.access_token!.manage).not.toBe(b.access_token!.manage)
+    expect(a.continue.uri).not.toBe(b.continue.uri)
+    expect(a.continue.access_token.value).not.toBe(b.continue.access_token.value)
+  })
+
+  it('issues at once when the client offers interaction the items do not need', async () => {
+    const response = await requestGrant(t.deps, grantRequest({ access: [incomingAccess()] }), authAs(null))
+    expect(response.access_token).toBeDefined()
+    expect(response.interact).toBeUndefined()
+  })
+
+  it('does not fetch the client wallet address', async () => {
+    const walletAddresses = stubWalletAddresses()
+    await withDeps({ walletAddresses })
+    await requestGrant(t.deps, grantRequest({ access: [incomingAccess()], interact: null }), authAs(null))
+    expect(walletAddresses.fetched).toEqual([])
+  })
+
+  it('persists nothing when the transaction fails half-way (step 7)', async () => {
+    await failWrites(t.db, 'AccessToken')
+    const failure = requestGrant(t.deps, grantRequest({ access: [incomingAccess()], interact: null }), authAs(null))
+    await expect(failure).rejects.toThrow()
+    await expect(failure).rejects.not.toBeInstanceOf(GnapError)
+    expect(await rowCounts(t.db)).toEqual(nothing)
+  })
+})
+
+describe('requestGrant: interaction rule (PROTOCOL §2.1 step 4, §6)', () => {
+  it.each([
+    ['outgoing-payment', [outgoingAccess()], {}],
+    ['incoming-payment with INCOMING_PAYMENT_INTERACTION', [incomingAccess({ identifier: TEST_OWNER })], { incomingPaymentInteraction: true }],
+    ['incoming-payment list-all with LIST_ALL_ACCESS_INTERACTION', [incomingAccess({ actions: ['list-all'], identifier: TEST_OWNER })], {}],
+  ])('asks for interaction for %s', async (_name, access, config) => {
+    await withDeps({ config })
+    const response = await requestGrant(t.deps, grantRequest({ access }), authAs(null))
+    expect(response.interact).toBeDefined()
+    expect(response.access_token).toBeUndefined()
+  })
+
+  it.each([
+    ['incoming-payment with INCOMING_PAYMENT_INTERACTION', [incomingAccess()], { incomingPaymentInteraction: true }],
+    ['incoming-payment list-all with LIST_ALL_ACCESS_INTERACTION', [incomingAccess({ actions: ['list-all'] })], {}],
+    ['quote with QUOTE_INTERACTION', [quoteAccess()], { quoteInteraction: true }],
+  ])('refuses %s without identifier with invalid_request 400', async (_name, access, config) => {
+    await withDeps({ config })
+    await expect(requestGrant(t.deps, grantRequest({ access }), authAs(null))).rejects.toMatchObject(gnapError('invalid_request', 400))
+    expect(await rowCounts(t.db)).toEqual(nothing)
+  })
+
+  it('does not require an identifier on items that skip interaction in an interactive grant', async () => {
+    const access = [outgoingAccess(), quoteAccess(), incomingAccess()]
+    const response = await requestGrant(t.deps, grantRequest({ access }), authAs(null))
+    expect(response.interact).toBeDefined()
+    expect(await t.db.accessItem.count()).toBe(3)
+  })
+
+  it('issues at once when list-all skips interaction because LIST_ALL_ACCESS_INTERACTION is off', async () => {
+    await withDeps({ config: { listAllInteraction: false } })
+    const response = await requestGrant(t.deps, grantRequest({ access: [incomingAccess({ actions: ['list-all'] })], interact: null }), authAs(null))
+    expect(response.access_token).toBeDefined()
+  })
+})
+
+describe('requestGrant: interactive (PROTOCOL §2.1 step 6)', () => {
+  it('creates a pending grant and a pending interaction and answers interact and continue with wait', async () => {
+    await withDeps({ config: { waitSeconds: 7, interactionExpirySeconds: 300 } })
+    const response = await requestGrant(t.deps, grantRequest(), authAs(null))
+
+    expect(response.access_token).toBeUndefined()
+    expect(response.continue).toEqual({
+      access_token: { value: expect.any(String) },
+      uri: expect.stringMatching(/^https:\/\/auth\.example\/continue\//),
+      wait: 7,
+    })
+    const redirect = new URL(response.interact!.redirect)
+    const [, segment, interactionId, nonce] = redirect.pathname.split('/')
+    expect(redirect.origin).toBe('https://auth.example')
+    expect(segment).toBe('interact')
+    expect(interactionId).toMatch(UUID)
+    expect(nonce).toBe(response.interact!.finish)
+    expect(Object.fromEntries(redirect.searchParams)).toEqual({ clientName: 'Test App', clientUri: TEST_CLIENT })
+
+    const grant = await t.db.grant.findUniqueOrThrow({ where: { continueId: lastSegment(response.continue.uri) }, include: { interaction: true, accessTokens: true } })
+    expect(grant).toMatchObject({
+      state: 'pending',
+      finalizedReason: null,
+      finalizedAt: null,
+      client: TEST_CLIENT,
+      clientName: 'Test App',
+      finishMethod: 'redirect',
+      finishUri: TEST_FINISH_URI,
+      clientNonce: TEST_CLIENT_NONCE,
+      continueTokenHash: hashSecret(response.continue.access_token.value),
+      continueNotBefore: new Date(t.clock.now.getTime() + 7_000),
+    })
+    expect(grant.accessTokens).toEqual([])
+    expect(grant.interaction).toMatchObject({
+      id: interactionId,
+      nonce,
+      state: 'PENDING',
+      interactRef: expect.stringMatching(UUID),
+      expiresAt: new Date(t.clock.now.getTime() + 300_000),
+      sessionHash: null,
+      decidedAt: null,
+      finishedAt: null,
+      refUsedAt: null,
+    })
+    expect(await databaseText(t.db)).not.toContain(response.continue.access_token.value)
+  })
+
+  it('returns interact.finish even when the client sent no finish method', async () => {
+    const response = await requestGrant(t.deps, grantRequest({ interact: 'poll' }), authAs(null))
+    expect(response.interact?.finish).toMatch(/^[0-9A-F]{16,}$/)
+    const grant = await t.db.grant.findFirstOrThrow()
+    expect(grant).toMatchObject({ finishMethod: null, finishUri: null, clientNonce: null })
+  })
+
+  it('takes the client name from the client wallet address', async () => {
+    const walletAddresses = stubWalletAddresses({ [TEST_CLIENT]: { publicName: 'Shop & Co' } })
+    await withDeps({ walletAddresses })
+    const response = await requestGrant(t.deps, grantRequest(), authAs(null))
+    expect(walletAddresses.fetched).toEqual([TEST_CLIENT])
+    expect(new URL(response.interact!.redirect).searchParams.get('clientName')).toBe('Shop & Co')
+  })
+
+  it.each<[string, ReturnType<typeof grantRequest>['interact']]>([
+    ['no interact', null],
+    ['interact.start without redirect', { start: ['user_code'] }],
+  ])('refuses %s with invalid_request 400', async (_name, interact) => {
+    await expect(requestGrant(t.deps, grantRequest({ interact }), authAs(null))).rejects.toMatchObject(gnapError('invalid_request', 400))
+    expect(await rowCounts(t.db)).toEqual(nothing)
+  })
+
+  it('returns invalid_request 400 when no identity provider is configured', async () => {
+    await withDeps({ config: { identityServerUrl: null } })
+    await expect(requestGrant(t.deps, grantRequest(), authAs(null))).rejects.toMatchObject(gnapError('invalid_request', 400))
+    expect(await rowCounts(t.db)).toEqual(nothing)
+  })
+
+  it('returns invalid_client 400 when the client wallet address cannot be fetched', async () => {
+    await withDeps({ walletAddresses: stubWalletAddresses({ [TEST_CLIENT]: new GnapError('invalid_client', 'could not fetch client wallet address', 400) }) })
+    await expect(requestGrant(t.deps, grantRequest(), authAs(null))).rejects.toMatchObject(gnapError('invalid_client', 400))
+    expect(await rowCounts(t.db)).toEqual(nothing)
+  })
+
+  it('returns invalid_client 400 when the client wallet address has no publicName', async () => {
+    await withDeps({ walletAddresses: stubWalletAddresses({ [TEST_CLIENT]: { publicName: undefined } }) })
+    await expect(requestGrant(t.deps, grantRequest(), authAs(null))).rejects.toMatchObject(gnapError('invalid_client', 400))
+    expect(await rowCounts(t.db)).toEqual(nothing)
+  })
+
+  it('persists nothing when the transaction fails half-way (step 7)', async () => {
+    await failWrites(t.db, 'Interaction')
+    await expect(requestGrant(t.deps, grantRequest(), authAs(null))).rejects.not.toBeInstanceOf(GnapError)
+    expect(await rowCounts(t.db)).toEqual(nothing)
+  })
+})

@@ -1,0 +1,37 @@
+#!/usr/bin/env node
+// `pnpm test`: every suite through turbo (builds first, since the end-to-end tests run `next start`), then one
+// closing line summed over all suites: `N passed, N failed[, N skipped]`.
+import { spawnSync } from 'node:child_process'
+import fs from 'node:fs'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
+const reports = path.join(root, 'test-results')
+fs.rmSync(reports, { recursive: true, force: true })
+fs.mkdirSync(reports, { recursive: true })
+
+const env = { ...process.env, CHECKPOINT_DISABLE: '1', NEXT_TELEMETRY_DISABLED: '1', TURBO_TELEMETRY_DISABLED: '1', TEST_REPORT_DIR: reports }
+const turbo = spawnSync(path.join(root, 'node_modules/.bin/turbo'), ['run', 'test', '--continue', '--concurrency=1', ...process.argv.slice(2)], {
+  cwd: root,
+  env,
+  stdio: 'inherit',
+})
+
+let passed = 0
+let failed = 0
+let skipped = 0
+const files = fs.readdirSync(reports).filter((f) => f.endsWith('.json'))
+for (const f of files) {
+  const r = JSON.parse(fs.readFileSync(path.join(reports, f), 'utf8'))
+  passed += r.numPassedTests ?? 0
+  failed += r.numFailedTests ?? 0
+  // A file that failed to load has no failed test of its own: count it once.
+  if (!r.numFailedTests && r.numFailedTestSuites) failed += r.numFailedTestSuites
+  skipped += (r.numPendingTests ?? 0) + (r.numTodoTests ?? 0)
+}
+const status = turbo.status ?? 1
+// A suite that crashed before writing its report still fails the run.
+if (status !== 0 && failed === 0) failed = 1
+console.log(`${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`)
+process.exit(status)
