@@ -26,7 +26,16 @@ const defaultStatus = {
   unknown_interaction: 404,
 } satisfies Record<GnapErrorCode, number>
 
+// Next bundles instrumentation.ts and the route handlers as separate module graphs, so one process can hold two
+// copies of this class (the deps built at start-up throw the other copy's errors). `instanceof` therefore checks
+// a process-wide brand instead of the prototype chain.
+const BRAND = Symbol.for('@gnap/domain GnapError')
+
 export class GnapError extends Error {
+  static [Symbol.hasInstance](value: unknown): value is GnapError {
+    return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[BRAND] === true
+  }
+
   readonly status: number
   constructor(
     readonly code: GnapErrorCode,
@@ -36,6 +45,7 @@ export class GnapError extends Error {
     super(description)
     this.name = 'GnapError'
     this.status = status ?? defaultStatus[code]
+    Object.defineProperty(this, BRAND, { value: true })
   }
 
   toBody(): GnapErrorBody {

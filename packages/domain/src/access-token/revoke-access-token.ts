@@ -6,7 +6,8 @@ import { authenticateTokenManagement } from './rotate-access-token'
 
 /**
  * DELETE /token/{id} — revoke an access token (PROTOCOL.md §2.5, RFC 9635 §6.2). Once authenticated it always
- * succeeds: a live token is revoked; an expired, rotated or revoked one is left as it is.
+ * succeeds: a live token is revoked, an expired one too (RFC 9635 §6.2: the client is done with it, and an expired
+ * token could otherwise still be rotated back to life); a rotated or revoked one is left as it is.
  * @throws GnapError invalid_client (401, also for an unknown management id)
  */
 export async function revokeAccessToken(deps: Deps, input: { managementId: string; auth: RequestAuth }): Promise<void> {

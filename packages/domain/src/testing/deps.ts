@@ -1,4 +1,3 @@
-import type { JsonWebKey } from 'node:crypto'
 import type { Deps } from '../deps'
 import type { Db } from '../db/client'
 import type { GnapConfig } from '../config/config'
@@ -69,7 +68,7 @@ export function stubWalletAddresses(documents: Record<string, Partial<WalletAddr
   const fetched: string[] = []
   return {
     fetched,
-    getKey(): Promise<JsonWebKey | null> {
+    getKey() {
       return Promise.resolve(null)
     },
     getWalletAddress(url) {
