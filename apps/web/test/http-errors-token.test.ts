@@ -91,6 +91,8 @@ describe('POST /token/{id} (rotate)', () => {
   it('refuses a signature by a key the grant client does not publish under that kid with 401 invalid_client', async () => {
     const { token } = await grant()
     await expectGnapError('POST', token.manage, await manage('POST', token.manage, { token: token.value, key: generateClientKey(w.key.kid) }), 401, 'invalid_client')
+    // A kid the client does not publish at all: still 401, since post-token lists no 400 invalid_client.
+    await expectGnapError('POST', token.manage, await manage('POST', token.manage, { token: token.value, key: generateClientKey('not-published') }), 401, 'invalid_client')
     expect((await introspect(w.server, token.value)).body.active).toBe(true)
   })
 
@@ -158,6 +160,7 @@ describe('DELETE /token/{id} (revoke)', () => {
     const unsigned = await fetch(token.manage, { method: 'DELETE', headers: { authorization: `GNAP ${token.value}` } })
     await expectGnapError('DELETE', token.manage, unsigned, 401, 'invalid_client')
     await expectGnapError('DELETE', token.manage, await manage('DELETE', token.manage, { token: token.value, key: generateClientKey(w.key.kid) }), 401, 'invalid_client')
+    await expectGnapError('DELETE', token.manage, await manage('DELETE', token.manage, { token: token.value, key: generateClientKey('not-published') }), 401, 'invalid_client')
     expect((await introspect(w.server, token.value)).body.active).toBe(true)
   })
 

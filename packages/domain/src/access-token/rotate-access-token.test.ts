@@ -61,7 +61,8 @@ describe('rotateAccessToken: authentication (PROTOCOL §2.4 steps 1–3)', () =>
 
   it.each([
     ['invalid_client 401 when the signature does not verify', new GnapError('invalid_client', 'bad signature'), 401],
-    ['invalid_client 400 when the client key cannot be resolved', new GnapError('invalid_client', 'could not determine client', 400), 400],
+    // The contract lists no 400 invalid_client for this operation: an unresolvable key is a 401 here.
+    ['invalid_client 401 when the client key cannot be resolved', new GnapError('invalid_client', 'could not determine client', 400), 401],
   ])('returns %s and keeps the token', async (_name, failure, status) => {
     const g = await issueNonInteractiveGrant(t)
     await expect(rotate(g.managementId, authAs(g.tokenValue, { failSignature: failure }))).rejects.toMatchObject(gnapError('invalid_client', status))

@@ -1,6 +1,6 @@
 import type { Deps } from '../deps'
 import { GnapError } from '../errors'
-import type { RequestAuth } from '../client/request-auth'
+import { verifySignatureAs401, type RequestAuth } from '../client/request-auth'
 import { rowToAccessItem } from '../access/access.repo'
 import { secretMatches } from '../secrets'
 import { isRevoked, type GrantStatus } from '../grant/grant-state'
@@ -22,7 +22,7 @@ export async function authenticateTokenManagement(
   if (!auth.token) throw new GnapError('invalid_client', 'missing access token: use Authorization: GNAP <token>')
   const token = await findTokenByManagementId(deps.db, managementId)
   if (!token) throw unknownIdError()
-  await auth.verifySignature(token.grant.client)
+  await verifySignatureAs401(auth, token.grant.client)
   if (!secretMatches(auth.token, token.valueHash)) {
     throw new GnapError('invalid_client', 'the access token is not the one this management URI names')
   }

@@ -1,4 +1,5 @@
 import type { Deps } from '../deps'
+import { GnapError } from '../errors'
 import { verifyHttpSignature, type SignedRequest } from './http-signature'
 import { rememberSignatureNonce } from './signature-nonce.repo'
 
@@ -32,5 +33,19 @@ export function createRequestAuth(deps: Deps, req: SignedRequest): RequestAuth {
         rememberNonce: (kid, nonce, expiresAt) => rememberSignatureNonce(deps.db, `${walletAddress}#${kid}`, nonce, expiresAt),
       })
     },
+  }
+}
+
+/**
+ * Verifies against a client's keys for operations whose contract lists no 400 invalid_client (cancel, rotate,
+ * revoke: auth-server.yaml delete-continue, post-token, delete-token): a key that cannot be resolved is then a
+ * 401, like any other signature failure (PROTOCOL.md §2.4 step 3).
+ */
+export async function verifySignatureAs401(auth: RequestAuth, walletAddress: string): Promise<void> {
+  try {
+    await auth.verifySignature(walletAddress)
+  } catch (e) {
+    if (e instanceof GnapError && e.code === 'invalid_client' && e.status !== 401) throw new GnapError('invalid_client', e.message, 401)
+    throw e
   }
 }

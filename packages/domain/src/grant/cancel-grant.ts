@@ -1,6 +1,6 @@
 import type { Deps } from '../deps'
 import { GnapError } from '../errors'
-import type { RequestAuth } from '../client/request-auth'
+import { verifySignatureAs401, type RequestAuth } from '../client/request-auth'
 import { authenticateContinuation } from './continue-grant'
 import { revokeGrantById } from './revoke-grant'
 
@@ -14,6 +14,7 @@ export async function cancelGrant(deps: Deps, input: { continueId: string; auth:
     input.continueId,
     input.auth,
     () => new GnapError('invalid_request', 'unknown continuation id', 404),
+    verifySignatureAs401,
   )
   await revokeGrantById(deps, grant.id)
 }

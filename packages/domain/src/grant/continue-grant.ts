@@ -19,6 +19,7 @@ export async function authenticateContinuation(
   continueId: string,
   auth: RequestAuth,
   unknownIdError: () => GnapError,
+  verify: (auth: RequestAuth, walletAddress: string) => Promise<void> = (a, w) => a.verifySignature(w),
 ): Promise<{ grant: GrantWithRelations; continueToken: string }> {
   if (!auth.token) throw new GnapError('invalid_continuation', 'missing continuation token: use Authorization: GNAP <token>')
   const grant = await findGrantByContinueId(deps.db, continueId)
@@ -26,7 +27,7 @@ export async function authenticateContinuation(
   if (!secretMatches(auth.token, grant.continueTokenHash)) {
     throw new GnapError('invalid_continuation', 'the continuation token does not belong to this grant')
   }
-  await auth.verifySignature(grant.client)
+  await verify(auth, grant.client)
   return { grant, continueToken: auth.token }
 }
 
