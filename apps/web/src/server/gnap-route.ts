@@ -1,4 +1,4 @@
-import { GnapError, createRequestAuth, readSignatureInputs, type Deps, type RequestAuth, type SignedRequest } from '@gnap/domain'
+import { GnapError, createRequestAuth, readCapped, readSignatureInputs, type Deps, type RequestAuth, type SignedRequest } from '@gnap/domain'
 import { getDeps } from './deps'
 
 /** Bodies above this size are refused before parsing (413). */
@@ -78,29 +78,11 @@ function targetUri(deps: Deps, req: Request): string {
 }
 
 async function readBody(req: Request): Promise<Uint8Array> {
-  const declared = Number(req.headers.get('content-length') ?? '0')
-  if (declared > MAX_BODY_BYTES) throw new GnapError('invalid_request', `request body larger than ${MAX_BODY_BYTES} bytes`, 413)
-  if (!req.body) return new Uint8Array(0)
-  const reader = req.body.getReader()
-  const chunks: Uint8Array[] = []
-  let size = 0
-  for (;;) {
-    const { done, value } = await reader.read()
-    if (done) break
-    size += value.byteLength
-    if (size > MAX_BODY_BYTES) {
-      await reader.cancel().catch(() => {})
-      throw new GnapError('invalid_request', `request body larger than ${MAX_BODY_BYTES} bytes`, 413)
-    }
-    chunks.push(value)
-  }
-  const out = new Uint8Array(size)
-  let offset = 0
-  for (const c of chunks) {
-    out.set(c, offset)
-    offset += c.byteLength
-  }
-  return out
+  const tooLarge = () => new GnapError('invalid_request', `request body larger than ${MAX_BODY_BYTES} bytes`, 413)
+  if (Number(req.headers.get('content-length') ?? '0') > MAX_BODY_BYTES) throw tooLarge()
+  const bytes = await readCapped(req.body, MAX_BODY_BYTES)
+  if (bytes === null) throw tooLarge()
+  return bytes
 }
 
 function parseJson(req: Request, bytes: Uint8Array): unknown {

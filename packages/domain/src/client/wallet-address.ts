@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { GnapError } from '../errors'
+import { readCapped } from '../read-capped'
 
 // Outbound fetches of client wallet addresses and their keys (PROTOCOL.md §4.3). The URLs are chosen by clients,
 // so every fetch is guarded against SSRF (RFC 9635 §11): https only (loopback or an explicit setting excepted),
@@ -117,7 +118,8 @@ export function createWalletAddressResolver(opts: WalletAddressResolverOptions):
       }
       const declared = Number(response.headers.get('content-length') ?? '0')
       if (declared > maxBytes) throw new Error('response too large')
-      const bytes = await readCapped(response, maxBytes)
+      const bytes = await readCapped(response.body, maxBytes)
+      if (bytes === null) throw new Error('response too large')
       return JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes)) as unknown
     } catch {
       await response.body?.cancel().catch(() => undefined)
@@ -170,31 +172,6 @@ export function createWalletAddressResolver(opts: WalletAddressResolverOptions):
 function checkedUrl(walletAddress: string, allowHttp: boolean, failure: string): URL {
   if (!isAllowedWalletAddressUrl(walletAddress, allowHttp)) throw new GnapError('invalid_client', failure, 400)
   return new URL(walletAddress)
-}
-
-/** Reads the body, giving up as soon as it passes `maxBytes` (Content-Length may be absent or false). */
-async function readCapped(response: Response, maxBytes: number): Promise<Uint8Array> {
-  if (response.body === null) return new Uint8Array()
-  const reader = response.body.getReader()
-  const chunks: Uint8Array[] = []
-  let total = 0
-  for (;;) {
-    const { done, value } = await reader.read()
-    if (done) break
-    total += value.byteLength
-    if (total > maxBytes) {
-      await reader.cancel().catch(() => undefined)
-      throw new Error('response too large')
-    }
-    chunks.push(value)
-  }
-  const bytes = new Uint8Array(total)
-  let offset = 0
-  for (const chunk of chunks) {
-    bytes.set(chunk, offset)
-    offset += chunk.byteLength
-  }
-  return bytes
 }
 
 // wallet-address-server.yaml json-web-key-set; members are checked one by one so one odd key does not hide the rest.
