@@ -1,18 +1,32 @@
-// Seeds the demo client into an empty database: a key pair for `pnpm demo`, whose wallet address the demo
-// serves on loopback. Runs at every `pnpm start`; does nothing once the database holds a grant or the key exists.
+// Seeds demo data into an empty database (no grant and no owner yet): the demo resource owner who signs in to
+// the consent screen, and the demo client's key pair for `pnpm demo`, whose wallet address the demo serves on
+// loopback. Runs at every `pnpm start`; does nothing once the database holds data.
 import fs from 'node:fs'
 import path from 'node:path'
 import { generateKeyPairSync } from 'node:crypto'
 import { openDb } from '../packages/domain/src/db/client'
+import { createOwner } from '../packages/domain/src/owner/owner'
+import { DEMO_OWNER } from '../packages/domain/src/owner/demo-owner'
 
 const root = path.resolve(import.meta.dirname, '..')
 const keyFile = path.join(root, 'data', 'demo-client.json')
 
 async function main() {
   const db = await openDb(process.env.DATABASE_URL ?? `file:${path.join(root, 'data', 'gnap.db')}`)
-  const grants = await db.grant.count()
-  await db.$disconnect()
-  if (grants > 0 || fs.existsSync(keyFile)) return
+  try {
+    const empty = (await db.grant.count()) === 0 && (await db.owner.count()) === 0
+    if (!empty) return
+    if (process.env.NODE_ENV === 'production') return
+    await createOwner(db, { ...DEMO_OWNER, walletAddresses: [...DEMO_OWNER.walletAddresses] })
+    console.log('[seed] demo resource owner for the consent screen:')
+    console.log(`[seed]   email ${DEMO_OWNER.email}, password ${DEMO_OWNER.password}, wallet address ${DEMO_OWNER.walletAddresses[0]}`)
+    if (!fs.existsSync(keyFile)) writeDemoClientKey()
+  } finally {
+    await db.$disconnect()
+  }
+}
+
+function writeDemoClientKey() {
   const { privateKey, publicKey } = generateKeyPairSync('ed25519')
   const jwk = { ...publicKey.export({ format: 'jwk' }), kid: 'demo-key-1', alg: 'EdDSA', use: 'sig' }
   fs.mkdirSync(path.dirname(keyFile), { recursive: true })
@@ -21,7 +35,7 @@ async function main() {
     JSON.stringify({ walletAddressName: 'demo-client', publicName: 'Demo Wallet App', keyId: jwk.kid, jwk, privateKeyPem: privateKey.export({ format: 'pem', type: 'pkcs8' }) }, null, 2) + '\n',
     { mode: 0o600 },
   )
-  console.log('[seed] demo client created: data/demo-client.json (used by `pnpm demo`)')
+  console.log('[seed] demo client key: data/demo-client.json (used by `pnpm demo`)')
 }
 
 main().catch((e) => {

@@ -34,10 +34,6 @@ if (!production) {
     env.AUTH_SERVER_URL = `http://localhost:${env.PORT}`
     console.log(`[start] AUTH_SERVER_URL not set: using ${env.AUTH_SERVER_URL}`)
   }
-  if (!env.IDENTITY_SERVER_URL) {
-    env.IDENTITY_SERVER_URL = `${env.AUTH_SERVER_URL.replace(/\/+$/, '')}/consent`
-    console.log(`[start] IDENTITY_SERVER_URL not set: owners are sent to ${env.IDENTITY_SERVER_URL}`)
-  }
 } else {
   const missing = ['AUTH_SERVER_URL', 'INTROSPECTION_SECRET'].filter((n) => !env[n])
   if (missing.length) {

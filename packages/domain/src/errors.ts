@@ -37,14 +37,18 @@ export class GnapError extends Error {
   }
 
   readonly status: number
+  /** Sent as `Retry-After` (seconds) with the answer, for a refused rate-limited request (429). */
+  readonly retryAfterSeconds?: number
   constructor(
     readonly code: GnapErrorCode,
     description: string,
     status?: number,
+    options: { retryAfterSeconds?: number } = {},
   ) {
     super(description)
     this.name = 'GnapError'
     this.status = status ?? defaultStatus[code]
+    if (options.retryAfterSeconds !== undefined) this.retryAfterSeconds = options.retryAfterSeconds
     Object.defineProperty(this, BRAND, { value: true })
   }
 

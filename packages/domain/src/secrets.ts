@@ -6,6 +6,14 @@ export const newSecret = (): string => randomBytes(24).toString('hex').toUpperCa
 /** Ids that appear in URLs (continue, manage, interaction) and interact_ref: UUID v4 (RFC 9635 §4.2). */
 export const newId = (): string => randomUUID()
 
+const ID_SHAPE = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/
+
+/**
+ * Whether a presented id has the shape `newId` gives. The finders answer "none" for anything else without asking
+ * the database, so hostile or mangled ids (very long, %-encoded, binary) cost nothing.
+ */
+export const isId = (value: string): boolean => ID_SHAPE.test(value)
+
 /** The AS nonce returned as interact.finish. */
 export const newNonce = (): string => randomBytes(16).toString('hex').toUpperCase()
 

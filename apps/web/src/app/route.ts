@@ -1,10 +1,15 @@
-import { parseGrantRequest, requestGrant } from '@gnap/domain'
+import { admitGrantRequestFromIp, parseGrantRequest, requestGrant } from '@gnap/domain'
 import { gnapRoute } from '../server/gnap-route'
+import { callerIp } from '../server/caller-ip'
 
 export const dynamic = 'force-dynamic'
 
-// auth-server.yaml post-request
-export const POST = gnapRoute(async ({ deps, body, auth }) => {
-  const request = parseGrantRequest(body)
-  return requestGrant(deps, request, auth())
-})
+// auth-server.yaml post-request. Every attempt counts against the caller's address first (429 request_denied);
+// the client's own allowance is counted once its signature verified (requestGrant).
+export const POST = gnapRoute(
+  async ({ deps, body, auth }) => {
+    const request = parseGrantRequest(body)
+    return requestGrant(deps, request, auth())
+  },
+  { admit: (deps, req) => admitGrantRequestFromIp(deps, callerIp(req, deps.config.trustProxy)) },
+)

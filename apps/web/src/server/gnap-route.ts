@@ -1,8 +1,8 @@
 import { GnapError, createRequestAuth, readCapped, readSignatureInputs, type Deps, type RequestAuth, type SignedRequest } from '@gnap/domain'
 import { getDeps } from './deps'
+import { MAX_BODY_BYTES, MAX_JSON_DEPTH } from './limits'
 
-/** Bodies above this size are refused before parsing (413). */
-export const MAX_BODY_BYTES = 64 * 1024
+export { MAX_BODY_BYTES }
 
 export interface GnapContext {
   deps: Deps
@@ -16,19 +16,25 @@ export interface GnapContext {
 
 type Handler = (ctx: GnapContext) => Promise<Response | object | null>
 
+export interface GnapRouteOptions {
+  /** Runs before the body is read, e.g. a rate limit; may throw a GnapError. */
+  admit?: (deps: Deps, req: Request) => Promise<void>
+}
+
 /**
  * The one wrapper every GNAP handler goes through: reads the exact body bytes (size-capped), parses JSON,
  * builds the signed-request view, calls the use case, and maps every failure to a GNAP error body. A thrown
  * non-GnapError is a 500 request_denied with a generic text, logged without secrets.
  * A handler returns a JSON-able object (200), null (204), or a Response.
  */
-export function gnapRoute(handler: Handler) {
+export function gnapRoute(handler: Handler, options: GnapRouteOptions = {}) {
   return async (req: Request, route: { params: Promise<Record<string, string>> }): Promise<Response> => {
     const started = performance.now()
     let deps: Deps | undefined
     let res: Response
     try {
       deps = await getDeps()
+      await options.admit?.(deps, req)
       const bytes = await readBody(req)
       const body = parseJson(req, bytes)
       const params = await route.params
@@ -66,7 +72,9 @@ export function json(status: number, body: unknown, headers: Record<string, stri
 }
 
 export function errorResponse(e: unknown, deps?: Deps): Response {
-  if (e instanceof GnapError) return json(e.status, e.toBody())
+  if (e instanceof GnapError) {
+    return json(e.status, e.toBody(), e.retryAfterSeconds !== undefined ? { 'retry-after': String(e.retryAfterSeconds) } : {})
+  }
   deps?.log.error({ err: e instanceof Error ? { name: e.name, message: e.message, stack: e.stack } : String(e) }, 'internal error')
   return json(500, new GnapError('request_denied', 'internal error', 500).toBody())
 }
@@ -89,10 +97,37 @@ function parseJson(req: Request, bytes: Uint8Array): unknown {
   if (bytes.length === 0) return undefined
   const type = req.headers.get('content-type') ?? ''
   if (!/^application\/json\s*(;|$)/i.test(type)) throw new GnapError('invalid_request', 'content-type must be application/json')
-  const text = new TextDecoder('utf-8', { fatal: false }).decode(bytes)
+  let text: string
+  try {
+    // RFC 8259 §8.1: JSON exchanged between systems is UTF-8; bytes that are not are refused, not replaced.
+    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes)
+  } catch {
+    throw new GnapError('invalid_request', 'request body is not valid UTF-8')
+  }
+  if (jsonDepthExceeds(text, MAX_JSON_DEPTH)) throw new GnapError('invalid_request', `request body is nested deeper than ${MAX_JSON_DEPTH} levels`)
   try {
     return JSON.parse(text) as unknown
   } catch {
     throw new GnapError('invalid_request', 'request body is not valid JSON')
   }
+}
+
+/**
+ * Whether JSON text opens more than `max` arrays or objects inside each other, counted in one pass over the text
+ * before parsing (brackets inside strings do not count), so no later recursion over the value can run deep.
+ */
+export function jsonDepthExceeds(text: string, max: number): boolean {
+  let depth = 0
+  let inString = false
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i)
+    if (inString) {
+      if (c === 0x5c) i++ // backslash: skip the escaped character
+      else if (c === 0x22) inString = false
+    } else if (c === 0x22) inString = true
+    else if (c === 0x5b || c === 0x7b) {
+      if (++depth > max) return true
+    } else if (c === 0x5d || c === 0x7d) depth--
+  }
+  return false
 }

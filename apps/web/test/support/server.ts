@@ -66,8 +66,9 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
   for (;;) {
     if (child.exitCode !== null) throw new Error(`server exited during start-up:\n${output}`)
     try {
-      const res = await fetch(`${url}consent`)
-      if (res.status === 200) break
+      // Any answer means it listens: GET on the introspection endpoint is a 405.
+      await fetch(`${url}introspect`)
+      break
     } catch {
       // not listening yet
     }

@@ -1,5 +1,5 @@
 import type { DbTx } from '../db/client'
-import { hashSecret, newId, newSecret } from '../secrets'
+import { hashSecret, isId, newId, newSecret } from '../secrets'
 
 export type AccessTokenState = 'active' | 'rotated' | 'revoked'
 
@@ -34,7 +34,8 @@ export async function insertAccessToken(
   return { id: token.id, managementId: token.managementId, value, expiresIn: input.expiresIn }
 }
 
-export function findTokenByManagementId(db: DbTx, managementId: string) {
+export async function findTokenByManagementId(db: DbTx, managementId: string) {
+  if (!isId(managementId)) return null
   return db.accessToken.findUnique({
     where: { managementId },
     include: { grant: { select: { id: true, client: true, state: true, finalizedReason: true } } },

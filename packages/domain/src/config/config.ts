@@ -30,6 +30,13 @@ export const EnvSchema = z.object({
   SIGNATURE_WINDOW_SECONDS: seconds(300),
   SIGNATURE_CLOCK_SKEW_SECONDS: z.coerce.number().int().min(0).max(600).default(30),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  // Token rows dead (expired, rotated or revoked) for longer than this are deleted; grants are kept (PROTOCOL.md §7).
+  ACCESS_TOKEN_DELETION_DAYS: z.coerce.number().int().positive().max(3650).default(30),
+  // Grant requests (POST /) per minute, fixed window; 0 switches a limit off.
+  RATE_LIMIT_GRANTS_PER_MINUTE: z.coerce.number().int().min(0).max(1_000_000).default(120),
+  RATE_LIMIT_GRANTS_PER_MINUTE_PER_IP: z.coerce.number().int().min(0).max(1_000_000).default(600),
+  // The first hop of X-Forwarded-For is the caller's address only behind a proxy that sets it.
+  TRUST_PROXY: bool(false),
 })
 
 export type Env = z.infer<typeof EnvSchema>
@@ -49,6 +56,12 @@ export interface GnapConfig {
   allowHttpWalletAddresses: boolean
   signatureWindowSeconds: number
   signatureClockSkewSeconds: number
+  accessTokenDeletionDays: number
+  /** Grant requests per minute per client wallet address; 0 = no limit. */
+  grantRequestsPerMinutePerClient: number
+  /** Grant requests per minute per caller IP (one shared counter without trustProxy); 0 = no limit. */
+  grantRequestsPerMinutePerIp: number
+  trustProxy: boolean
 }
 
 export function configFromEnv(env: Env): GnapConfig {
@@ -66,6 +79,10 @@ export function configFromEnv(env: Env): GnapConfig {
     allowHttpWalletAddresses: env.ALLOW_HTTP_WALLET_ADDRESSES,
     signatureWindowSeconds: env.SIGNATURE_WINDOW_SECONDS,
     signatureClockSkewSeconds: env.SIGNATURE_CLOCK_SKEW_SECONDS,
+    accessTokenDeletionDays: env.ACCESS_TOKEN_DELETION_DAYS,
+    grantRequestsPerMinutePerClient: env.RATE_LIMIT_GRANTS_PER_MINUTE,
+    grantRequestsPerMinutePerIp: env.RATE_LIMIT_GRANTS_PER_MINUTE_PER_IP,
+    trustProxy: env.TRUST_PROXY,
   }
 }
 

@@ -1,7 +1,9 @@
 import type { DbTx } from '../db/client'
+import { isId } from '../secrets'
 import type { FinalizedReason, GrantState } from './grant-state'
 
-export function findGrantByContinueId(db: DbTx, continueId: string) {
+export async function findGrantByContinueId(db: DbTx, continueId: string) {
+  if (!isId(continueId)) return null
   return db.grant.findUnique({
     where: { continueId },
     include: { accessItems: { orderBy: { position: 'asc' } }, interaction: true },

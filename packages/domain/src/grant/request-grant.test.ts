@@ -317,10 +317,10 @@ describe('requestGrant: interactive (PROTOCOL §2.1 step 6)', () => {
     expect(await rowCounts(t.db)).toEqual(nothing)
   })
 
-  it('returns invalid_request 400 when no identity provider is configured', async () => {
+  it('sends the owner to the built-in consent screen when no identity provider is configured', async () => {
     await withDeps({ config: { identityServerUrl: null } })
-    await expect(requestGrant(t.deps, grantRequest(), authAs(null))).rejects.toMatchObject(gnapError('invalid_request', 400))
-    expect(await rowCounts(t.db)).toEqual(nothing)
+    const res = await requestGrant(t.deps, grantRequest(), authAs(null))
+    expect(res.interact?.redirect.startsWith('https://auth.example/interact/')).toBe(true)
   })
 
   it('returns invalid_client 400 when the client wallet address cannot be fetched', async () => {

@@ -6,6 +6,7 @@ import { createAccessItems } from '../access/access.repo'
 import { insertAccessToken } from '../access-token/access-token.repo'
 import { isAllowedWalletAddressUrl } from '../client/wallet-address'
 import type { RequestAuth } from '../client/request-auth'
+import { admitGrantRequestFromClient } from '../rate-limit/grant-rate-limit'
 import { hashSecret, newId, newNonce, newSecret } from '../secrets'
 import type { GrantRequest, GrantResponseJson } from './grant.wire'
 import { toAccessTokenJson, toContinueJson } from './grant-response'
@@ -13,7 +14,7 @@ import { toAccessTokenJson, toContinueJson } from './grant-response'
 /**
  * POST / — a grant request (PROTOCOL.md §2.1). Non-interactive grants are finalized/issued at once, with
  * their token; interactive ones are pending with an interaction.
- * @throws GnapError invalid_client (400 bad client, 401 signature), invalid_request (400)
+ * @throws GnapError invalid_client (400 bad client, 401 signature), invalid_request (400), request_denied (429 rate limit)
  */
 export async function requestGrant(deps: Deps, request: GrantRequest, auth: RequestAuth): Promise<GrantResponseJson> {
   const { config } = deps
@@ -21,6 +22,7 @@ export async function requestGrant(deps: Deps, request: GrantRequest, auth: Requ
     throw new GnapError('invalid_client', 'client must be an https wallet address URL', 400)
   }
   await auth.verifySignature(request.client)
+  await admitGrantRequestFromClient(deps, request.client)
 
   const rules = {
     incomingPaymentInteraction: config.incomingPaymentInteraction,
@@ -65,9 +67,6 @@ export async function requestGrant(deps: Deps, request: GrantRequest, auth: Requ
   }
   if (!request.interact || !request.interact.start.includes('redirect')) {
     throw new GnapError('invalid_request', 'this grant needs interaction: interact.start must include "redirect"')
-  }
-  if (!config.identityServerUrl) {
-    throw new GnapError('invalid_request', 'this server has no consent path for interactive grants')
   }
   const wallet = await deps.walletAddresses.getWalletAddress(request.client)
   if (!wallet.publicName) {

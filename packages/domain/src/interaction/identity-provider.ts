@@ -4,7 +4,7 @@ import { secretsEqual } from '../secrets'
 import { rowToAccessItem } from '../access/access.repo'
 import type { AccessItem } from '../access/access.wire'
 import { isInteractionExpired, isRejected, isRevoked, type GrantStatus, type InteractionState } from '../grant/grant-state'
-import { findInteraction } from './interaction.repo'
+import { findInteraction, type InteractionWithGrant } from './interaction.repo'
 
 // The identity-provider API (id-provider.yaml), compatible with the reference server's so existing identity
 // providers plug in. Authenticated by the `x-idp-secret` header.
@@ -46,6 +46,21 @@ export async function recordConsent(
   if (input.choice !== 'accept' && input.choice !== 'reject') throw new GnapError('invalid_request', 'choice must be accept or reject')
   const interaction = await findInteraction(deps.db, input.interactionId, input.nonce)
   if (!interaction) throw new GnapError('unknown_interaction', 'unknown interaction')
+  await decideInteraction(deps, interaction, input.choice === 'accept' ? 'APPROVED' : 'DENIED', null)
+}
+
+/**
+ * Records the owner's decision on an interaction, once: the one place where a consent is taken, whether through
+ * the identity-provider API or the built-in consent screen (PROTOCOL.md §2.10). The grant itself changes only when
+ * the browser comes back to the finish URL.
+ * @throws GnapError user_denied (401), invalid_interaction (400)
+ */
+export async function decideInteraction(
+  deps: Deps,
+  interaction: InteractionWithGrant,
+  decision: 'APPROVED' | 'DENIED',
+  ownerId: string | null,
+): Promise<void> {
   const grant = interaction.grant as GrantStatus
   if (isRevoked(grant) || isRejected(grant)) throw new GnapError('user_denied', 'the grant was revoked or denied')
   const now = deps.clock()
@@ -54,8 +69,8 @@ export async function recordConsent(
   }
   const { count } = await deps.db.interaction.updateMany({
     where: { id: interaction.id, state: 'PENDING' },
-    data: { state: input.choice === 'accept' ? 'APPROVED' : 'DENIED', decidedAt: now },
+    data: { state: decision, decidedAt: now, ownerId },
   })
   if (count !== 1) throw new GnapError('invalid_interaction', 'the interaction is not awaiting a decision', 400)
-  deps.log.info({ grantId: interaction.grantId, choice: input.choice }, 'consent recorded')
+  deps.log.info({ grantId: interaction.grantId, decision }, 'consent recorded')
 }

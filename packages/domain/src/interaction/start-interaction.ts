@@ -1,4 +1,5 @@
 import type { Deps } from '../deps'
+import { serverUrl } from '../config/config'
 import { hashSecret, newSecret } from '../secrets'
 import { isInteractionExpired } from '../grant/grant-state'
 import { findInteraction } from './interaction.repo'
@@ -6,7 +7,8 @@ import { page, withQuery, type FrontChannelResult } from './front-channel'
 
 /**
  * GET /interact/{id}/{nonce} — the owner's browser arrives from the client (PROTOCOL.md §2.7). Binds a session
- * to the interaction and sends the owner to the identity provider with the name and URI stored at grant time.
+ * to the interaction and sends the owner to the identity provider (with the name and URI stored at grant time) or
+ * to the built-in consent screen.
  */
 export async function startInteraction(deps: Deps, input: { interactionId: string; nonce: string }): Promise<FrontChannelResult> {
   const interaction = await findInteraction(deps.db, input.interactionId, input.nonce)
@@ -24,18 +26,17 @@ export async function startInteraction(deps: Deps, input: { interactionId: strin
     if (grant.finishUri) return { kind: 'redirect', location: withQuery(grant.finishUri, { result: 'invalid_interaction', message }) }
     return page(403, 'invalid_interaction', expired ? 'Request expired' : 'Request already decided', expired ? 'This request has expired. Go back to the app and start again.' : 'You have already answered this request.')
   }
-  if (!deps.config.identityServerUrl) {
-    return page(500, 'request_denied', 'Consent is unavailable', 'This server has no consent screen configured. Please contact its operator.')
-  }
-
   const session = newSecret()
   await deps.db.interaction.update({ where: { id: interaction.id }, data: { sessionHash: hashSecret(session) } })
-  const location = withQuery(deps.config.identityServerUrl, {
-    interactId: interaction.id,
-    nonce: interaction.nonce,
-    clientName: grant.clientName ?? '',
-    clientUri: grant.client,
-  })
+  // An external identity provider when one is configured, else the built-in consent screen.
+  const location = deps.config.identityServerUrl
+    ? withQuery(deps.config.identityServerUrl, {
+        interactId: interaction.id,
+        nonce: interaction.nonce,
+        clientName: grant.clientName ?? '',
+        clientUri: grant.client,
+      })
+    : serverUrl(deps.config, 'interact', interaction.id, interaction.nonce, 'consent')
   const maxAgeSeconds = Math.max(1, Math.ceil((interaction.expiresAt.getTime() - now.getTime()) / 1000))
   return { kind: 'redirect', location, session: { value: session, maxAgeSeconds } }
 }

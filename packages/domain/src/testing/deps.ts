@@ -34,6 +34,10 @@ export function testConfig(overrides: Partial<GnapConfig> = {}): GnapConfig {
     allowHttpWalletAddresses: false,
     signatureWindowSeconds: 300,
     signatureClockSkewSeconds: 30,
+    accessTokenDeletionDays: 30,
+    grantRequestsPerMinutePerClient: 120,
+    grantRequestsPerMinutePerIp: 600,
+    trustProxy: false,
     ...overrides,
   }
 }

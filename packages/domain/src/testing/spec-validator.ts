@@ -35,6 +35,7 @@ export const ALLOWED_DEVIATIONS = new Set([
   'post-request 413 invalid_request',
   'post-continue 413 invalid_request',
   'post-token 413 invalid_request',
+  'post-request 429 request_denied', // rate limit on grant requests, with Retry-After (issue #6)
   'post-introspect 401 invalid_client', // introspection is authenticated (not in the contract)
   'post-introspect 400 invalid_request',
   'post-introspect 413 invalid_request',

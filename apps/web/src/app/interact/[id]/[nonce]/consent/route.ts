@@ -1,0 +1,25 @@
+import { getConsentScreen } from '@gnap/domain'
+import { OWNER_COOKIE, SESSION_COOKIE, frontChannelRoute, readCookie, render } from '../../../../../server/front-channel'
+import { consentPage, notYoursPage, signInPage } from '../../../../../server/pages'
+
+export const dynamic = 'force-dynamic'
+
+// The built-in consent screen (when IDENTITY_SERVER_URL is not set): sign in, then Approve or Deny.
+export const GET = frontChannelRoute(async (deps, req, params) => {
+  const screen = await getConsentScreen(deps, {
+    interactionId: params.id ?? '',
+    nonce: params.nonce ?? '',
+    interactionSession: readCookie(req, SESSION_COOKIE),
+    ownerSession: readCookie(req, OWNER_COOKIE),
+  })
+  switch (screen.kind) {
+    case 'sign-in':
+      return signInPage(screen.client, new URL(req.url).searchParams.has('failed') ? 'The email or password is not right. Try again.' : null)
+    case 'consent':
+      return consentPage(screen)
+    case 'not-yours':
+      return notYoursPage(screen)
+    default:
+      return render(deps, req, params, screen)
+  }
+})

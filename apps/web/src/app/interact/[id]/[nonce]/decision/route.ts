@@ -1,0 +1,19 @@
+import { decideConsent } from '@gnap/domain'
+import { OWNER_COOKIE, SESSION_COOKIE, frontChannelRoute, readCookie, readForm } from '../../../../../server/front-channel'
+
+export const dynamic = 'force-dynamic'
+
+// Approve or Deny on the consent screen; then the browser goes to the finish URL.
+export const POST = frontChannelRoute(async (deps, req, params) => {
+  const form = await readForm(req)
+  const result = await decideConsent(deps, {
+    interactionId: params.id ?? '',
+    nonce: params.nonce ?? '',
+    interactionSession: readCookie(req, SESSION_COOKIE),
+    ownerSession: readCookie(req, OWNER_COOKIE),
+    csrf: form.get('csrf'),
+    choice: form.get('choice'),
+  })
+  // After a form post the redirect is a 303, so the browser follows it with a GET.
+  return result.kind === 'redirect' ? new Response(null, { status: 303, headers: { location: result.location, 'cache-control': 'no-store' } }) : result
+})

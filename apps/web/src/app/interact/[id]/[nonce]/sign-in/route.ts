@@ -1,0 +1,18 @@
+import { OWNER_SESSION_SECONDS, getConsentScreen, signInOwner } from '@gnap/domain'
+import { OWNER_COOKIE, SESSION_COOKIE, frontChannelRoute, readCookie, readForm, render, seeOther, sessionCookie } from '../../../../../server/front-channel'
+
+export const dynamic = 'force-dynamic'
+
+// The consent screen's sign-in form. Only inside a live interaction of this browser; a wrong email and a wrong
+// password get the same answer.
+export const POST = frontChannelRoute(async (deps, req, params) => {
+  const input = { interactionId: params.id ?? '', nonce: params.nonce ?? '', interactionSession: readCookie(req, SESSION_COOKIE), ownerSession: null }
+  const screen = await getConsentScreen(deps, input)
+  // Without an owner session the screen is the sign-in form or a message (unknown, expired, handled...).
+  if (screen.kind === 'consent' || screen.kind === 'not-yours') return seeOther('consent')
+  if (screen.kind !== 'sign-in') return render(deps, req, params, screen)
+  const form = await readForm(req)
+  const session = await signInOwner(deps, { email: form.get('email') ?? '', password: form.get('password') ?? '' })
+  if (!session) return seeOther('consent?failed')
+  return seeOther('consent', sessionCookie(deps, OWNER_COOKIE, session.value, OWNER_SESSION_SECONDS, '/'))
+})

@@ -1,0 +1,34 @@
+import type { Deps } from '../deps'
+import { GnapError } from '../errors'
+import { hitRateLimit } from './rate-limit'
+
+const MINUTE = 60
+
+// 429 is not in auth-server.yaml post-request: a deliberate deviation (README). RFC 9635 §3.6 has no code for
+// rate limiting; request_denied ("the request was denied for an unspecified reason") is the closest, and clients
+// treat it as final for this request while Retry-After says when to try again.
+const tooMany = (retryAfterSeconds: number) =>
+  new GnapError('request_denied', `too many grant requests: retry after ${retryAfterSeconds} s`, 429, { retryAfterSeconds })
+
+/**
+ * Counts a grant request (POST /) against the caller's address, before anything else is looked at.
+ * `ip` is null when the address is not known (no trusted proxy): all such requests share one counter.
+ * @throws GnapError request_denied (429) with retryAfterSeconds
+ */
+export async function admitGrantRequestFromIp(deps: Deps, ip: string | null): Promise<void> {
+  const hit = await hitRateLimit(deps.db, `grant:ip:${ip ?? 'unknown'}`, deps.config.grantRequestsPerMinutePerIp, MINUTE, deps.clock())
+  if (!hit.allowed) throw tooMany(hit.retryAfterSeconds)
+}
+
+/**
+ * Counts a grant request against its client wallet address. Called after the signature verified, so nobody can
+ * spend another client's allowance by naming its wallet address.
+ * @throws GnapError request_denied (429) with retryAfterSeconds
+ */
+export async function admitGrantRequestFromClient(deps: Deps, client: string): Promise<void> {
+  const hit = await hitRateLimit(deps.db, `grant:client:${client}`, deps.config.grantRequestsPerMinutePerClient, MINUTE, deps.clock())
+  if (!hit.allowed) {
+    deps.log.info({ client }, 'grant request rate limited')
+    throw tooMany(hit.retryAfterSeconds)
+  }
+}

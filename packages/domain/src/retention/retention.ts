@@ -1,0 +1,115 @@
+import type { Deps } from '../deps'
+import { MAX_RATE_LIMIT_WINDOW_SECONDS } from '../rate-limit/rate-limit'
+
+/** Rows deleted per transaction: short write transactions, so requests never wait long for SQLite's one writer. */
+export const RETENTION_BATCH_SIZE = 500
+
+export interface RetentionResult {
+  accessTokens: number
+  signatureNonces: number
+  rateLimits: number
+}
+
+const DAY_MS = 86_400_000
+
+/**
+ * Deletes what no check needs any more (PROTOCOL.md §7 token retention), in batches of `batchSize` rows per
+ * transaction, yielding between batches:
+ * - access tokens dead (expired, rotated or revoked) for longer than ACCESS_TOKEN_DELETION_DAYS;
+ * - signature nonces past their expiry (the signature window has closed, a replay fails on `created`);
+ * - rate-limit counters of windows that ended (older than the longest supported window).
+ * Grants, their access items and interactions are never deleted.
+ *
+ * Rotation chains: a successor's `previousId` names the token it replaced. A dead predecessor is deleted anyway
+ * and the successor's link is set to null in the same transaction. Keeping every predecessor of a live token
+ * instead would keep whole chains forever: Open Payments clients rotate on every expiry, so a client that stays
+ * active has an ever-growing chain that would never be collected. The link has no other reader: the race of two
+ * rotations is decided by the conditional update and the unique `previousId` while both rows are fresh, and a
+ * deleted old value is refused like a rotated one (rotate 404 invalid_rotation, introspection inactive; revoke
+ * answers 401 instead of 204 for an id it no longer knows). Oldest first, so within a chain a predecessor is never
+ * kept after its successor: a successor dies no earlier than its predecessor was rotated.
+ */
+export async function deleteExpiredRecords(deps: Deps, opts: { batchSize?: number } = {}): Promise<RetentionResult> {
+  const batchSize = opts.batchSize ?? RETENTION_BATCH_SIZE
+  const now = deps.clock()
+  const tokenCutoff = new Date(now.getTime() - deps.config.accessTokenDeletionDays * DAY_MS)
+  const rateLimitCutoff = new Date(now.getTime() - MAX_RATE_LIMIT_WINDOW_SECONDS * 1000)
+  const result: RetentionResult = { accessTokens: 0, signatureNonces: 0, rateLimits: 0 }
+
+  for (;;) {
+    const deleted = await deps.db.$transaction(async (tx) => {
+      const rows = await tx.accessToken.findMany({
+        where: { OR: [{ expiresAt: { lt: tokenCutoff } }, { rotatedAt: { lt: tokenCutoff } }, { revokedAt: { lt: tokenCutoff } }] },
+        select: { id: true },
+        orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
+        take: batchSize,
+      })
+      const ids = rows.map((r) => r.id)
+      if (ids.length === 0) return 0
+      await tx.accessToken.updateMany({ where: { previousId: { in: ids } }, data: { previousId: null } })
+      const { count } = await tx.accessToken.deleteMany({ where: { id: { in: ids } } })
+      return count
+    })
+    result.accessTokens += deleted
+    if (deleted < batchSize) break
+    await yieldToRequests()
+  }
+
+  result.signatureNonces = await deleteInBatches(batchSize, async () => {
+    const rows = await deps.db.signatureNonce.findMany({ where: { expiresAt: { lt: now } }, select: { keyRef: true, nonce: true }, take: batchSize })
+    if (rows.length === 0) return 0
+    const { count } = await deps.db.signatureNonce.deleteMany({ where: { OR: rows } })
+    return count
+  })
+  result.rateLimits = await deleteInBatches(batchSize, async () => {
+    const rows = await deps.db.rateLimit.findMany({ where: { windowStart: { lt: rateLimitCutoff } }, select: { key: true, windowStart: true }, take: batchSize })
+    if (rows.length === 0) return 0
+    const { count } = await deps.db.rateLimit.deleteMany({ where: { OR: rows } })
+    return count
+  })
+
+  if (result.accessTokens + result.signatureNonces + result.rateLimits > 0) deps.log.info({ ...result }, 'retention: deleted expired records')
+  return result
+}
+
+async function deleteInBatches(batchSize: number, batch: () => Promise<number>): Promise<number> {
+  let total = 0
+  for (;;) {
+    const n = await batch()
+    total += n
+    if (n < batchSize) return total
+    await yieldToRequests()
+  }
+}
+
+const yieldToRequests = () => new Promise<void>((resolve) => setImmediate(resolve))
+
+/** How often the server runs the retention job, and how long after start-up the first run waits. */
+export const RETENTION_INTERVAL_MS = 60 * 60 * 1000
+export const RETENTION_FIRST_RUN_MS = 60 * 1000
+
+/**
+ * Runs `deleteExpiredRecords` in the background of the server process: first shortly after start-up, then every
+ * interval. Timers are unref'd (they never keep the process alive) and runs never overlap; a failed run is logged
+ * and retried at the next interval. Returns a function that stops it.
+ */
+export function startRetentionJob(deps: Deps, opts: { intervalMs?: number; firstRunMs?: number } = {}): () => void {
+  let running = false
+  const run = () => {
+    if (running) return
+    running = true
+    deleteExpiredRecords(deps)
+      .catch((e: unknown) => deps.log.error({ err: e instanceof Error ? { name: e.name, message: e.message } : String(e) }, 'retention: run failed'))
+      .finally(() => {
+        running = false
+      })
+  }
+  const first = setTimeout(run, opts.firstRunMs ?? RETENTION_FIRST_RUN_MS)
+  first.unref()
+  const every = setInterval(run, opts.intervalMs ?? RETENTION_INTERVAL_MS)
+  every.unref()
+  return () => {
+    clearTimeout(first)
+    clearInterval(every)
+  }
+}
