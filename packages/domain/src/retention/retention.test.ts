@@ -1,0 +1,154 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { authAs, buildTestDeps, type TestDeps } from '../testing/deps'
+import { issueNonInteractiveGrant, lastSegment, requestPendingGrant } from '../testing/grant-flows'
+import { rotateAccessToken } from '../access-token/rotate-access-token'
+import { revokeAccessToken } from '../access-token/revoke-access-token'
+import { introspectToken } from '../access-token/introspect-token'
+import { cancelGrant } from '../grant/cancel-grant'
+import { hitRateLimit } from '../rate-limit/rate-limit'
+import { rememberSignatureNonce } from '../client/signature-nonce.repo'
+import { deleteExpiredRecords, startRetentionJob } from './retention'
+
+// Default settings: tokens live 600 s and dead rows are kept 30 days (ACCESS_TOKEN_DELETION_DAYS).
+const DAY = 86_400
+
+let t: TestDeps
+beforeEach(async () => {
+  t = await buildTestDeps()
+})
+afterEach(async () => {
+  await t.cleanup()
+})
+
+const tokenIds = async () => (await t.db.accessToken.findMany({ orderBy: { createdAt: 'asc' } })).map((r) => r.managementId)
+
+describe('deleteExpiredRecords: access tokens', () => {
+  it('deletes a token expired for longer than the retention period, never earlier, and keeps its grant', async () => {
+    const g = await issueNonInteractiveGrant(t)
+    t.clock.advance(600 + 30 * DAY - 1)
+    expect(await deleteExpiredRecords(t.deps)).toMatchObject({ accessTokens: 0 })
+    expect(await tokenIds()).toEqual([g.managementId])
+    t.clock.advance(2)
+    expect(await deleteExpiredRecords(t.deps)).toMatchObject({ accessTokens: 1 })
+    expect(await tokenIds()).toEqual([])
+    expect(await t.db.grant.count()).toBe(1)
+    expect(await t.db.accessItem.count()).toBe(1)
+  })
+
+  it('deletes a token revoked for longer than the retention period, counted from the revocation', async () => {
+    await t.cleanup()
+    t = await buildTestDeps({ config: { accessTokenExpirySeconds: 90 * DAY } })
+    const g = await issueNonInteractiveGrant(t)
+    const live = await issueNonInteractiveGrant(t)
+    t.clock.advance(DAY)
+    await revokeAccessToken(t.deps, { managementId: g.managementId, auth: authAs(g.tokenValue) })
+    t.clock.advance(30 * DAY + 1)
+    expect(await deleteExpiredRecords(t.deps)).toMatchObject({ accessTokens: 1 })
+    // The other token is neither expired (90 days) nor revoked.
+    expect(await tokenIds()).toEqual([live.managementId])
+  })
+
+  it('deletes the tokens of a grant revoked long ago, but not the grant', async () => {
+    await t.cleanup()
+    t = await buildTestDeps({ config: { accessTokenExpirySeconds: 90 * DAY } })
+    const g = await issueNonInteractiveGrant(t)
+    await cancelGrant(t.deps, { continueId: g.continueId, auth: authAs(g.continueToken) })
+    t.clock.advance(31 * DAY)
+    expect(await deleteExpiredRecords(t.deps)).toMatchObject({ accessTokens: 1 })
+    expect(await t.db.grant.findFirstOrThrow()).toMatchObject({ state: 'finalized', finalizedReason: 'revoked' })
+  })
+
+  it('never deletes pending grants or their interactions', async () => {
+    await requestPendingGrant(t)
+    t.clock.advance(365 * DAY)
+    await deleteExpiredRecords(t.deps)
+    expect(await t.db.grant.count()).toBe(1)
+    expect(await t.db.interaction.count()).toBe(1)
+  })
+})
+
+describe('deleteExpiredRecords: rotation chains', () => {
+  /** A token rotated every 600 s, `rotations` times: returns the management ids, oldest first, and the live value. */
+  async function chain(rotations: number) {
+    const g = await issueNonInteractiveGrant(t)
+    const ids = [g.managementId]
+    let value = g.tokenValue
+    for (let i = 0; i < rotations; i++) {
+      t.clock.advance(600)
+      const { access_token } = await rotateAccessToken(t.deps, { managementId: ids.at(-1)!, auth: authAs(value) })
+      ids.push(lastSegment(access_token.manage))
+      value = access_token.value
+    }
+    return { ids, value }
+  }
+
+  it('deletes dead predecessors of a live token and sets the link of the oldest kept token to null', async () => {
+    // Kept one day here. Rotated every 10 minutes for two days: the first rotations are over a day old, the newest
+    // token is live.
+    await t.cleanup()
+    t = await buildTestDeps({ config: { accessTokenDeletionDays: 1 } })
+    const c = await chain(2 * 144)
+    const total = c.ids.length
+    const result = await deleteExpiredRecords(t.deps, { batchSize: 50 })
+    expect(result.accessTokens).toBeGreaterThan(140)
+    expect(result.accessTokens).toBeLessThan(150)
+    const rows = await t.db.accessToken.findMany({ orderBy: { createdAt: 'asc' } })
+    expect(rows).toHaveLength(total - result.accessTokens)
+    // What is left is the newest part of the chain, in order, and its first row no longer names a deleted token.
+    expect(rows.map((r) => r.managementId)).toEqual(c.ids.slice(result.accessTokens))
+    expect(rows[0]!.previousId).toBeNull()
+    for (let i = 1; i < rows.length; i++) expect(rows[i]!.previousId).toBe(rows[i - 1]!.id)
+    // Every rotated token left still has exactly one successor; the live token works and still rotates.
+    for (const r of rows.filter((x) => x.state === 'rotated')) expect(rows.filter((x) => x.previousId === r.id)).toHaveLength(1)
+    expect(await introspectToken(t.deps, { access_token: c.value })).toMatchObject({ active: true })
+    await expect(rotateAccessToken(t.deps, { managementId: c.ids.at(-1)!, auth: authAs(c.value) })).resolves.toBeDefined()
+  })
+
+  it('deletes a whole dead chain across several small batches, predecessors first', async () => {
+    const c = await chain(12)
+    t.clock.advance(600 + 30 * DAY + 1)
+    const result = await deleteExpiredRecords(t.deps, { batchSize: 5 })
+    expect(result.accessTokens).toBe(c.ids.length)
+    expect(await t.db.accessToken.count()).toBe(0)
+    expect(await t.db.grant.count()).toBe(1)
+  })
+
+  it('refuses a deleted old value like a rotated one', async () => {
+    const g = await issueNonInteractiveGrant(t)
+    t.clock.advance(60)
+    await rotateAccessToken(t.deps, { managementId: g.managementId, auth: authAs(g.tokenValue) })
+    t.clock.advance(30 * DAY + 1)
+    // The old token was rotated over 30 days ago; its successor expired less than 30 days ago and stays.
+    expect(await deleteExpiredRecords(t.deps)).toMatchObject({ accessTokens: 1 })
+    expect(await t.db.accessToken.findFirstOrThrow()).toMatchObject({ previousId: null, state: 'active' })
+    expect(await introspectToken(t.deps, { access_token: g.tokenValue })).toEqual({ active: false })
+    await expect(rotateAccessToken(t.deps, { managementId: g.managementId, auth: authAs(g.tokenValue) })).rejects.toMatchObject({
+      code: 'invalid_rotation',
+      status: 404,
+    })
+  })
+})
+
+describe('deleteExpiredRecords: nonces and rate-limit counters', () => {
+  it('deletes expired signature nonces and counters of windows older than a day', async () => {
+    const now = t.clock.now
+    await rememberSignatureNonce(t.db, 'k', 'old', new Date(now.getTime() - 1000))
+    await rememberSignatureNonce(t.db, 'k', 'fresh', new Date(now.getTime() + 300_000))
+    await hitRateLimit(t.db, 'old', 10, 60, new Date(now.getTime() - 2 * DAY * 1000))
+    await hitRateLimit(t.db, 'fresh', 10, 60, now)
+    expect(await deleteExpiredRecords(t.deps, { batchSize: 1 })).toEqual({ accessTokens: 0, signatureNonces: 1, rateLimits: 1 })
+    expect((await t.db.signatureNonce.findMany()).map((n) => n.nonce)).toEqual(['fresh'])
+    expect((await t.db.rateLimit.findMany()).map((r) => r.key)).toEqual(['fresh'])
+  })
+})
+
+describe('startRetentionJob', () => {
+  it('runs in the background on unref’d timers and stops', async () => {
+    const g = await issueNonInteractiveGrant(t)
+    t.clock.advance(31 * DAY)
+    const stop = startRetentionJob(t.deps, { firstRunMs: 1, intervalMs: 60_000 })
+    await expect.poll(() => t.db.accessToken.count(), { timeout: 5000 }).toBe(0)
+    stop()
+    expect(await t.db.accessToken.findUnique({ where: { managementId: g.managementId } })).toBeNull()
+  })
+})
