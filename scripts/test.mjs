@@ -1,6 +1,7 @@
 #!/usr/bin/env node
-// `pnpm test`: every suite through turbo (builds first, since the end-to-end tests run `next start`), then one
-// closing line summed over all suites: `N passed, N failed[, N skipped]`.
+// `pnpm test`: every suite through turbo (builds first, since the end-to-end tests run `next start`): the vitest
+// suites (`test`) and the Playwright browser tests (`test:e2e`). Then one closing line summed over all suites
+// from their JSON reports: `N passed, N failed[, N skipped]`.
 import { spawnSync } from 'node:child_process'
 import fs from 'node:fs'
 import path from 'node:path'
@@ -12,7 +13,7 @@ fs.rmSync(reports, { recursive: true, force: true })
 fs.mkdirSync(reports, { recursive: true })
 
 const env = { ...process.env, CHECKPOINT_DISABLE: '1', NEXT_TELEMETRY_DISABLED: '1', TURBO_TELEMETRY_DISABLED: '1', TEST_REPORT_DIR: reports }
-const turbo = spawnSync(path.join(root, 'node_modules/.bin/turbo'), ['run', 'test', '--continue', '--concurrency=1', ...process.argv.slice(2)], {
+const turbo = spawnSync(path.join(root, 'node_modules/.bin/turbo'), ['run', 'test', 'test:e2e', '--continue', '--concurrency=1', ...process.argv.slice(2)], {
   cwd: root,
   env,
   stdio: 'inherit',
@@ -24,6 +25,15 @@ let skipped = 0
 const files = fs.readdirSync(reports).filter((f) => f.endsWith('.json'))
 for (const f of files) {
   const r = JSON.parse(fs.readFileSync(path.join(reports, f), 'utf8'))
+  if (r.stats && typeof r.stats.expected === 'number') {
+    // Playwright's JSON report: expected = passed, unexpected = failed, flaky = passed on a retry.
+    passed += r.stats.expected + (r.stats.flaky ?? 0)
+    failed += r.stats.unexpected ?? 0
+    // An error outside any test (config, global setup, a file that failed to load) fails the run once.
+    if (!r.stats.unexpected && r.errors?.length) failed += 1
+    skipped += r.stats.skipped ?? 0
+    continue
+  }
   passed += r.numPassedTests ?? 0
   failed += r.numFailedTests ?? 0
   // A file that failed to load has no failed test of its own: count it once.

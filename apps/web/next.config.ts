@@ -9,9 +9,11 @@ const config: NextConfig = {
   reactStrictMode: true,
   typescript: { tsconfigPath: './tsconfig.json' },
   experimental: {
-    // src/proxy.ts runs for every request, and Next buffers each body in memory for it. One byte over our own
-    // limit is enough for the route wrapper to answer 413; a larger body is cut there instead of held (10 MB default).
-    proxyClientMaxBodySize: MAX_BODY_BYTES + 1,
+    // src/proxy.ts runs for every request, and Next buffers each body in memory for it (10 MB by default). Past
+    // this size Next stops buffering and silently drops the rest, from the socket read that crossed it (reads are at
+    // most 64 KiB): four times our own limit still leaves the route wrapper more than MAX_BODY_BYTES, so it answers
+    // 413, never a cut body.
+    proxyClientMaxBodySize: 4 * MAX_BODY_BYTES,
   },
 }
 

@@ -13,10 +13,25 @@ const settings = securitySettings()
 export function proxy(request: NextRequest): NextResponse {
   const nonce = newCspNonce()
   const headers = securityHeaders({ nonce, ...settings })
+  // Next fails a path segment it cannot percent-decode with a plain-text 500 while matching the route; such a URL
+  // names nothing, so it is refused here, before routing, as a malformed request.
+  if (!isDecodablePath(request.nextUrl.pathname)) {
+    const body = { error: { code: 'invalid_request', description: 'the URL path is not valid percent-encoded UTF-8' } }
+    return NextResponse.json(body, { status: 400, headers: { ...headers, 'cache-control': 'no-store' } })
+  }
   const requestHeaders = new Headers(request.headers)
   requestHeaders.set('content-security-policy', headers['content-security-policy'] ?? '')
   requestHeaders.set('x-nonce', nonce)
   const response = NextResponse.next({ request: { headers: requestHeaders } })
   for (const [name, value] of Object.entries(headers)) response.headers.set(name, value)
   return response
+}
+
+function isDecodablePath(pathname: string): boolean {
+  try {
+    decodeURIComponent(pathname)
+    return true
+  } catch {
+    return false
+  }
 }

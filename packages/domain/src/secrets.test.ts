@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest'
+import type { DbTx } from './db/client'
 import { isId, newId } from './secrets'
+import { findGrantByContinueId } from './grant/grant.repo'
+import { findTokenByManagementId } from './access-token/access-token.repo'
+import { findInteraction } from './interaction/interaction.repo'
 
 describe('isId: the shape of ids in URLs (continue, manage, interaction)', () => {
   it('accepts what newId gives', () => {
@@ -18,5 +22,16 @@ describe('isId: the shape of ids in URLs (continue, manage, interaction)', () =>
     ['very long', 'a'.repeat(10_000)],
   ])('refuses %s', (_name, value) => {
     expect(isId(value)).toBe(false)
+  })
+})
+
+describe('finders by URL id', () => {
+  // A database that fails the test if it is asked anything.
+  const untouchable = new Proxy({}, { get: (_t, name) => expect.unreachable(`database asked for ${String(name)}`) }) as DbTx
+
+  it.each(['', 'unknown', '%E0%A4%A', 'a'.repeat(5000), newId().toUpperCase()])('answer none for id #%# without a database query', async (id) => {
+    await expect(findGrantByContinueId(untouchable, id)).resolves.toBeNull()
+    await expect(findTokenByManagementId(untouchable, id)).resolves.toBeNull()
+    await expect(findInteraction(untouchable, id, 'NONCE')).resolves.toBeNull()
   })
 })

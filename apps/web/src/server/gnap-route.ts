@@ -59,7 +59,9 @@ export function gnapRoute(handler: Handler, options: GnapRouteOptions = {}) {
     } catch (e) {
       res = errorResponse(e, deps)
     }
-    deps?.log.info({ method: req.method, path: new URL(req.url).pathname, status: res.status, ms: Math.round(performance.now() - started) }, 'request')
+    // The path is the caller's text: cut, so a hostile URL cannot flood the log.
+    const path = new URL(req.url).pathname.slice(0, 200)
+    deps?.log.info({ method: req.method, path, status: res.status, ms: Math.round(performance.now() - started) }, 'request')
     return res
   }
 }

@@ -17,7 +17,14 @@ export interface RunningServer {
   dbFile: string
   /** Everything the server wrote to stdout and stderr so far. */
   logs(): string
+  /** Sends `signal` to the server process and waits until it exited; the database file is kept. */
+  kill(signal: NodeJS.Signals): Promise<void>
   stop(): Promise<void>
+}
+
+export interface StartOptions {
+  /** An existing, migrated SQLite file to serve (a restart after a crash); kept on stop. Default: a fresh one. */
+  dbFile?: string
 }
 
 export async function freePort(): Promise<number> {
@@ -31,31 +38,37 @@ export async function freePort(): Promise<number> {
   })
 }
 
-/** Starts `next start` (the production build) on a fresh, migrated SQLite file. */
-export async function startServer(env: Record<string, string> = {}): Promise<RunningServer> {
+/**
+ * Starts `next start` (the production build) on a fresh, migrated SQLite file. `env` overrides the defaults; a
+ * value of `undefined` removes the setting (e.g. `IDENTITY_SERVER_URL: undefined` serves the built-in consent
+ * screen, since an empty string is not a valid URL). With `options.dbFile` it serves that existing file instead.
+ */
+export async function startServer(env: Record<string, string | undefined> = {}, options: StartOptions = {}): Promise<RunningServer> {
   if (!fs.existsSync(path.join(webDir, '.next', 'BUILD_ID'))) throw new Error('no production build: run `pnpm build` first')
   const port = await freePort()
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gnap-e2e-'))
-  const dbFile = path.join(dir, 'e2e.db')
-  migrateFile(dbFile)
+  const dir = options.dbFile ? null : fs.mkdtempSync(path.join(os.tmpdir(), 'gnap-e2e-'))
+  const dbFile = options.dbFile ?? path.join(dir!, 'e2e.db')
+  if (dir) migrateFile(dbFile)
   const url = `http://127.0.0.1:${port}/`
   let output = ''
+  const settings: NodeJS.ProcessEnv = {
+    PATH: process.env.PATH,
+    HOME: process.env.HOME,
+    NODE_ENV: 'production',
+    NEXT_TELEMETRY_DISABLED: '1',
+    AUTH_SERVER_URL: url,
+    DATABASE_URL: `file:${dbFile}`,
+    INTROSPECTION_SECRET,
+    IDENTITY_SERVER_URL: 'https://idp.example/consent',
+    IDENTITY_SERVER_SECRET: IDP_SECRET,
+    WAIT_SECONDS: '1',
+    LOG_LEVEL: 'info',
+    ...env,
+  }
+  for (const key of Object.keys(settings)) if (settings[key] === undefined) delete settings[key]
   const child: ChildProcess = spawn(path.join(webDir, 'node_modules/.bin/next'), ['start', '-p', String(port), '-H', '127.0.0.1'], {
     cwd: webDir,
-    env: {
-      PATH: process.env.PATH,
-      HOME: process.env.HOME,
-      NODE_ENV: 'production',
-      NEXT_TELEMETRY_DISABLED: '1',
-      AUTH_SERVER_URL: url,
-      DATABASE_URL: `file:${dbFile}`,
-      INTROSPECTION_SECRET,
-      IDENTITY_SERVER_URL: 'https://idp.example/consent',
-      IDENTITY_SERVER_SECRET: IDP_SECRET,
-      WAIT_SECONDS: '1',
-      LOG_LEVEL: 'info',
-      ...env,
-    },
+    env: settings,
     stdio: ['ignore', 'pipe', 'pipe'],
   })
   child.stdout?.on('data', (d: Buffer) => (output += d.toString()))
@@ -83,11 +96,15 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
     port,
     dbFile,
     logs: () => output,
+    kill: async (signal) => {
+      if (child.exitCode === null && child.signalCode === null) child.kill(signal)
+      await exited
+    },
     stop: async () => {
       child.kill('SIGTERM')
       await Promise.race([exited, new Promise((r) => setTimeout(r, 5000))])
       if (child.exitCode === null) child.kill('SIGKILL')
-      fs.rmSync(dir, { recursive: true, force: true })
+      if (dir) fs.rmSync(dir, { recursive: true, force: true })
     },
   }
 }

@@ -7,7 +7,7 @@ import { checkEveryResponse } from './spec'
 export type ClientKey = Awaited<ReturnType<typeof generateClientKey>>
 
 /** A running server, a wallet-address server on loopback, and an SDK client whose keys it publishes. */
-export async function startWorld(env: Record<string, string> = {}) {
+export async function startWorld(env: Record<string, string | undefined> = {}) {
   const server = await startServer(env)
   const wallets = await startWalletAddressServer({})
   const key = await generateClientKey('key-1')

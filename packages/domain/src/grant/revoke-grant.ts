@@ -1,32 +1,55 @@
 import type { Deps } from '../deps'
+import type { DbTx } from '../db/client'
 import { GnapError } from '../errors'
 import { revokeLiveTokens } from '../access-token/access-token.repo'
 import { moveGrant } from './grant.repo'
 
+export type GrantRevocation =
+  | { outcome: 'revoked'; revokedTokens: number }
+  | { outcome: 'unchanged' | 'already-revoked' | 'unknown'; revokedTokens: 0 }
+
+/**
+ * The revocation itself, inside the caller's transaction: pending or approved → finalized/revoked,
+ * finalized/issued → finalized/revoked, every live token revoked (tokens already rotated or revoked keep their
+ * first time, PROTOCOL.md §8.12); a rejected grant is left as it is. Shared by DELETE /continue/{id} and the
+ * administrators' revoke, so both do exactly the same; the admin action writes its audit row in the same
+ * transaction.
+ */
+export async function revokeGrantInTransaction(tx: DbTx, grantId: string, now: Date): Promise<GrantRevocation> {
+  const grant = await tx.grant.findUnique({ where: { id: grantId }, select: { state: true, finalizedReason: true } })
+  if (!grant) return { outcome: 'unknown', revokedTokens: 0 }
+  if (grant.state === 'finalized' && grant.finalizedReason === 'revoked') return { outcome: 'already-revoked', revokedTokens: 0 }
+  if (grant.state === 'finalized' && grant.finalizedReason === 'rejected') return { outcome: 'unchanged', revokedTokens: 0 }
+  const moved = await moveGrant(
+    tx,
+    grantId,
+    [{ state: 'pending' }, { state: 'approved' }, { state: 'finalized', finalizedReason: 'issued' }],
+    { state: 'finalized', finalizedReason: 'revoked', now },
+  )
+  // Another request moved it first: only a revocation can move a grant out of these states for good.
+  if (!moved) return { outcome: 'already-revoked', revokedTokens: 0 }
+  return { outcome: 'revoked', revokedTokens: await revokeLiveTokens(tx, { grantId }, now) }
+}
+
 /**
  * Revokes a grant and every live token of it, in one transaction: pending or approved → finalized/revoked,
- * finalized/issued → finalized/revoked; a rejected grant is left as it is. Used by DELETE /continue/{id}
- * and by administrators.
- * @throws GnapError invalid_continuation when the grant was already revoked
+ * finalized/issued → finalized/revoked; a rejected grant is left as it is. Used by DELETE /continue/{id}.
+ * @throws GnapError invalid_continuation when the grant was already revoked, invalid_request (404) for an unknown grant
  */
 export async function revokeGrantById(deps: Deps, grantId: string): Promise<'revoked' | 'unchanged'> {
   const now = deps.clock()
   return deps.db.$transaction(async (tx) => {
-    const grant = await tx.grant.findUnique({ where: { id: grantId }, select: { state: true, finalizedReason: true } })
-    if (!grant) throw new GnapError('invalid_request', 'unknown grant', 404)
-    if (grant.state === 'finalized' && grant.finalizedReason === 'revoked') {
-      throw new GnapError('invalid_continuation', 'the grant was already revoked')
+    const result = await revokeGrantInTransaction(tx, grantId, now)
+    switch (result.outcome) {
+      case 'unknown':
+        throw new GnapError('invalid_request', 'unknown grant', 404)
+      case 'already-revoked':
+        throw new GnapError('invalid_continuation', 'the grant was already revoked')
+      case 'unchanged':
+        return 'unchanged'
+      case 'revoked':
+        deps.log.info({ grantId }, 'grant revoked')
+        return 'revoked'
     }
-    if (grant.state === 'finalized' && grant.finalizedReason === 'rejected') return 'unchanged'
-    const moved = await moveGrant(
-      tx,
-      grantId,
-      [{ state: 'pending' }, { state: 'approved' }, { state: 'finalized', finalizedReason: 'issued' }],
-      { state: 'finalized', finalizedReason: 'revoked', now },
-    )
-    if (!moved) throw new GnapError('invalid_continuation', 'the grant was already revoked')
-    await revokeLiveTokens(tx, { grantId }, now)
-    deps.log.info({ grantId }, 'grant revoked')
-    return 'revoked'
   })
 }

@@ -1,0 +1,23 @@
+import type { Deps } from '../deps'
+import { findSession } from '../session/session'
+import { findAdminById } from './admin.repo'
+import type { AdminIdentity } from './admin-session'
+
+export interface AdminSession {
+  admin: AdminIdentity
+  expiresAt: Date
+  /** For `csrfMatches`: the hash of the session's CSRF token. Server-side only. */
+  csrfHash: string
+}
+
+/**
+ * The administrator behind a session cookie value: null without a cookie, for an unknown, expired or owner
+ * session, or when the administrator no longer exists. Throws nothing.
+ */
+export async function adminFromSession(deps: Deps, cookieValue: string | null): Promise<AdminSession | null> {
+  const session = await findSession(deps.db, 'admin', cookieValue, deps.clock())
+  if (!session) return null
+  const admin = await findAdminById(deps.db, session.subjectId)
+  if (!admin) return null
+  return { admin, expiresAt: session.expiresAt, csrfHash: session.csrfHash }
+}

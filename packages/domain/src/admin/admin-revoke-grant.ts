@@ -1,0 +1,42 @@
+import type { Deps } from '../deps'
+import { GnapError } from '../errors'
+import { revokeGrantInTransaction } from '../grant/revoke-grant'
+import { insertAuditEntry } from './admin.repo'
+import type { AdminIdentity } from './admin-session'
+
+/**
+ * An administrator revokes a grant: exactly what DELETE /continue/{id} does (pending or approved →
+ * finalized/revoked, finalized/issued → finalized/revoked, every live token revoked; the client's next continue,
+ * rotation or introspection fails), with the audit row written in the same transaction.
+ * @throws GnapError invalid_request (404) for an unknown grant, (409) for a grant already revoked or rejected
+ */
+export async function adminRevokeGrant(
+  deps: Deps,
+  input: { grantId: string; admin: AdminIdentity },
+): Promise<{ grantId: string; revokedTokens: number }> {
+  const now = deps.clock()
+  const result = await deps.db.$transaction(async (tx) => {
+    const revocation = await revokeGrantInTransaction(tx, input.grantId, now)
+    if (revocation.outcome === 'revoked') {
+      await insertAuditEntry(tx, {
+        actor: input.admin.email,
+        action: 'grant.revoke',
+        target: `grant:${input.grantId}`,
+        detail: `${revocation.revokedTokens} live token${revocation.revokedTokens === 1 ? '' : 's'} revoked`,
+        now,
+      })
+    }
+    return revocation
+  })
+  switch (result.outcome) {
+    case 'unknown':
+      throw new GnapError('invalid_request', 'unknown grant', 404)
+    case 'already-revoked':
+      throw new GnapError('invalid_request', 'the grant was already revoked', 409)
+    case 'unchanged':
+      throw new GnapError('invalid_request', 'the grant was rejected: there is nothing to revoke', 409)
+    case 'revoked':
+      deps.log.info({ grantId: input.grantId, admin: input.admin.id }, 'grant revoked by an administrator')
+      return { grantId: input.grantId, revokedTokens: result.revokedTokens }
+  }
+}

@@ -1,0 +1,215 @@
+import type { DbTx } from '../db/client'
+import type { Prisma } from '../db/generated/client'
+import type { AccessType } from '../access/access.wire'
+import type { FinalizedReason, GrantState } from '../grant/grant-state'
+import { isId } from '../secrets'
+import type { CursorPosition } from './page-cursor'
+
+// Every Prisma call of the console's read models. Selections list their columns one by one, so no token value
+// hash, continuation-token hash, interact_ref, nonce or session hash is ever read for the console.
+
+export type GrantSortField = 'createdAt' | 'updatedAt'
+export type SortDirection = 'asc' | 'desc'
+
+export interface GrantListFilters {
+  state?: GrantState | undefined
+  finalizedReason?: FinalizedReason | undefined
+  client?: { value: string; match: 'exact' | 'prefix' } | undefined
+  accessType?: AccessType | undefined
+  createdFrom?: Date | undefined
+  createdTo?: Date | undefined
+  /** Only these grants (the result of a search). */
+  ids?: string[] | undefined
+}
+
+// The highest code point: every string that starts with a prefix sorts below prefix + this (binary collation).
+const AFTER_ALL = '\u{10FFFF}'
+
+/**
+ * Every filter is one conjunct of a single AND, so no filter can widen another (PROTOCOL.md §8.13). The client
+ * prefix is a range, not LIKE: Prisma's startsWith neither escapes `%`/`_` nor stays case-sensitive on SQLite, and
+ * a range on the indexed column is exact under SQLite's binary collation (PostgreSQL: give the column COLLATE "C").
+ */
+function grantFilterConjuncts(f: GrantListFilters): Prisma.GrantWhereInput[] {
+  const and: Prisma.GrantWhereInput[] = []
+  if (f.state !== undefined) and.push({ state: f.state })
+  if (f.finalizedReason !== undefined) and.push({ finalizedReason: f.finalizedReason })
+  if (f.client !== undefined) {
+    and.push(f.client.match === 'exact' ? { client: f.client.value } : { client: { gte: f.client.value, lt: f.client.value + AFTER_ALL } })
+  }
+  if (f.accessType !== undefined) and.push({ accessItems: { some: { type: f.accessType } } })
+  if (f.createdFrom !== undefined) and.push({ createdAt: { gte: f.createdFrom } })
+  if (f.createdTo !== undefined) and.push({ createdAt: { lt: f.createdTo } })
+  if (f.ids !== undefined) and.push({ id: { in: f.ids } })
+  return and
+}
+
+/**
+ * Rows strictly after `after` in the ordering (field, id). Written as `field <= v AND (field < v OR id < i)` (for
+ * descending) rather than a bare OR, so the index on (field, id) bounds the scan instead of filtering from the top.
+ */
+function keysetConjuncts(field: GrantSortField, direction: SortDirection, after: CursorPosition): Prisma.GrantWhereInput[] {
+  if (direction === 'desc') {
+    return [{ [field]: { lte: after.value } }, { OR: [{ [field]: { lt: after.value } }, { id: { lt: after.id } }] }]
+  }
+  return [{ [field]: { gte: after.value } }, { OR: [{ [field]: { gt: after.value } }, { id: { gt: after.id } }] }]
+}
+
+export function findGrantPage(
+  db: DbTx,
+  input: { filters: GrantListFilters; field: GrantSortField; direction: SortDirection; after: CursorPosition | null; take: number },
+) {
+  const and = grantFilterConjuncts(input.filters)
+  if (input.after) and.push(...keysetConjuncts(input.field, input.direction, input.after))
+  return db.grant.findMany({
+    where: { AND: and },
+    orderBy: [{ [input.field]: input.direction }, { id: input.direction }],
+    take: input.take,
+    select: {
+      id: true,
+      continueId: true,
+      state: true,
+      finalizedReason: true,
+      client: true,
+      clientName: true,
+      createdAt: true,
+      updatedAt: true,
+      finalizedAt: true,
+      accessItems: { select: { type: true }, orderBy: { position: 'asc' } },
+    },
+  })
+}
+
+/** Ids of the grants a search names: by grant id, continuation id, or the management id of one of its tokens. */
+export async function findGrantIdsBySearch(db: DbTx, search: string): Promise<string[]> {
+  if (!isId(search)) return []
+  const [byId, byContinueId, byToken] = await Promise.all([
+    db.grant.findUnique({ where: { id: search }, select: { id: true } }),
+    db.grant.findUnique({ where: { continueId: search }, select: { id: true } }),
+    db.accessToken.findUnique({ where: { managementId: search }, select: { grantId: true } }),
+  ])
+  return [...new Set([byId?.id, byContinueId?.id, byToken?.grantId].filter((id): id is string => id !== undefined))]
+}
+
+/** The token columns the console may see. */
+const TOKEN_COLUMNS = {
+  id: true,
+  managementId: true,
+  state: true,
+  expiresIn: true,
+  expiresAt: true,
+  createdAt: true,
+  rotatedAt: true,
+  revokedAt: true,
+  previousId: true,
+} as const satisfies Prisma.AccessTokenSelect
+
+export function findGrantForConsole(db: DbTx, id: string) {
+  return db.grant.findUnique({
+    where: { id },
+    select: {
+      id: true,
+      continueId: true,
+      state: true,
+      finalizedReason: true,
+      client: true,
+      clientName: true,
+      interactStart: true,
+      finishMethod: true,
+      finishUri: true,
+      createdAt: true,
+      updatedAt: true,
+      finalizedAt: true,
+      accessItems: { select: { position: true, type: true, actions: true, identifier: true, limits: true }, orderBy: { position: 'asc' } },
+      interaction: {
+        select: { state: true, createdAt: true, expiresAt: true, decidedAt: true, finishedAt: true, refUsedAt: true, ownerId: true },
+      },
+      accessTokens: { select: TOKEN_COLUMNS, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] },
+    },
+  })
+}
+
+export function findOwnerSummary(db: DbTx, ownerId: string) {
+  return db.owner.findUnique({ where: { id: ownerId }, select: { name: true, email: true } })
+}
+
+export function findGrantSummary(db: DbTx, id: string) {
+  return db.grant.findUnique({ where: { id }, select: { id: true, state: true, finalizedReason: true, client: true, clientName: true } })
+}
+
+export function findTokensOfGrant(db: DbTx, grantId: string) {
+  return db.accessToken.findMany({ where: { grantId }, select: TOKEN_COLUMNS, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] })
+}
+
+export function findTokenForConsole(db: DbTx, managementId: string) {
+  if (!isId(managementId)) return Promise.resolve(null)
+  return db.accessToken.findUnique({
+    where: { managementId },
+    select: {
+      ...TOKEN_COLUMNS,
+      grantId: true,
+      previous: { select: { managementId: true } },
+      next: { select: { managementId: true } },
+    },
+  })
+}
+
+// ---- statistics -------------------------------------------------------------------------------------------
+
+export interface TimeRange {
+  from: Date
+  to: Date
+}
+
+/** Grants created in the range, by state and reason. */
+export function countGrantsByState(db: DbTx, range: TimeRange) {
+  return db.grant.groupBy({
+    by: ['state', 'finalizedReason'],
+    where: { createdAt: { gte: range.from, lt: range.to } },
+    _count: { _all: true },
+  })
+}
+
+export function countGrantsCreated(db: DbTx, range: TimeRange): Promise<number> {
+  return db.grant.count({ where: { createdAt: { gte: range.from, lt: range.to } } })
+}
+
+/** Tokens whose `createdAt` (issued), `rotatedAt` or `revokedAt` falls in the range. */
+export function countTokensAt(db: DbTx, field: 'createdAt' | 'rotatedAt' | 'revokedAt', range: TimeRange): Promise<number> {
+  return db.accessToken.count({ where: { [field]: { gte: range.from, lt: range.to } } })
+}
+
+/** Tokens left to expire: still in state active, expiry in the range. */
+export function countTokensLeftToExpire(db: DbTx, range: TimeRange): Promise<number> {
+  return db.accessToken.count({ where: { state: 'active', expiresAt: { gte: range.from, lt: range.to } } })
+}
+
+// ---- clients ----------------------------------------------------------------------------------------------
+
+/** Client wallet addresses with their grant count and latest grant, most grants first. */
+export function groupClients(db: DbTx, input: { prefix: string | null; take: number }) {
+  return db.grant.groupBy({
+    by: ['client'],
+    where: input.prefix ? { client: { gte: input.prefix, lt: input.prefix + AFTER_ALL } } : {},
+    _count: { _all: true },
+    _max: { createdAt: true },
+    orderBy: [{ _count: { client: 'desc' } }, { client: 'asc' }],
+    take: input.take,
+  })
+}
+
+/** The name each client gave in its latest grant. */
+export async function findLatestClientNames(db: DbTx, clients: string[]): Promise<Map<string, string | null>> {
+  const names = new Map<string, string | null>()
+  await Promise.all(
+    clients.map(async (client) => {
+      const latest = await db.grant.findFirst({
+        where: { client },
+        orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+        select: { clientName: true },
+      })
+      names.set(client, latest?.clientName ?? null)
+    }),
+  )
+  return names
+}
