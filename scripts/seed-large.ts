@@ -1,6 +1,7 @@
 // Seeds a large, realistic data set for measuring the admin console: N grants (default 100,000) with their access
-// items, interactions and token rotation chains, spread over the last 90 days, written with createMany in batches,
-// one transaction per batch. Deterministic for a given --seed.
+// items, interactions and token rotation chains, spread over the last 90 days, written in batches of --batch grants,
+// one transaction per batch (multi-row INSERTs; --create-many uses Prisma's createMany, about 4x slower). The same
+// --seed writes the same rows (ids, states, timestamps relative to now).
 //
 //   DATABASE_URL=file:$PWD/data/bench.db npx tsx scripts/seed-large.ts [--grants 100000] [--seed 1] [--reset]
 //
@@ -10,7 +11,7 @@
 import { createHash, randomBytes } from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
-import { openDb } from '../packages/domain/src/db/client'
+import { openDb, type Db } from '../packages/domain/src/db/client'
 import type { Prisma } from '../packages/domain/src/db/generated/client'
 import { migrateFile } from '../packages/domain/src/testing/test-db'
 
@@ -21,10 +22,11 @@ interface Options {
   seed: number
   batch: number
   reset: boolean
+  createMany: boolean
 }
 
 function parseArgs(argv: string[]): Options {
-  const opts: Options = { grants: 100_000, seed: 1, batch: 2_000, reset: false }
+  const opts: Options = { grants: 100_000, seed: 1, batch: 2_000, reset: false, createMany: false }
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]
     const next = () => {
@@ -36,6 +38,7 @@ function parseArgs(argv: string[]): Options {
     else if (arg === '--seed') opts.seed = next()
     else if (arg === '--batch') opts.batch = Math.max(1, next())
     else if (arg === '--reset') opts.reset = true
+    else if (arg === '--create-many') opts.createMany = true
     else if (arg && /^\d+$/.test(arg)) opts.grants = Number(arg)
     else throw new Error(`unknown argument ${arg}`)
   }
@@ -83,6 +86,8 @@ async function main() {
   if (opts.reset) for (const f of [file, `${file}-wal`, `${file}-shm`]) fs.rmSync(f, { force: true })
   migrateFile(file)
   const db = await openDb(url)
+  // A large page cache for this connection: random-key inserts into a dozen indexes stay in memory.
+  if (process.env.SEED_CACHE !== '0') await db.$queryRawUnsafe('PRAGMA cache_size = -262144')
   const rnd = prng(opts.seed)
   const now = Date.now()
   const started = performance.now()
@@ -177,10 +182,17 @@ async function main() {
       }
 
       await db.$transaction(async (tx) => {
-        await tx.grant.createMany({ data: grants })
-        await tx.accessItem.createMany({ data: items })
-        await tx.interaction.createMany({ data: interactions })
-        await tx.accessToken.createMany({ data: tokens })
+        if (opts.createMany) {
+          await tx.grant.createMany({ data: grants })
+          await tx.accessItem.createMany({ data: items })
+          await tx.interaction.createMany({ data: interactions })
+          await tx.accessToken.createMany({ data: tokens })
+        } else {
+          await insertRows(tx, 'Grant', grants)
+          await insertRows(tx, 'AccessItem', items)
+          await insertRows(tx, 'Interaction', interactions)
+          await insertRows(tx, 'AccessToken', tokens)
+        }
       })
       counts.grants += grants.length
       counts.accessItems += items.length
@@ -196,6 +208,25 @@ async function main() {
     console.log(`[seed-large] totals: ${await db.grant.count()} grants, ${await db.accessToken.count()} tokens`)
   } finally {
     await db.$disconnect()
+  }
+}
+
+/**
+ * Multi-row INSERTs of standard SQL (quoted identifiers, bound parameters: the same on PostgreSQL), about four
+ * times faster here than createMany, whose per-row work in the query compiler dominates at this size. Dates are
+ * bound as Date, so the driver adapter stores them exactly as Prisma's own writes do. Statements stay under
+ * SQLite's 32,766 bound parameters.
+ */
+async function insertRows(tx: Pick<Db, '$executeRawUnsafe'>, table: string, rows: Record<string, unknown>[]): Promise<void> {
+  const first = rows[0]
+  if (!first) return
+  const columns = Object.keys(first)
+  const perStatement = Math.floor(30_000 / columns.length)
+  const head = `INSERT INTO "${table}" (${columns.map((c) => `"${c}"`).join(', ')}) VALUES `
+  const tuple = `(${columns.map(() => '?').join(', ')})`
+  for (let i = 0; i < rows.length; i += perStatement) {
+    const chunk = rows.slice(i, i + perStatement)
+    await tx.$executeRawUnsafe(head + chunk.map(() => tuple).join(', '), ...chunk.flatMap((r) => columns.map((c) => r[c] ?? null)))
   }
 }
 

