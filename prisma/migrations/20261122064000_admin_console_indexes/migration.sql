@@ -1,8 +1,14 @@
 -- DropIndex
+DROP INDEX "AccessToken_expiresAt_idx";
+
+-- DropIndex
 DROP INDEX "Grant_client_idx";
 
 -- CreateIndex
 CREATE INDEX "AccessItem_type_grantId_idx" ON "AccessItem"("type", "grantId");
+
+-- CreateIndex
+CREATE INDEX "AccessToken_expiresAt_state_idx" ON "AccessToken"("expiresAt", "state");
 
 -- CreateIndex
 CREATE INDEX "AccessToken_createdAt_idx" ON "AccessToken"("createdAt");

@@ -4,7 +4,7 @@
  * Route handlers do not see the socket. `next start` copies the socket address into `X-Forwarded-For` only when
  * the request has none, so the header is whatever the caller sent unless a proxy in front sets it. Hence: with
  * TRUST_PROXY=true (a proxy that sets the header is the only way in), the first hop is the caller; without it the
- * address is unknown (null) and every caller shares one counter, which then acts as a server-wide ceiling.
+ * address is unknown (null) and per-IP limits do not apply.
  */
 export function callerIp(req: Request, trustProxy: boolean): string | null {
   if (!trustProxy) return null

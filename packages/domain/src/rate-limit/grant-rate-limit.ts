@@ -12,11 +12,13 @@ const tooMany = (retryAfterSeconds: number) =>
 
 /**
  * Counts a grant request (POST /) against the caller's address, before anything else is looked at.
- * `ip` is null when the address is not known (no trusted proxy): all such requests share one counter.
+ * `ip` is null when the address is not known (no TRUST_PROXY): such requests are not limited per address, since
+ * one shared counter would let any caller exhaust the allowance of everyone; the per-client limit still applies.
  * @throws GnapError request_denied (429) with retryAfterSeconds
  */
 export async function admitGrantRequestFromIp(deps: Deps, ip: string | null): Promise<void> {
-  const hit = await hitRateLimit(deps.db, `grant:ip:${ip ?? 'unknown'}`, deps.config.grantRequestsPerMinutePerIp, MINUTE, deps.clock())
+  if (ip === null) return
+  const hit = await hitRateLimit(deps.db, `grant:ip:${ip}`, deps.config.grantRequestsPerMinutePerIp, MINUTE, deps.clock())
   if (!hit.allowed) throw tooMany(hit.retryAfterSeconds)
 }
 

@@ -1,0 +1,21 @@
+import { createCallerFactory, router } from './trpc'
+import { authRouter } from './routers/auth'
+import { grantsRouter } from './routers/grants'
+import { tokensRouter } from './routers/tokens'
+import { clientsRouter } from './routers/clients'
+import { statsRouter } from './routers/stats'
+import { auditRouter } from './routers/audit'
+
+export const appRouter = router({
+  auth: authRouter,
+  grants: grantsRouter,
+  tokens: tokensRouter,
+  clients: clientsRouter,
+  stats: statsRouter,
+  audit: auditRouter,
+})
+
+export type AppRouter = typeof appRouter
+
+/** In-process callers (server components, tests): `createCaller(await createContext(…)).grants.list(…)`. */
+export const createCaller = createCallerFactory(appRouter)

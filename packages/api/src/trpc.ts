@@ -1,0 +1,103 @@
+import { initTRPC, TRPCError, type TRPC_ERROR_CODE_KEY } from '@trpc/server'
+import superjson from 'superjson'
+import { isGnapError, type GnapErrorCode } from '@gnap/domain'
+import type { Context } from './context'
+
+// The only initTRPC of the repository (STYLE.md §5). Dates cross the wire through superjson, so the browser's
+// client must use the same transformer.
+
+/** The tRPC code for a GnapError's HTTP status. */
+export function trpcCodeForStatus(status: number): TRPC_ERROR_CODE_KEY {
+  switch (status) {
+    case 400:
+      return 'BAD_REQUEST'
+    case 401:
+      return 'UNAUTHORIZED'
+    case 403:
+      return 'FORBIDDEN'
+    case 404:
+      return 'NOT_FOUND'
+    case 409:
+      return 'CONFLICT'
+    case 429:
+      return 'TOO_MANY_REQUESTS'
+    default:
+      return status >= 500 ? 'INTERNAL_SERVER_ERROR' : 'BAD_REQUEST'
+  }
+}
+
+interface Issue {
+  path?: readonly PropertyKey[] | readonly { key: PropertyKey }[]
+  message: string
+}
+
+const hasIssues = (e: unknown): e is { issues: Issue[] } =>
+  typeof e === 'object' && e !== null && Array.isArray((e as { issues?: unknown }).issues) && (e as { issues: unknown[] }).issues.length > 0
+
+/** `filters.limit: Too big…`: the first problem of a refused input, readable in the console. */
+function describeIssues(e: { issues: Issue[] }): string {
+  const first = e.issues[0]
+  if (!first) return 'invalid input'
+  const path = (first.path ?? []).map((p) => String(typeof p === 'object' && p !== null && 'key' in p ? p.key : p)).join('.')
+  return path ? `${path}: ${first.message}` : first.message
+}
+
+const t = initTRPC.context<Context>().create({
+  transformer: superjson,
+  // Never a stack in a response, whatever NODE_ENV says.
+  isDev: false,
+  errorFormatter({ shape, error }) {
+    const cause = error.cause
+    const gnap = isGnapError(cause) ? cause : null
+    const internal = error.code === 'INTERNAL_SERVER_ERROR'
+    // Descriptions are safe for the browser (STYLE.md §4): domain messages and input issues, never an internal
+    // error's message (it may quote SQL or a value).
+    const message = internal ? 'internal error' : error.code === 'BAD_REQUEST' && !gnap && hasIssues(cause) ? describeIssues(cause) : shape.message
+    const { stack: _stack, ...data } = shape.data
+    return {
+      ...shape,
+      message,
+      data: {
+        ...data,
+        gnapCode: (gnap?.code ?? null) as GnapErrorCode | null,
+        retryAfterSeconds: gnap?.retryAfterSeconds ?? null,
+      },
+    }
+  },
+})
+
+/**
+ * Turns a GnapError thrown by a use case into the TRPCError of its status (so callers in the same process see the
+ * right code too, not only HTTP clients), and logs what is not a GnapError.
+ */
+const mapErrors = t.middleware(async ({ ctx, path, next }) => {
+  const result = await next()
+  if (result.ok) return result
+  const cause = result.error.cause
+  if (isGnapError(cause)) {
+    ctx.deps.log.info({ path, code: cause.code, status: cause.status }, 'admin procedure refused')
+    return { ...result, error: new TRPCError({ code: trpcCodeForStatus(cause.status), message: cause.message, cause }) }
+  }
+  if (result.error.code === 'INTERNAL_SERVER_ERROR') ctx.deps.log.error({ path, err: cause ?? result.error }, 'admin procedure failed')
+  return result
+})
+
+export const router = t.router
+export const createCallerFactory = t.createCallerFactory
+
+/** Sign-in only: every other procedure needs an admin session. */
+export const publicProcedure = t.procedure.use(mapErrors)
+
+/** An administrator is signed in (live admin session): UNAUTHORIZED otherwise. */
+export const adminProcedure = publicProcedure.use(({ ctx, next }) => {
+  if (!ctx.admin || !ctx.session) throw new TRPCError({ code: 'UNAUTHORIZED', message: 'sign in as an administrator' })
+  return next({ ctx: { ...ctx, admin: ctx.admin, session: ctx.session } })
+})
+
+/** An admin procedure whose mutations also need the session's CSRF token: FORBIDDEN otherwise. */
+export const mutationProcedure = adminProcedure.use(({ ctx, type, next }) => {
+  if (type === 'mutation' && !ctx.csrfOk) {
+    throw new TRPCError({ code: 'FORBIDDEN', message: 'missing or stale CSRF token: reload the page and try again' })
+  }
+  return next()
+})

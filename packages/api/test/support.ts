@@ -1,0 +1,77 @@
+import { createAdmin, createOwner, createSession, csrfTokenFor, signInAdmin, signInOwner } from '@gnap/domain'
+import { buildTestDeps, type TestDeps } from '@gnap/domain/testing'
+import { TRPCError } from '@trpc/server'
+import { expect } from 'vitest'
+import { createContext, type SessionCookieJar } from '../src/context'
+import { createCaller } from '../src/root'
+
+export const ADMIN = { email: 'ops@example.com', password: 'correct horse battery staple' }
+
+/** Test deps whose grant requests are never rate limited (tests make many in one fake minute). */
+export function apiTestDeps(): Promise<TestDeps> {
+  return buildTestDeps({ config: { grantRequestsPerMinutePerClient: 0, grantRequestsPerMinutePerIp: 0 } })
+}
+
+export interface RecordingJar extends SessionCookieJar {
+  events: ({ kind: 'set'; value: string; expiresAt: Date } | { kind: 'clear' })[]
+}
+
+export function recordingJar(): RecordingJar {
+  const events: RecordingJar['events'] = []
+  return {
+    events,
+    set: (value, expiresAt) => events.push({ kind: 'set', value, expiresAt }),
+    clear: () => events.push({ kind: 'clear' }),
+  }
+}
+
+/** An administrator account and a live session of theirs, with its CSRF token. */
+export async function signedInAdmin(t: TestDeps, admin = ADMIN) {
+  await createAdmin(t.db, admin)
+  const session = await signInAdmin(t.deps, { ...admin, ip: '192.0.2.10' })
+  if (!session) throw new Error('sign-in failed')
+  return { ...session, csrf: csrfTokenFor(session.value) }
+}
+
+/** A caller as a browser with this cookie value and CSRF header would be. */
+export async function callerWith(t: TestDeps, opts: { session?: string | null; csrf?: string | null; ip?: string | null; jar?: RecordingJar } = {}) {
+  const ctx = await createContext({
+    deps: t.deps,
+    sessionValue: opts.session ?? null,
+    csrfToken: opts.csrf ?? null,
+    ip: opts.ip ?? null,
+    cookies: opts.jar ?? recordingJar(),
+  })
+  return createCaller(ctx)
+}
+
+/** The caller of a signed-in administrator whose requests carry the CSRF token. */
+export async function adminCaller(t: TestDeps) {
+  const s = await signedInAdmin(t)
+  return { caller: await callerWith(t, { session: s.value, csrf: s.csrf }), session: s }
+}
+
+/** A live owner session (the consent screen's): not an admin session. */
+export async function ownerSessionValue(t: TestDeps): Promise<string> {
+  await createOwner(t.db, { email: 'alice@example.com', name: 'Alice', password: 'alice-password', walletAddresses: ['https://wallet.example/alice'] })
+  const s = await signInOwner(t.deps, { email: 'alice@example.com', password: 'alice-password' })
+  if (!s) throw new Error('owner sign-in failed')
+  return s.value
+}
+
+/** A session row of kind admin for a subject that is no administrator. */
+export async function orphanAdminSession(t: TestDeps): Promise<string> {
+  const s = await createSession(t.db, { kind: 'admin', subjectId: crypto.randomUUID(), ttlSeconds: 3600, now: t.clock.now })
+  return s.value
+}
+
+/** `await expectTrpcError(promise, 'UNAUTHORIZED')`, returning the error for more checks. */
+export async function expectTrpcError(promise: Promise<unknown>, code: TRPCError['code']): Promise<TRPCError> {
+  const error = await promise.then(
+    () => null,
+    (e: unknown) => e,
+  )
+  expect(error, `expected ${code}`).toBeInstanceOf(TRPCError)
+  expect((error as TRPCError).code).toBe(code)
+  return error as TRPCError
+}
