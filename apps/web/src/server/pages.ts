@@ -30,7 +30,7 @@ export interface ClientView {
 
 const clientLine = (client: ClientView) => html`<p class="client">Client wallet address: <span>${client.walletAddress}</span></p>`
 
-export function signInPage(client: ClientView, error: string | null, status = 200): Response {
+export function signInPage(client: ClientView, error: string | null, status = 200, headers: Record<string, string> = {}): Response {
   return renderPage(
     status,
     'Sign in to review the request',
@@ -45,6 +45,7 @@ ${clientLine(client)}
 ${error ? html`<p class="error" role="alert">${error}</p>` : null}
 <button class="primary" type="submit">Sign in</button>
 </form>`,
+    headers,
   )
 }
 

@@ -191,6 +191,8 @@ export interface HistoryEvent {
   managementId: string | null
 }
 
+// Events at the same instant in the order they happen: a token expires, is rotated, and its successor is issued
+// in that order (rotation at the moment of expiry is the usual case).
 const EVENT_ORDER: Record<HistoryEventKind, number> = {
   'grant-requested': 0,
   'owner-approved': 1,
@@ -198,9 +200,9 @@ const EVENT_ORDER: Record<HistoryEventKind, number> = {
   'interaction-finished': 2,
   'grant-rejected': 3,
   'grant-issued': 3,
-  'token-issued': 4,
-  'token-expired': 5,
-  'token-rotated': 6,
+  'token-expired': 4,
+  'token-rotated': 5,
+  'token-issued': 6,
   'grant-revoked': 7,
   'token-revoked': 8,
 }

@@ -95,6 +95,23 @@ describe('signInOwner', () => {
   })
 })
 
+describe('signInOwner rate limit', () => {
+  it('pauses sign-in for an account after 10 failures, even with the right password, until the window ends', async () => {
+    await createOwner(t.db, ALICE)
+    for (let i = 0; i < 10; i++) expect(await signInOwner(t.deps, { email: ALICE.email, password: 'wrong-password' })).toBeNull()
+    await expect(signInOwner(t.deps, { email: ALICE.email, password: ALICE.password })).rejects.toMatchObject({ code: 'request_denied', status: 429 })
+    t.clock.advance(15 * 60)
+    expect(await signInOwner(t.deps, { email: ALICE.email, password: ALICE.password })).not.toBeNull()
+  })
+
+  it('counts failures per known address across accounts, and keeps no shared counter for unknown ones', async () => {
+    await createOwner(t.db, ALICE)
+    for (let i = 0; i < 50; i++) await signInOwner(t.deps, { email: `nobody${i}@example.com`, password: 'x', ip: '192.0.2.7' })
+    await expect(signInOwner(t.deps, { email: ALICE.email, password: ALICE.password, ip: '192.0.2.7' })).rejects.toMatchObject({ status: 429 })
+    expect(await signInOwner(t.deps, { email: ALICE.email, password: ALICE.password, ip: null })).not.toBeNull()
+  })
+})
+
 describe('ownsAccess', () => {
   const alice = ['https://wallet.example/alice']
   it.each<[string, boolean, string[], (string | null)[]]>([

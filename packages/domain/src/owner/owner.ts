@@ -4,6 +4,7 @@ import type { DbTx } from '../db/client'
 import { newId } from '../secrets'
 import { createSession } from '../session/session'
 import { hashPassword, verifyPassword } from './password'
+import { assertSignInAllowed, countFailedSignIn } from '../rate-limit/sign-in-limit'
 
 /** Owner sessions last this long: long enough to read and decide, short enough not to linger. */
 export const OWNER_SESSION_SECONDS = 30 * 60
@@ -34,15 +35,26 @@ export async function createOwner(db: DbTx, input: z.input<typeof OwnerInputSche
 
 /**
  * Checks an owner's email and password and opens a session. Null for any failure, with the same work done
- * whether or not the email exists (no owner enumeration).
+ * whether or not the email exists (no owner enumeration). Failures are counted per email and per known caller
+ * address; past the limit sign-in pauses for the rest of the window.
+ * @throws GnapError request_denied (429, retryAfterSeconds) when too many sign-ins failed
  */
-export async function signInOwner(deps: Deps, input: { email: string; password: string }): Promise<{ value: string; expiresAt: Date } | null> {
+export async function signInOwner(
+  deps: Deps,
+  input: { email: string; password: string; ip?: string | null },
+): Promise<{ value: string; expiresAt: Date } | null> {
   const email = input.email.trim().toLowerCase().slice(0, 254)
   const password = input.password.slice(0, 256)
+  const ip = input.ip ?? null
+  const now = deps.clock()
+  await assertSignInAllowed(deps.db, 'owner', email, ip, now)
   const owner = email ? await deps.db.owner.findUnique({ where: { email } }) : null
   const ok = await verifyPassword(owner?.passwordHash ?? null, password)
-  if (!owner || !ok) return null
-  return createSession(deps.db, { kind: 'owner', subjectId: owner.id, ttlSeconds: OWNER_SESSION_SECONDS, now: deps.clock() })
+  if (!owner || !ok) {
+    await countFailedSignIn(deps.db, 'owner', email, ip, now)
+    return null
+  }
+  return createSession(deps.db, { kind: 'owner', subjectId: owner.id, ttlSeconds: OWNER_SESSION_SECONDS, now })
 }
 
 /**

@@ -1,4 +1,6 @@
-import { OWNER_SESSION_SECONDS, getConsentScreen, signInOwner } from '@gnap/domain'
+import { GnapError, OWNER_SESSION_SECONDS, getConsentScreen, signInOwner } from '@gnap/domain'
+import { callerIp } from '../../../../../server/caller-ip'
+import { signInPage } from '../../../../../server/pages'
 import { OWNER_COOKIE, SESSION_COOKIE, frontChannelRoute, readCookie, readForm, render, seeOther, sessionCookie } from '../../../../../server/front-channel'
 
 export const dynamic = 'force-dynamic'
@@ -12,7 +14,13 @@ export const POST = frontChannelRoute(async (deps, req, params) => {
   if (screen.kind === 'consent' || screen.kind === 'not-yours') return seeOther('consent')
   if (screen.kind !== 'sign-in') return render(deps, req, params, screen)
   const form = await readForm(req)
-  const session = await signInOwner(deps, { email: form.get('email') ?? '', password: form.get('password') ?? '' })
+  let session: Awaited<ReturnType<typeof signInOwner>>
+  try {
+    session = await signInOwner(deps, { email: form.get('email') ?? '', password: form.get('password') ?? '', ip: callerIp(req, deps.config.trustProxy) })
+  } catch (e) {
+    if (!(e instanceof GnapError) || e.status !== 429) throw e
+    return signInPage(screen.client, 'Too many failed sign-ins. Wait a few minutes, then try again.', 429, { 'retry-after': String(e.retryAfterSeconds ?? 60) })
+  }
   if (!session) return seeOther('consent?failed')
   return seeOther('consent', sessionCookie(deps, OWNER_COOKIE, session.value, OWNER_SESSION_SECONDS, '/'))
 })

@@ -1,0 +1,41 @@
+import type { DbTx } from '../db/client'
+import { GnapError } from '../errors'
+import { hitRateLimit } from './rate-limit'
+
+/** Failed sign-ins allowed per account and per caller address in one window, before sign-in pauses. */
+export const SIGN_IN_LIMITS = { failuresPerEmail: 10, failuresPerIp: 50, windowSeconds: 15 * 60 } as const
+
+type Scope = 'owner' | 'admin'
+
+const keysFor = (scope: Scope, email: string, ip: string | null) => [
+  { key: `${scope}-sign-in:email:${email}`, limit: SIGN_IN_LIMITS.failuresPerEmail },
+  // Without a known address (no TRUST_PROXY) there is no per-address counter: a shared one would let anyone lock
+  // every account out. The per-account counter still bounds guessing.
+  ...(ip ? [{ key: `${scope}-sign-in:ip:${ip}`, limit: SIGN_IN_LIMITS.failuresPerIp }] : []),
+]
+
+function window(now: Date) {
+  const windowMs = SIGN_IN_LIMITS.windowSeconds * 1000
+  const start = Math.floor(now.getTime() / windowMs) * windowMs
+  return { windowStart: new Date(start), retryAfterSeconds: Math.max(1, Math.ceil((start + windowMs - now.getTime()) / 1000)) }
+}
+
+/**
+ * Refuses a sign-in while its account or address has used up its failures for the window, before the password
+ * is even checked (so a paused account cannot be probed).
+ * @throws GnapError request_denied (429, retryAfterSeconds)
+ */
+export async function assertSignInAllowed(db: DbTx, scope: Scope, email: string, ip: string | null, now: Date): Promise<void> {
+  const { windowStart, retryAfterSeconds } = window(now)
+  for (const { key, limit } of keysFor(scope, email, ip)) {
+    const row = await db.rateLimit.findUnique({ where: { key_windowStart: { key, windowStart } }, select: { count: true } })
+    if ((row?.count ?? 0) >= limit) {
+      throw new GnapError('request_denied', `too many failed sign-ins: try again in ${Math.ceil(retryAfterSeconds / 60)} min`, 429, { retryAfterSeconds })
+    }
+  }
+}
+
+/** Counts a failed sign-in against its account and address. */
+export async function countFailedSignIn(db: DbTx, scope: Scope, email: string, ip: string | null, now: Date): Promise<void> {
+  for (const { key, limit } of keysFor(scope, email, ip)) await hitRateLimit(db, key, limit, SIGN_IN_LIMITS.windowSeconds, now)
+}
