@@ -1,12 +1,16 @@
-// Seeds demo data into an empty database (no grant and no owner yet): the demo resource owner who signs in to
-// the consent screen, and the demo client's key pair for `pnpm demo`, whose wallet address the demo serves on
-// loopback. Runs at every `pnpm start`; does nothing once the database holds data.
+// Runs at every `pnpm start`. First the first administrator of the console, on an empty Admin table: from
+// ADMIN_EMAIL / ADMIN_PASSWORD, else the documented demo values (printed here), which a production start refuses.
+// Then demo data into an empty database (no grant and no owner yet): the demo resource owner who signs in to the
+// consent screen, and the demo client's key pair for `pnpm demo`, whose wallet address the demo serves on
+// loopback; nothing once the database holds data.
 import fs from 'node:fs'
 import path from 'node:path'
 import { generateKeyPairSync } from 'node:crypto'
 import { openDb } from '../packages/domain/src/db/client'
 import { createOwner } from '../packages/domain/src/owner/owner'
 import { DEMO_OWNER } from '../packages/domain/src/owner/demo-owner'
+import { ensureFirstAdmin, FirstAdminError } from '../packages/domain/src/admin/ensure-first-admin'
+import { DEMO_ADMIN } from '../packages/domain/src/admin/demo-admin'
 
 const root = path.resolve(import.meta.dirname, '..')
 const keyFile = path.join(root, 'data', 'demo-client.json')
@@ -14,6 +18,7 @@ const keyFile = path.join(root, 'data', 'demo-client.json')
 async function main() {
   const db = await openDb(process.env.DATABASE_URL ?? `file:${path.join(root, 'data', 'gnap.db')}`)
   try {
+    await seedFirstAdmin(db)
     const empty = (await db.grant.count()) === 0 && (await db.owner.count()) === 0
     if (!empty) return
     if (process.env.NODE_ENV === 'production') return
@@ -23,6 +28,22 @@ async function main() {
     if (!fs.existsSync(keyFile)) writeDemoClientKey()
   } finally {
     await db.$disconnect()
+  }
+}
+
+async function seedFirstAdmin(db: Awaited<ReturnType<typeof openDb>>) {
+  const result = await ensureFirstAdmin(db, {
+    email: process.env.ADMIN_EMAIL,
+    password: process.env.ADMIN_PASSWORD,
+    isProduction: process.env.NODE_ENV === 'production',
+  })
+  if (!result.created) return
+  if (result.isDemo && result.email === DEMO_ADMIN.email) {
+    console.log('[seed] demo administrator for the admin console (/admin): set ADMIN_EMAIL and ADMIN_PASSWORD to choose your own')
+    console.log(`[seed]   email ${DEMO_ADMIN.email}, password ${DEMO_ADMIN.password}`)
+  } else {
+    // The password came from the environment: never printed.
+    console.log(`[seed] first administrator ${result.email} created from ADMIN_EMAIL and ADMIN_PASSWORD`)
   }
 }
 
@@ -39,6 +60,10 @@ function writeDemoClientKey() {
 }
 
 main().catch((e) => {
+  if (e instanceof FirstAdminError) {
+    console.error(`[seed] admin console: ${e.message}`)
+    process.exit(1)
+  }
   console.error('[seed] failed:', e instanceof Error ? e.message : e)
   process.exit(1)
 })

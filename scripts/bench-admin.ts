@@ -71,6 +71,8 @@ async function main() {
         }),
       ],
       ['grants.list date range (one day, 45 days ago)', list({ limit: 50, filters: { createdFrom: new Date(now - 45 * DAY), createdTo: new Date(now - 44 * DAY) } })],
+      ['grants.list date range (one day), sorted by last change', list({ limit: 50, sort: { field: 'updatedAt', direction: 'desc' }, filters: { createdFrom: new Date(now - 45 * DAY), createdTo: new Date(now - 44 * DAY) } })],
+      ['grants.list state=pending + type=quote, sorted by last change', list({ limit: 50, sort: { field: 'updatedAt', direction: 'desc' }, filters: { state: 'pending', accessType: 'quote' } })],
       ['grants.list deep cursor page (row 90% down)', list({ limit: 50, cursor: deepCursor })],
       ['grants.list search by grant id', list({ limit: 50, filters: { search: someGrant.id } })],
       ['grants.list search by continue id', list({ limit: 50, filters: { search: someGrant.continueId } })],

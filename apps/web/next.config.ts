@@ -2,9 +2,9 @@ import type { NextConfig } from 'next'
 import { MAX_BODY_BYTES } from './src/server/limits'
 
 const config: NextConfig = {
-  // Native and adapter packages stay outside the bundle; the workspace domain package is compiled from source.
+  // Native and adapter packages stay outside the bundle; the workspace packages are compiled from source.
   serverExternalPackages: ['better-sqlite3', '@prisma/adapter-better-sqlite3', 'pino'],
-  transpilePackages: ['@gnap/domain'],
+  transpilePackages: ['@gnap/domain', '@gnap/api'],
   poweredByHeader: false,
   reactStrictMode: true,
   typescript: { tsconfigPath: './tsconfig.json' },

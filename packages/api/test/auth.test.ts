@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { ADMIN_SESSION_SECONDS, ADMIN_SIGN_IN_LIMITS, createAdmin, csrfTokenFor, signInAdmin } from '@gnap/domain'
+import { ADMIN_SESSION_SECONDS, SIGN_IN_LIMITS, createAdmin, csrfTokenFor, signInAdmin } from '@gnap/domain'
 import { issueNonInteractiveGrant, type IssuedGrant, type TestDeps } from '@gnap/domain/testing'
 import { ADMIN, apiTestDeps, callerWith, expectTrpcError, orphanAdminSession, ownerSessionValue, recordingJar, signedInAdmin } from './support'
 import { MUTATIONS, everyProcedure, routerPaths } from './procedures'
@@ -136,12 +136,12 @@ describe('auth.signIn', () => {
 
   it('answers TOO_MANY_REQUESTS after the failures allowed per email, even with the right password, until the window ends', async () => {
     const caller = await callerWith(t, { ip: '198.51.100.7' })
-    for (let i = 0; i < ADMIN_SIGN_IN_LIMITS.failuresPerEmail; i++) {
+    for (let i = 0; i < SIGN_IN_LIMITS.failuresPerEmail; i++) {
       await expectTrpcError(caller.auth.signIn({ email: ADMIN.email, password: `guess ${i}` }), 'UNAUTHORIZED')
     }
     const limited = await expectTrpcError(caller.auth.signIn({ email: ADMIN.email, password: ADMIN.password }), 'TOO_MANY_REQUESTS')
     expect(limited.message).toMatch(/too many failed sign-ins/)
-    t.clock.advance(ADMIN_SIGN_IN_LIMITS.windowSeconds)
+    t.clock.advance(SIGN_IN_LIMITS.windowSeconds)
     await expect(caller.auth.signIn({ email: ADMIN.email, password: ADMIN.password })).resolves.toMatchObject({ admin: { email: ADMIN.email } })
   })
 

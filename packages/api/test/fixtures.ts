@@ -1,4 +1,5 @@
 import { revokeGrantById } from '@gnap/domain'
+import type { AccessItem } from '@gnap/domain'
 import {
   grantRequest,
   incomingAccess,
@@ -37,7 +38,7 @@ export async function seedVariety(t: TestDeps) {
   const step = () => t.clock.advance(60)
   const made: { continueId: string; managementId?: string }[] = []
 
-  const issue = async (client: string, access = [incomingAccess()]) => {
+  const issue = async (client: string, access: AccessItem[] = [incomingAccess()]) => {
     const g = await issueNonInteractiveGrant(t, { client, access })
     made.push({ continueId: g.continueId, managementId: g.managementId })
     return g

@@ -49,7 +49,7 @@ async function signIn(): Promise<{ cookie: string; csrf: string; setCookie: stri
   const res = await handle(mutation('auth.signIn', ADMIN))
   expect(res.status).toBe(200)
   const setCookie = res.headers.get('set-cookie') ?? ''
-  const body = (await res.json()) as { result: { data: { json: unknown; meta?: Parameters<typeof superjson.deserialize>[0]['meta'] } } }
+  const body = (await res.json()) as { result: { data: Parameters<typeof superjson.deserialize>[0] } }
   const out = superjson.deserialize<{ csrfToken: string; expiresAt: Date }>(body.result.data)
   expect(out.expiresAt).toBeInstanceOf(Date)
   return { cookie: setCookie.split(';')[0]!, csrf: out.csrfToken, setCookie }

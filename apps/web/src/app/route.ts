@@ -13,3 +13,9 @@ export const POST = gnapRoute(
   },
   { admit: (deps, req) => admitGrantRequestFromIp(deps, callerIp(req, deps.config.trustProxy)) },
 )
+
+// The grant endpoint is POST only; a person opening the server's root in a browser lands on the admin console.
+// A relative Location (RFC 9110 §10.2.2) stays right behind a proxy that rewrites the host.
+export function GET(): Response {
+  return new Response(null, { status: 307, headers: { location: '/admin', 'cache-control': 'no-store' } })
+}

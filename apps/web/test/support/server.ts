@@ -15,6 +15,8 @@ export interface RunningServer {
   url: string
   port: number
   dbFile: string
+  /** The `next start` process (the benchmark samples its memory). */
+  pid: number
   /** Everything the server wrote to stdout and stderr so far. */
   logs(): string
   /** Sends `signal` to the server process and waits until it exited; the database file is kept. */
@@ -95,6 +97,7 @@ export async function startServer(env: Record<string, string | undefined> = {}, 
     url,
     port,
     dbFile,
+    pid: child.pid ?? 0,
     logs: () => output,
     kill: async (signal) => {
       if (child.exitCode === null && child.signalCode === null) child.kill(signal)

@@ -1,7 +1,7 @@
 import type { DbTx } from '../db/client'
 import { newId } from '../secrets'
 
-// Administrators, their audit log, and the sign-in failure counters: every Prisma call of the admin accounts.
+// Administrators and their audit log: every Prisma call of the admin accounts.
 
 export function findAdminByEmail(db: DbTx, email: string) {
   return db.admin.findUnique({ where: { email } })
@@ -49,10 +49,4 @@ export function findAuditEntries(db: DbTx, input: { after: { createdAt: Date; id
     orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
     take: input.take,
   })
-}
-
-/** The count of a fixed-window counter (the row `hitRateLimit` writes), 0 when there is none yet. */
-export async function readRateLimitCount(db: DbTx, key: string, windowStart: Date): Promise<number> {
-  const row = await db.rateLimit.findUnique({ where: { key_windowStart: { key, windowStart } }, select: { count: true } })
-  return row?.count ?? 0
 }

@@ -1,0 +1,206 @@
+'use client'
+
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import type { inferRouterOutputs } from '@trpc/server'
+import Link from 'next/link'
+import { useEffect, useRef, useState } from 'react'
+import type { AppRouter } from '@gnap/api'
+import { useTRPC } from '../../../_lib/trpc'
+import { errorMessage } from '../../../_lib/errors'
+import { formatSeconds } from '../../../_lib/format'
+import { ConfirmDialog } from '../../../_components/confirm-dialog'
+import { ErrorMessage, GrantStatusBadge, Loading, Time, TokenStatusBadge } from '../../../_components/ui'
+
+type TokenDetail = inferRouterOutputs<AppRouter>['tokens']['byManagementId']
+
+const TOKEN_STATUS_MEANING = {
+  active: 'The client can use it at the resource server and rotate it.',
+  expired: 'Past its expiry: resource servers refuse it, but the client may still rotate it into a new token.',
+  rotated: 'Replaced by a newer token; it no longer works and cannot be rotated again.',
+  revoked: 'Revoked: it no longer works and cannot be rotated.',
+} as const
+
+/** The token page: reachable from a management id (the end of the manage URL clients and resource servers quote). */
+export function TokenDetailView({ managementId }: { managementId: string }) {
+  const trpc = useTRPC()
+  const token = useQuery(trpc.tokens.byManagementId.queryOptions({ managementId }))
+
+  if (token.isPending) return <Loading>Loading the token…</Loading>
+  if (token.isError) {
+    return (
+      <>
+        <h1>Access token</h1>
+        <ErrorMessage title="This token could not be shown." action={<Link href="/admin/grants">Go to the grants</Link>}>
+          {errorMessage(token.error, { notFound: `No token has the management id ${managementId}. Tokens dead for a while are deleted.` })}
+        </ErrorMessage>
+      </>
+    )
+  }
+  const { token: t, grant } = token.data
+  return (
+    <>
+      <p className="breadcrumb">
+        <Link href={`/admin/grants/${grant.id}`}>← Grant {grant.id}</Link>
+      </p>
+      <div className="page-head">
+        <div>
+          <h1>
+            Access token <span className="mono">{t.managementId}</span>
+          </h1>
+          <p>
+            <TokenStatusBadge status={t.status} /> {TOKEN_STATUS_MEANING[t.status]}
+          </p>
+        </div>
+      </div>
+
+      <RevokeToken detail={token.data} />
+
+      <div className="grid-2">
+        <section className="panel" aria-labelledby="token-heading">
+          <h2 id="token-heading">Token</h2>
+          <dl className="facts">
+            <dt>Management id</dt>
+            <dd className="mono">{t.managementId}</dd>
+            <dt>Issued</dt>
+            <dd>
+              <Time value={t.issuedAt} />
+            </dd>
+            <dt>{t.isExpired ? 'Expired' : 'Expires'}</dt>
+            <dd>
+              <Time value={t.expiresAt} />
+              <span className="cell-sub">{formatSeconds(t.expiresInSeconds)} after it was issued</span>
+            </dd>
+            <dt>Replaces</dt>
+            <dd>
+              {t.replacesManagementId ? (
+                <Link href={`/admin/tokens/${t.replacesManagementId}`} className="mono">
+                  {t.replacesManagementId}
+                </Link>
+              ) : (
+                <span className="muted">Nothing: the first token of its grant</span>
+              )}
+            </dd>
+            <dt>Rotated</dt>
+            <dd>
+              {t.rotatedAt ? (
+                <>
+                  <Time value={t.rotatedAt} />
+                  {t.replacedByManagementId && (
+                    <span className="cell-sub">
+                      into{' '}
+                      <Link href={`/admin/tokens/${t.replacedByManagementId}`} className="mono">
+                        {t.replacedByManagementId}
+                      </Link>
+                    </span>
+                  )}
+                </>
+              ) : (
+                <span className="muted">Not rotated</span>
+              )}
+            </dd>
+            <dt>Revoked</dt>
+            <dd>
+              <Time value={t.revokedAt} empty="Not revoked" />
+            </dd>
+          </dl>
+        </section>
+        <section className="panel" aria-labelledby="grant-heading">
+          <h2 id="grant-heading">Its grant</h2>
+          <dl className="facts">
+            <dt>Grant</dt>
+            <dd>
+              <Link href={`/admin/grants/${grant.id}`} className="mono">
+                {grant.id}
+              </Link>
+            </dd>
+            <dt>Status</dt>
+            <dd>
+              <GrantStatusBadge status={grant.status} />
+            </dd>
+            <dt>Client</dt>
+            <dd>
+              {grant.client.name ?? <span className="muted">No name given</span>}
+              <span className="cell-sub">{grant.client.walletAddress}</span>
+            </dd>
+          </dl>
+          <p style={{ marginTop: '1rem' }}>
+            <Link href={`/admin/grants/${grant.id}#tokens`}>See the whole rotation chain</Link>
+          </p>
+        </section>
+      </div>
+    </>
+  )
+}
+
+function RevokeToken({ detail }: { detail: TokenDetail }) {
+  const trpc = useTRPC()
+  const queryClient = useQueryClient()
+  const [open, setOpen] = useState(false)
+  const [error, setError] = useState<string | null>(null)
+  const [done, setDone] = useState(false)
+  const noticeRef = useRef<HTMLDivElement>(null)
+  const t = detail.token
+  const revocable = t.status === 'active' || t.status === 'expired'
+
+  const revoke = useMutation(
+    trpc.tokens.revoke.mutationOptions({
+      onSuccess: async () => {
+        setOpen(false)
+        setDone(true)
+        await queryClient.invalidateQueries()
+      },
+      onError: (e) => {
+        setError(errorMessage(e, { notFound: 'This token no longer exists.' }))
+        void queryClient.invalidateQueries()
+      },
+    }),
+  )
+
+  useEffect(() => {
+    if (done) noticeRef.current?.focus()
+  }, [done])
+
+  return (
+    <>
+      {done && (
+        <div className="message success" role="status" tabIndex={-1} ref={noticeRef}>
+          <p>Token revoked. It no longer works and cannot be rotated; its grant is unchanged.</p>
+        </div>
+      )}
+      {revocable && (
+        <section className="panel danger-zone" aria-labelledby="revoke-heading">
+          <h2 id="revoke-heading">Revoke this token</h2>
+          <p>
+            Only this token stops working{t.status === 'expired' ? ' (expired, it could still be rotated back to life)' : ''}; the grant stays as it is. The
+            revocation is recorded in the audit log.
+          </p>
+          <button
+            type="button"
+            className="button danger"
+            onClick={() => {
+              setError(null)
+              setOpen(true)
+            }}
+          >
+            Revoke token
+          </button>
+        </section>
+      )}
+      <ConfirmDialog
+        open={open}
+        title="Revoke this token?"
+        confirmLabel="Revoke token"
+        busyLabel="Revoking…"
+        busy={revoke.isPending}
+        error={error}
+        onConfirm={() => revoke.mutate({ managementId: t.managementId })}
+        onCancel={() => setOpen(false)}
+      >
+        <p>
+          The token <span className="mono">{t.managementId}</span> of {detail.grant.client.name ?? detail.grant.client.walletAddress} will stop working
+          and cannot be rotated. This cannot be undone.
+        </p>
+      </ConfirmDialog>
+    </>
+  )
+}

@@ -1,0 +1,30 @@
+'use client'
+
+import { useMutation } from '@tanstack/react-query'
+import { useState } from 'react'
+import { useTRPC, SIGN_IN_PATH } from '../_lib/trpc'
+import { errorMessage } from '../_lib/errors'
+
+/** Ends the session (auth.signOut clears the cookie) and goes to the sign-in page. */
+export function SignOutButton() {
+  const trpc = useTRPC()
+  const [error, setError] = useState<string | null>(null)
+  const signOut = useMutation(
+    trpc.auth.signOut.mutationOptions({
+      onSuccess: () => window.location.assign(`${SIGN_IN_PATH}?signed-out=1`),
+      onError: (e) => setError(errorMessage(e)),
+    }),
+  )
+  return (
+    <>
+      <button type="button" className="button quiet" onClick={() => signOut.mutate()} disabled={signOut.isPending}>
+        {signOut.isPending ? 'Signing out…' : 'Sign out'}
+      </button>
+      {error && (
+        <span role="alert" className="error-text">
+          {error}
+        </span>
+      )}
+    </>
+  )
+}

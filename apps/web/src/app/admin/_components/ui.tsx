@@ -1,0 +1,45 @@
+import type { ReactNode } from 'react'
+import { formatDateTime, GRANT_STATUS_LABEL, TOKEN_STATUS_LABEL, type GrantStatus, type TokenStatus } from '../_lib/format'
+
+// Small building blocks shared by the console's pages (no state, usable from server and client components).
+
+export function Time({ value, empty = '—' }: { value: Date | null | undefined; empty?: string }) {
+  if (!value) return <span className="muted">{empty}</span>
+  return <time dateTime={value.toISOString()}>{formatDateTime(value)}</time>
+}
+
+export function GrantStatusBadge({ status }: { status: GrantStatus }) {
+  return <span className={`badge ${status}`}>{GRANT_STATUS_LABEL[status]}</span>
+}
+
+export function TokenStatusBadge({ status }: { status: TokenStatus }) {
+  return <span className={`badge ${status}`}>{TOKEN_STATUS_LABEL[status]}</span>
+}
+
+/** A loading state that screen readers announce. */
+export function Loading({ children }: { children: ReactNode }) {
+  return (
+    <p className="loading" role="status">
+      {children}
+    </p>
+  )
+}
+
+export function ErrorMessage({ title, children, action }: { title: string; children: ReactNode; action?: ReactNode }) {
+  return (
+    <div className="message error" role="alert">
+      <strong>{title}</strong>
+      <p>{children}</p>
+      {action}
+    </div>
+  )
+}
+
+export function Empty({ title, children }: { title: string; children?: ReactNode }) {
+  return (
+    <div className="empty">
+      <strong>{title}</strong>
+      {children}
+    </div>
+  )
+}

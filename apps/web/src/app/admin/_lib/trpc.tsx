@@ -1,0 +1,61 @@
+'use client'
+
+import { useState, type ReactNode } from 'react'
+import { MutationCache, QueryCache, QueryClient, QueryClientProvider } from '@tanstack/react-query'
+import { createTRPCClient, httpBatchLink } from '@trpc/client'
+import { createTRPCContext } from '@trpc/tanstack-react-query'
+import type { AppRouter } from '@gnap/api'
+import { transformer } from '@gnap/api/transformer'
+import { errorCode, isUnauthorized } from './errors'
+
+export const { TRPCProvider, useTRPC, useTRPCClient } = createTRPCContext<AppRouter>()
+
+/** The header mutations carry the session's CSRF token in (`CSRF_HEADER` of @gnap/api, not imported: server code). */
+const CSRF_HEADER = 'x-csrf-token'
+
+export const SIGN_IN_PATH = '/admin/sign-in'
+
+/** A session that ended while a page was open (expired, signed out elsewhere): back to the sign-in page. */
+function toSignIn() {
+  window.location.assign(`${SIGN_IN_PATH}?ended=1`)
+}
+
+/**
+ * TanStack Query and the tRPC client of the console. `csrfToken` is the session's token, rendered into the page by
+ * the admin layout (server side); null on the sign-in page, whose only mutation needs none.
+ */
+export function AdminProviders({ csrfToken, children }: { csrfToken: string | null; children: ReactNode }) {
+  const [queryClient] = useState(
+    () =>
+      new QueryClient({
+        defaultOptions: {
+          queries: {
+            staleTime: 15_000,
+            refetchOnWindowFocus: false,
+            // An answer of the server (not found, refused…) will not change on a retry; a lost connection may.
+            retry: (count, error) => errorCode(error) === null && count < 2,
+          },
+        },
+        queryCache: new QueryCache({ onError: (e) => csrfToken !== null && isUnauthorized(e) && toSignIn() }),
+        mutationCache: new MutationCache({ onError: (e) => csrfToken !== null && isUnauthorized(e) && toSignIn() }),
+      }),
+  )
+  const [trpcClient] = useState(() =>
+    createTRPCClient<AppRouter>({
+      links: [
+        httpBatchLink({
+          url: '/api/trpc',
+          transformer,
+          headers: () => (csrfToken ? { [CSRF_HEADER]: csrfToken } : {}),
+        }),
+      ],
+    }),
+  )
+  return (
+    <QueryClientProvider client={queryClient}>
+      <TRPCProvider trpcClient={trpcClient} queryClient={queryClient}>
+        {children}
+      </TRPCProvider>
+    </QueryClientProvider>
+  )
+}

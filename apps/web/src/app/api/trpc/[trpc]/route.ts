@@ -1,0 +1,56 @@
+import { fetchRequestHandler } from '@trpc/server/adapters/fetch'
+import { appRouter, createFetchContext } from '@gnap/api'
+import { readCapped } from '@gnap/domain'
+import { getDeps } from '../../../../server/deps'
+import { callerIp } from '../../../../server/caller-ip'
+import { MAX_BODY_BYTES, MAX_JSON_DEPTH } from '../../../../server/limits'
+import { jsonDepthExceeds } from '../../../../server/gnap-route'
+
+export const dynamic = 'force-dynamic'
+
+// The console's API (STYLE.md §5): @gnap/api on tRPC's fetch adapter. The admin session is the httpOnly
+// `gnap_admin` cookie; sign-in and sign-out are the `auth.*` procedures, whose context writes the Set-Cookie header
+// into the adapter's response headers. Mutations also need `x-csrf-token` (the session's token, rendered into the
+// console's pages): `mutationProcedure` refuses them otherwise.
+
+const refuse = (status: number, message: string) =>
+  Response.json({ error: { message } }, { status, headers: { 'cache-control': 'no-store' } })
+
+async function handler(req: Request): Promise<Response> {
+  const deps = await getDeps()
+  let request = req
+  if (req.method === 'POST') {
+    // Sign-in is the one procedure without a session, so cross-site requests are refused here before any
+    // procedure (login CSRF): browsers say where a request comes from in Sec-Fetch-Site and Origin.
+    const site = req.headers.get('sec-fetch-site')
+    if (site !== null && site !== 'same-origin' && site !== 'none') return refuse(403, 'cross-site requests are refused')
+    const origin = req.headers.get('origin')
+    if (origin !== null && !isOwnOrigin(origin, req, deps.config.authServerUrl)) return refuse(403, 'cross-site requests are refused')
+    // The same caps as the GNAP endpoints: no request of the console comes close.
+    if (Number(req.headers.get('content-length') ?? '0') > MAX_BODY_BYTES) return refuse(413, 'request too large')
+    const bytes = await readCapped(req.body, MAX_BODY_BYTES)
+    if (bytes === null) return refuse(413, 'request too large')
+    if (jsonDepthExceeds(new TextDecoder().decode(bytes), MAX_JSON_DEPTH)) return refuse(400, 'request nested too deep')
+    request = new Request(req.url, { method: 'POST', headers: req.headers, body: bytes.length > 0 ? Buffer.from(bytes) : null })
+  }
+  return fetchRequestHandler({
+    endpoint: '/api/trpc',
+    req: request,
+    router: appRouter,
+    createContext: ({ req: r, resHeaders }) => createFetchContext({ deps, req: r, resHeaders, ip: callerIp(r, deps.config.trustProxy) }),
+    // Answers carry the session's CSRF token and console data: never cached, by anyone.
+    responseMeta: () => ({ headers: new Headers({ 'cache-control': 'no-store' }) }),
+  })
+}
+
+/** The page's own origin: the public URL, or the Host the request came to (a local start under another name). */
+function isOwnOrigin(origin: string, req: Request, authServerUrl: string): boolean {
+  try {
+    const { host } = new URL(origin)
+    return host === new URL(authServerUrl).host || host === req.headers.get('host')
+  } catch {
+    return false
+  }
+}
+
+export { handler as GET, handler as POST }

@@ -1,0 +1,175 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { ZodError } from 'zod'
+import { buildTestDeps, gnapError, type TestDeps } from '../testing/deps'
+import { createOwner, signInOwner } from '../owner/owner'
+import { verifyPassword } from '../owner/password'
+import { hashSecret } from '../secrets'
+import { createAdmin } from './create-admin'
+import { DEMO_ADMIN } from './demo-admin'
+import { ensureFirstAdmin, FirstAdminError } from './ensure-first-admin'
+import { signInAdmin } from './sign-in-admin'
+import { signOutAdmin } from './sign-out-admin'
+import { adminFromSession } from './admin-from-session'
+import { ADMIN_SESSION_SECONDS } from './admin-session'
+import { SIGN_IN_LIMITS } from '../rate-limit/sign-in-limit'
+
+let t: TestDeps
+beforeEach(async () => {
+  t = await buildTestDeps()
+})
+afterEach(async () => {
+  await t.cleanup()
+})
+
+const ADMIN = { email: 'ops@example.com', password: 'a long admin password' }
+
+describe('createAdmin', () => {
+  it('stores a lower-cased email and an argon2id hash, never the password', async () => {
+    const { id, email } = await createAdmin(t.db, { email: 'Ops@Example.com', password: ADMIN.password })
+    const row = await t.db.admin.findUniqueOrThrow({ where: { id } })
+    expect(email).toBe('ops@example.com')
+    expect(row.passwordHash).toMatch(/^\$argon2id\$/)
+    expect(row.passwordHash).not.toContain(ADMIN.password)
+    expect(await verifyPassword(row.passwordHash, ADMIN.password)).toBe(true)
+  })
+
+  it.each([
+    ['a malformed email', { email: 'not-an-email', password: ADMIN.password }],
+    ['a password under 12 characters', { email: ADMIN.email, password: 'short-pass' }],
+  ])('refuses %s', async (_name, input) => {
+    await expect(createAdmin(t.db, input)).rejects.toBeInstanceOf(ZodError)
+    expect(await t.db.admin.count()).toBe(0)
+  })
+
+  it('refuses a taken email', async () => {
+    await createAdmin(t.db, ADMIN)
+    await expect(createAdmin(t.db, { ...ADMIN, email: 'OPS@example.com' })).rejects.toMatchObject({ code: 'P2002' })
+  })
+})
+
+describe('ensureFirstAdmin', () => {
+  it('creates the documented demo administrator on an empty table outside production', async () => {
+    expect(await ensureFirstAdmin(t.db, { isProduction: false })).toEqual({ created: true, email: DEMO_ADMIN.email, isDemo: true })
+    expect(await signInAdmin(t.deps, { ...DEMO_ADMIN, ip: null })).not.toBeNull()
+  })
+
+  it('creates the administrator ADMIN_EMAIL and ADMIN_PASSWORD name, also in production', async () => {
+    expect(await ensureFirstAdmin(t.db, { ...ADMIN, isProduction: true })).toEqual({ created: true, email: ADMIN.email, isDemo: false })
+    expect(await signInAdmin(t.deps, { ...ADMIN, ip: null })).not.toBeNull()
+  })
+
+  it('does nothing once an administrator exists', async () => {
+    await createAdmin(t.db, ADMIN)
+    expect(await ensureFirstAdmin(t.db, { isProduction: false })).toEqual({ created: false })
+    expect(await ensureFirstAdmin(t.db, { email: 'new@example.com', password: 'another long password', isProduction: true })).toEqual({ created: false })
+    expect(await t.db.admin.count()).toBe(1)
+  })
+
+  it.each([
+    ['no settings on an empty database', {}],
+    ['the demo values given explicitly', { ...DEMO_ADMIN }],
+    ['the demo password with another email', { email: ADMIN.email, password: DEMO_ADMIN.password }],
+  ])('refuses in production: %s', async (_name, input) => {
+    await expect(ensureFirstAdmin(t.db, { ...input, isProduction: true })).rejects.toBeInstanceOf(FirstAdminError)
+    expect(await t.db.admin.count()).toBe(0)
+  })
+
+  it('refuses the demo password in production even when an administrator exists', async () => {
+    await createAdmin(t.db, ADMIN)
+    await expect(ensureFirstAdmin(t.db, { ...DEMO_ADMIN, isProduction: true })).rejects.toBeInstanceOf(FirstAdminError)
+  })
+
+  it('refuses only one of ADMIN_EMAIL and ADMIN_PASSWORD', async () => {
+    await expect(ensureFirstAdmin(t.db, { email: ADMIN.email, isProduction: false })).rejects.toThrow(/both/)
+    await expect(ensureFirstAdmin(t.db, { password: ADMIN.password, isProduction: false })).rejects.toThrow(/both/)
+  })
+})
+
+describe('signInAdmin', () => {
+  beforeEach(async () => {
+    await createAdmin(t.db, ADMIN)
+  })
+
+  it('opens an 8-hour admin session stored as hashes only, and audits it', async () => {
+    const s = await signInAdmin(t.deps, { email: ' OPS@example.com', password: ADMIN.password, ip: '192.0.2.1' })
+    expect(s).toMatchObject({ admin: { email: ADMIN.email }, expiresAt: new Date(t.clock.now.getTime() + ADMIN_SESSION_SECONDS * 1000) })
+    const row = await t.db.session.findUniqueOrThrow({ where: { id: hashSecret(s!.value) } })
+    expect(row).toMatchObject({ kind: 'admin', subjectId: s!.admin.id })
+    expect(await t.db.auditLog.findMany({ select: { actor: true, action: true, target: true } })).toEqual([
+      { actor: ADMIN.email, action: 'admin.sign-in', target: `admin:${ADMIN.email}` },
+    ])
+  })
+
+  it('answers null for a wrong password, an unknown email and an owner’s credentials', async () => {
+    await createOwner(t.db, { email: 'alice@example.com', name: 'Alice', password: 'alice-password', walletAddresses: ['https://wallet.example/alice'] })
+    for (const input of [
+      { email: ADMIN.email, password: 'wrong password!' },
+      { email: 'nobody@example.com', password: ADMIN.password },
+      { email: 'alice@example.com', password: 'alice-password' },
+      { email: '', password: '' },
+    ]) {
+      expect(await signInAdmin(t.deps, { ...input, ip: null })).toBeNull()
+    }
+    expect(await t.db.session.count()).toBe(0)
+  })
+
+  it('refuses further attempts for an email after 10 failures in the window, counting only failures', async () => {
+    // Successful sign-ins never count: a team signing in all day is not locked out.
+    for (let i = 0; i < 15; i++) expect(await signInAdmin(t.deps, { ...ADMIN, ip: null })).not.toBeNull()
+    t.clock.advance(SIGN_IN_LIMITS.windowSeconds)
+    for (let i = 0; i < SIGN_IN_LIMITS.failuresPerEmail; i++) {
+      expect(await signInAdmin(t.deps, { ...ADMIN, password: `guess number ${i}`, ip: `192.0.2.${i}` })).toBeNull()
+    }
+    t.clock.advance(30)
+    await expect(signInAdmin(t.deps, { ...ADMIN, ip: '198.51.100.1' })).rejects.toMatchObject({
+      ...gnapError('request_denied', 429),
+      retryAfterSeconds: SIGN_IN_LIMITS.windowSeconds - 30,
+    })
+    // Another account is not affected; this one is free again in the next window.
+    await createAdmin(t.db, { email: 'other@example.com', password: 'another long password' })
+    expect(await signInAdmin(t.deps, { email: 'other@example.com', password: 'another long password', ip: '198.51.100.1' })).not.toBeNull()
+    t.clock.advance(SIGN_IN_LIMITS.windowSeconds)
+    expect(await signInAdmin(t.deps, { ...ADMIN, ip: '198.51.100.1' })).not.toBeNull()
+  })
+
+  it('refuses every email from a known address after 50 failures from it, the same for unknown emails', async () => {
+    for (let i = 0; i < SIGN_IN_LIMITS.failuresPerIp; i++) {
+      expect(await signInAdmin(t.deps, { email: `user${i}@example.com`, password: 'whatever password', ip: '203.0.113.9' })).toBeNull()
+    }
+    await expect(signInAdmin(t.deps, { ...ADMIN, ip: '203.0.113.9' })).rejects.toMatchObject(gnapError('request_denied', 429))
+    await expect(signInAdmin(t.deps, { email: 'nobody@example.com', password: 'x', ip: '203.0.113.9' })).rejects.toMatchObject(gnapError('request_denied', 429))
+    expect(await signInAdmin(t.deps, { ...ADMIN, ip: '203.0.113.10' })).not.toBeNull()
+    // Callers of unknown address (no TRUST_PROXY) share no counter: anyone could otherwise lock everyone out.
+    expect(await signInAdmin(t.deps, { ...ADMIN, ip: null })).not.toBeNull()
+  }, 60_000)
+})
+
+describe('adminFromSession and signOutAdmin', () => {
+  it('finds the administrator of a live admin session, until it expires', async () => {
+    await createAdmin(t.db, ADMIN)
+    const s = (await signInAdmin(t.deps, { ...ADMIN, ip: null }))!
+    expect(await adminFromSession(t.deps, s.value)).toMatchObject({ admin: { email: ADMIN.email }, expiresAt: s.expiresAt })
+    t.clock.advance(ADMIN_SESSION_SECONDS)
+    expect(await adminFromSession(t.deps, s.value)).toBeNull()
+  })
+
+  it('answers null for no cookie, an owner session and a removed administrator', async () => {
+    expect(await adminFromSession(t.deps, null)).toBeNull()
+    await createOwner(t.db, { email: 'alice@example.com', name: 'Alice', password: 'alice-password', walletAddresses: ['https://wallet.example/alice'] })
+    const owner = (await signInOwner(t.deps, { email: 'alice@example.com', password: 'alice-password' }))!
+    expect(await adminFromSession(t.deps, owner.value)).toBeNull()
+    await createAdmin(t.db, ADMIN)
+    const s = (await signInAdmin(t.deps, { ...ADMIN, ip: null }))!
+    await t.db.admin.deleteMany()
+    expect(await adminFromSession(t.deps, s.value)).toBeNull()
+  })
+
+  it('signs out: the session is gone, twice is harmless', async () => {
+    const admin = await createAdmin(t.db, ADMIN)
+    const s = (await signInAdmin(t.deps, { ...ADMIN, ip: null }))!
+    await signOutAdmin(t.deps, { sessionValue: s.value, admin })
+    await signOutAdmin(t.deps, { sessionValue: s.value, admin: null })
+    expect(await adminFromSession(t.deps, s.value)).toBeNull()
+    expect(await t.db.session.count()).toBe(0)
+  })
+})

@@ -1,0 +1,46 @@
+// Tables for the terminal.
+import type { RunResult } from './load'
+
+export interface Row extends RunResult {
+  /** Peak RSS during the run: the server's process tree, and its largest process, MB. */
+  rssTreeMb: number
+  rssProcessMb: number
+}
+
+export function table(headers: string[], rows: (string | number)[][]): string {
+  const cells = [headers, ...rows.map((r) => r.map(String))]
+  const widths = headers.map((_, i) => Math.max(...cells.map((r) => (r[i] ?? '').length)))
+  const line = (r: string[]) => r.map((c, i) => (i < 2 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ')
+  return [line(cells[0]!), widths.map((w) => '-'.repeat(w)).join('  '), ...cells.slice(1).map(line)].join('\n')
+}
+
+export function resultTable(rows: Row[]): string {
+  return table(
+    ['operation', 'target', 'conc', 'req/s', 'p50 ms', 'p99 ms', 'max ms', 'errors', 'non-2xx', 'RSS MB'],
+    rows.map((r) => [
+      r.op,
+      r.target,
+      r.connections,
+      r.rps,
+      r.p50,
+      r.p99,
+      r.max,
+      r.errors,
+      r.failures,
+      r.rssProcessMb === r.rssTreeMb ? r.rssTreeMb : `${r.rssProcessMb}/${r.rssTreeMb}`,
+    ]),
+  )
+}
+
+/** A loud block for runs with errors or unexpected answers: those figures are not valid. */
+export function loudFailures(rows: Row[]): string | null {
+  const bad = rows.filter((r) => r.errors > 0 || r.failures > 0)
+  if (bad.length === 0) return null
+  const lines = bad.map(
+    (r) =>
+      `  ${r.target} ${r.op} @${r.connections}: ${r.errors} errors (${r.timeouts} timeouts), ${r.failures} unexpected answers ${JSON.stringify(r.statuses)}\n` +
+      r.samples.map((s) => `      ${s}`).join('\n'),
+  )
+  const bar = '!'.repeat(78)
+  return `${bar}\n!!! ERRORS: these runs had failures; their figures do not count\n${lines.join('\n')}\n${bar}`
+}

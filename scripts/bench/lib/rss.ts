@@ -1,0 +1,85 @@
+// Peak resident memory of a server: VmRSS of a process and all its descendants, read from /proc every 200 ms.
+import fs from 'node:fs'
+
+function children(): Map<number, number[]> {
+  const byParent = new Map<number, number[]>()
+  for (const name of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue
+    try {
+      // /proc/<pid>/stat: "pid (comm) state ppid ..."; comm may hold spaces or parentheses, so read after the last ')'.
+      const stat = fs.readFileSync(`/proc/${name}/stat`, 'utf8')
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1])
+      const list = byParent.get(ppid) ?? []
+      list.push(Number(name))
+      byParent.set(ppid, list)
+    } catch {
+      // the process ended while we looked
+    }
+  }
+  return byParent
+}
+
+export function processTree(pid: number): number[] {
+  const byParent = children()
+  const tree: number[] = []
+  const queue = [pid]
+  while (queue.length > 0) {
+    const p = queue.shift()!
+    tree.push(p)
+    queue.push(...(byParent.get(p) ?? []))
+  }
+  return tree
+}
+
+export function rssKb(pid: number): number {
+  try {
+    const m = /^VmRSS:\s+(\d+) kB/m.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))
+    return m ? Number(m[1]) : 0
+  } catch {
+    return 0
+  }
+}
+
+export interface RssPeak {
+  /** Largest sum over the process tree, MB. */
+  treeMb: number
+  /** Largest single process, MB. */
+  processMb: number
+  processes: number
+}
+
+/** Samples until `stop()`; `peek()` gives the peaks so far. The tree is re-read every 5 s (workers may appear). */
+export function sampleRss(pid: number, intervalMs = 200) {
+  let tree = processTree(pid)
+  let treeKb = 0
+  let processKb = 0
+  let ticks = 0
+  const sample = () => {
+    if (++ticks % 25 === 0) tree = processTree(pid)
+    let sum = 0
+    for (const p of tree) {
+      const kb = rssKb(p)
+      sum += kb
+      if (kb > processKb) processKb = kb
+    }
+    if (sum > treeKb) treeKb = sum
+  }
+  sample()
+  const timer = setInterval(sample, intervalMs)
+  timer.unref()
+  const peek = (): RssPeak => ({ treeMb: Math.round(treeKb / 1024), processMb: Math.round(processKb / 1024), processes: tree.length })
+  return {
+    peek,
+    /** Starts a new peak window (per run). */
+    reset() {
+      treeKb = 0
+      processKb = 0
+      sample()
+    },
+    stop(): RssPeak {
+      clearInterval(timer)
+      sample()
+      return peek()
+    },
+  }
+}

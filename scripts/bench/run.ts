@@ -1,0 +1,314 @@
+// `pnpm bench`: the REST hot paths of the production build under load (issue #7). Run `pnpm build` first.
+//
+// For each database size (a fresh file, then one seeded with BENCH_SCALE access tokens), it starts `next start` on
+// the file, prepares grants through the real flow with N loopback test clients, and drives rotation chains,
+// introspection, continuation with interact_ref and grant requests with autocannon at each concurrency, after a
+// warm-up. On the fresh file it also measures the floor (a bare node:http server doing the same SQLite and Ed25519
+// work), the ceiling (a minimal Next app answering constant JSON) and our own app shell (a 405 through proxy and
+// routing). It prints a table per size, the slowdown at scale, the ratios to floor and ceiling, and the hot queries'
+// plans, and writes everything to bench/results/<time>.json.
+//
+// Settings (environment):
+//   BENCH_SECONDS=10            measured seconds per run          BENCH_WARMUP_SECONDS=2   warm-up before each run
+//   BENCH_CONCURRENCY=1,32,256  connections per run               BENCH_OPS=rotate,introspect,continue,grant
+//   BENCH_SCALE=10k             seeded sizes after the fresh one: 10k, 1m, 10k,1m, or none
+//   BENCH_CLIENTS=16            test clients (wallet addresses with a key each)
+//   BENCH_BASELINES=1           floor, ceiling and app shell (0: skip)
+//   BENCH_CONTINUE_MAX=20000    most interactive grants prepared for one continuation run (it stops early when used up)
+//   BENCH_SERVER_ENV='K=V …'    extra settings for the server (e.g. NODE_OPTIONS=--cpu-prof)
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { migrateFile } from '../../packages/domain/src/testing/test-db'
+import { generateClientKey } from '../../packages/domain/src/testing/client-keys'
+import { startWalletAddressServer } from '../../packages/domain/src/testing/wallet-address-server'
+import { checkSigner } from './lib/signer'
+import { INTROSPECTION_SECRET, type BenchClient } from './lib/prepare'
+import {
+  constantScenario,
+  continuationScenario,
+  grantScenario,
+  introspectionScenario,
+  rotationScenario,
+  runLoad,
+  type Scenario,
+  type Target,
+} from './lib/load'
+import { sampleRss } from './lib/rss'
+import { seedTokens, type SeedResult } from './lib/seed'
+import { hotQueryPlans, type QueryPlan } from './lib/plans'
+import { loudFailures, resultTable, table, type Row } from './lib/report'
+import { requireBuild, root, startCeiling, startFloor, startGnap, type BenchServer } from './lib/servers'
+
+const num = (name: string, fallback: number) => {
+  const v = process.env[name]
+  if (v === undefined || v === '') return fallback
+  const n = Number(v)
+  if (!Number.isFinite(n) || n < 0) throw new Error(`${name} must be a non-negative number`)
+  return n
+}
+const list = (name: string, fallback: string) =>
+  (process.env[name] || fallback)
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)
+
+const SCALES: Record<string, number> = { '10k': 10_000, '100k': 100_000, '1m': 1_000_000 }
+
+const settings = {
+  seconds: num('BENCH_SECONDS', 10),
+  warmupSeconds: num('BENCH_WARMUP_SECONDS', 2),
+  concurrency: list('BENCH_CONCURRENCY', '1,32,256').map(Number),
+  ops: list('BENCH_OPS', 'rotate,introspect,continue,grant'),
+  scales: list('BENCH_SCALE', '10k').filter((s) => s !== 'none' && s !== '0'),
+  clients: num('BENCH_CLIENTS', 16),
+  baselines: process.env.BENCH_BASELINES !== '0',
+  continueMax: num('BENCH_CONTINUE_MAX', 20_000),
+}
+
+/** The server's settings: production, quiet logs, limits out of the way, tokens outliving the whole run. */
+const SERVER_ENV: Record<string, string> = {
+  LOG_LEVEL: 'warn',
+  WAIT_SECONDS: '1',
+  RATE_LIMIT_GRANTS_PER_MINUTE: '1000000',
+  RATE_LIMIT_GRANTS_PER_MINUTE_PER_IP: '1000000',
+  ACCESS_TOKEN_EXPIRY_SECONDS: '7200',
+  ...Object.fromEntries(
+    (process.env.BENCH_SERVER_ENV ?? '')
+      .split(/\s+/)
+      .filter(Boolean)
+      .map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]),
+  ),
+}
+
+interface SizeReport {
+  label: string
+  tokensSeeded: number
+  seed?: Omit<SeedResult, 'sample'>
+  rows: Row[]
+  plans: QueryPlan[]
+}
+
+const log = (s: string) => console.log(`[bench] ${s}`)
+
+async function measure(
+  server: BenchServer,
+  target: Target,
+  scenario: Scenario,
+  rows: Row[],
+  opts: { prepareWith?: Target } = {},
+): Promise<void> {
+  const rss = sampleRss(server.pid)
+  try {
+    for (const connections of settings.concurrency) {
+      await scenario.prepare(opts.prepareWith ?? target, connections, settings.warmupSeconds + settings.seconds)
+      if (settings.warmupSeconds > 0) {
+        const warm = await runLoad(target, scenario, connections, settings.warmupSeconds)
+        if (warm.errors + warm.failures > 0) log(`warm-up of ${target.name} ${scenario.op} @${connections}: ${warm.errors} errors, ${warm.failures} unexpected ${JSON.stringify(warm.statuses)} ${warm.samples[0] ?? ''}`)
+      }
+      rss.reset()
+      const result = await runLoad(target, scenario, connections, settings.seconds)
+      const peak = rss.peek()
+      const row: Row = { ...result, rssTreeMb: peak.treeMb, rssProcessMb: peak.processMb }
+      rows.push(row)
+      if ('setRate' in scenario && typeof scenario.setRate === 'function') scenario.setRate(result.rps)
+      const flag = row.errors + row.failures > 0 ? `   !!! ${row.errors} errors, ${row.failures} unexpected ${JSON.stringify(row.statuses)}` : ''
+      log(
+        `${target.name.padEnd(8)} ${scenario.op.padEnd(10)} @${String(connections).padEnd(3)} ${String(row.rps).padStart(6)} req/s  p50 ${row.p50} ms  p99 ${row.p99} ms  max ${row.max} ms  RSS ${row.rssProcessMb} MB${row.stoppedEarly ? `  (${row.stoppedEarly})` : ''}${flag}`,
+      )
+    }
+  } finally {
+    rss.stop()
+  }
+}
+
+async function main() {
+  requireBuild()
+  const startedAt = new Date()
+  const loadBefore = os.loadavg()
+  log(`${os.cpus().length} CPUs, load ${loadBefore.map((l) => l.toFixed(2)).join(' ')}, node ${process.version}`)
+  log(`settings ${JSON.stringify(settings)}`)
+  if (loadBefore[0]! > 0.5) log('the machine is not idle: other processes compete for the CPUs and lower every figure')
+
+  const wallets = await startWalletAddressServer()
+  const clients: BenchClient[] = Array.from({ length: settings.clients }, (_, i) => ({ name: `bench-${i}`, walletAddress: '', key: generateClientKey(`bench-${i}-key`) }))
+  await checkSigner(clients[0]!.key, 'http://127.0.0.1:3000/')
+
+  const sizes = [{ label: 'fresh', tokens: 0 }, ...settings.scales.map((s) => {
+    const tokens = SCALES[s.toLowerCase()]
+    if (tokens === undefined) throw new Error(`BENCH_SCALE: unknown size ${s} (10k, 100k, 1m)`)
+    return { label: s, tokens }
+  })]
+  const reports: SizeReport[] = []
+  const baselineRows: Row[] = []
+
+  try {
+    for (const size of sizes) {
+      const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gnap-bench-'))
+      const dbFile = path.join(dir, 'bench.db')
+      const report: SizeReport = { label: size.label, tokensSeeded: size.tokens, rows: [], plans: [] }
+      reports.push(report)
+      try {
+        migrateFile(dbFile)
+        let sample: string[] = []
+        if (size.tokens > 0) {
+          log(`seeding ${size.tokens.toLocaleString('en')} access tokens into ${dbFile}`)
+          const seeded = seedTokens(dbFile, size.tokens)
+          sample = seeded.sample
+          report.seed = { tokens: seeded.tokens, grants: seeded.grants, seconds: seeded.seconds }
+          log(`seeded ${seeded.tokens.toLocaleString('en')} tokens in ${seeded.grants.toLocaleString('en')} grants in ${seeded.seconds} s`)
+          report.plans = await hotQueryPlans(dbFile)
+        }
+
+        const server = await startGnap(dbFile, SERVER_ENV)
+        const target: Target = { name: 'next', url: server.url }
+        for (const c of clients) c.walletAddress = wallets.addClient(c.name, { publicName: `Bench ${c.name}`, keys: [c.key.jwk], authServer: server.url })
+        log(`${size.label}: next start on ${server.url} (pid ${server.pid})`)
+
+        const rotation = rotationScenario(clients)
+        const introspection = introspectionScenario(clients, 2_000, sample.map((value) => ({ client: 0, managementId: '', value })))
+        const scenarios: Record<string, Scenario> = {
+          rotate: rotation,
+          introspect: introspection,
+          continue: continuationScenario(clients, { ratePerSecond: 300, max: settings.continueMax, waitSeconds: 1 }),
+          grant: grantScenario(clients),
+        }
+        let stopped = false
+        try {
+          for (const op of settings.ops) {
+            const scenario = scenarios[op]
+            if (!scenario) throw new Error(`BENCH_OPS: unknown operation ${op}`)
+            await measure(server, target, scenario, report.rows)
+          }
+          if (size.tokens === 0 && settings.baselines) {
+            // Our app's shell: proxy (security headers) and routing, no database: GET on a POST-only route is a 405.
+            await measure(server, target, constantScenario('app-shell', '/introspect', 405), baselineRows)
+            // The floor serves the same file: enough live chains and tokens for it, prepared now, then Next stops.
+            const most = Math.max(...settings.concurrency)
+            await rotation.ensure(target, settings.concurrency.reduce((a, c) => a + 2 * c, 0) + most + 8)
+            await introspection.prepare(target, most, settings.seconds)
+            await server.stop()
+            stopped = true
+            const floor = await startFloor(dbFile, INTROSPECTION_SECRET)
+            try {
+              const floorTarget: Target = { name: 'floor', url: floor.url }
+              await measure(floor, floorTarget, rotation, baselineRows, { prepareWith: target })
+              await measure(floor, floorTarget, introspection, baselineRows, { prepareWith: target })
+            } finally {
+              await floor.stop()
+            }
+            const ceiling = await startCeiling()
+            try {
+              await measure(ceiling, { name: 'ceiling', url: ceiling.url }, constantScenario('constant', '/ping', 200), baselineRows)
+            } finally {
+              await ceiling.stop()
+            }
+          }
+        } finally {
+          if (!stopped) await server.stop()
+        }
+      } finally {
+        fs.rmSync(dir, { recursive: true, force: true })
+      }
+    }
+  } finally {
+    await wallets.close()
+  }
+
+  // Report.
+  console.log('')
+  for (const r of reports) {
+    console.log(`== ${r.label === 'fresh' ? 'fresh database' : `${r.tokensSeeded.toLocaleString('en')} access tokens seeded`}`)
+    console.log(resultTable(r.rows))
+    console.log('')
+  }
+  if (baselineRows.length > 0) {
+    console.log('== baselines (fresh database): app shell = our GET /introspect 405; floor = bare node:http + better-sqlite3; ceiling = constant JSON under next start')
+    console.log(resultTable(baselineRows))
+    console.log('')
+  }
+
+  const fresh = reports[0]!
+  const rpsOf = (rows: Row[], op: string, c: number, target = 'next') => rows.find((r) => r.op === op && r.connections === c && r.target === target)?.rps
+  const slowdowns: { size: string; op: string; connections: number; freshRps: number; rps: number; slowdownPct: number }[] = []
+  for (const r of reports.slice(1)) {
+    for (const row of r.rows) {
+      const base = rpsOf(fresh.rows, row.op, row.connections)
+      if (!base) continue
+      slowdowns.push({ size: r.label, op: row.op, connections: row.connections, freshRps: base, rps: row.rps, slowdownPct: Math.round((1 - row.rps / base) * 1000) / 10 })
+    }
+  }
+  if (slowdowns.length > 0) {
+    console.log('== slowdown vs. the fresh database (target: at most 20%)')
+    console.log(
+      table(
+        ['size', 'operation', 'conc', 'fresh req/s', 'req/s', 'slowdown'],
+        slowdowns.map((s) => [s.size, s.op, s.connections, s.freshRps, s.rps, `${s.slowdownPct}%${s.slowdownPct > 20 ? '  !!! over 20%' : ''}`]),
+      ),
+    )
+    console.log('')
+  }
+
+  const ratios: { op: string; connections: number; rps: number; floorRps?: number; ofFloor?: number; ceilingRps?: number; ofCeiling?: number }[] = []
+  if (baselineRows.length > 0) {
+    for (const row of fresh.rows) {
+      const floorRps = rpsOf(baselineRows, row.op, row.connections, 'floor')
+      const ceilingRps = rpsOf(baselineRows, 'constant', row.connections, 'ceiling')
+      ratios.push({
+        op: row.op,
+        connections: row.connections,
+        rps: row.rps,
+        ...(floorRps ? { floorRps, ofFloor: Math.round((row.rps / floorRps) * 1000) / 1000 } : {}),
+        ...(ceilingRps ? { ceilingRps, ofCeiling: Math.round((row.rps / ceilingRps) * 1000) / 1000 } : {}),
+      })
+    }
+    console.log('== our figures as ratios of the floor (same work, bare node:http) and the ceiling (constant JSON under next start)')
+    console.log(
+      table(
+        ['operation', 'conc', 'req/s', 'floor req/s', 'of floor', 'ceiling req/s', 'of ceiling'],
+        ratios.map((r) => [r.op, r.connections, r.rps, r.floorRps ?? '-', r.ofFloor ?? '-', r.ceilingRps ?? '-', r.ofCeiling ?? '-']),
+      ),
+    )
+    console.log('')
+  }
+
+  for (const r of reports.filter((x) => x.plans.length > 0)) {
+    console.log(`== query plans of the hot queries (${r.tokensSeeded.toLocaleString('en')} tokens seeded; EXPLAIN QUERY PLAN of the SQL Prisma sends)`)
+    for (const p of r.plans) {
+      console.log(`${p.indexedOnly ? '  ' : '!!'} ${p.operation}: ${p.sql.replace(/\s+/g, ' ').slice(0, 160)}${p.sql.length > 160 ? '…' : ''}`)
+      for (const line of p.plan) console.log(`       ${line}`)
+    }
+    console.log('')
+  }
+
+  const allRows = [...reports.flatMap((r) => r.rows), ...baselineRows]
+  const peak = Math.max(...allRows.filter((r) => r.target === 'next').map((r) => r.rssProcessMb))
+  console.log(`peak RSS of the next start process: ${peak} MB (target: under 400 MB)`)
+  const loud = loudFailures(allRows)
+  if (loud) console.log(`\n${loud}\n`)
+
+  const outDir = path.join(root, 'bench', 'results')
+  fs.mkdirSync(outDir, { recursive: true })
+  const outFile = path.join(outDir, `${startedAt.toISOString().replace(/[:.]/g, '-')}.json`)
+  const json = {
+    startedAt,
+    finishedAt: new Date(),
+    machine: { cpus: os.cpus().length, model: os.cpus()[0]?.model, memoryMb: Math.round(os.totalmem() / 2 ** 20), node: process.version, loadBefore, loadAfter: os.loadavg() },
+    settings,
+    serverEnv: SERVER_ENV,
+    sizes: reports,
+    baselines: baselineRows,
+    slowdowns,
+    ratios,
+    peakRssMb: peak,
+    failures: loud !== null,
+  }
+  fs.writeFileSync(outFile, JSON.stringify(json, null, 2) + '\n')
+  log(`results written to ${path.relative(root, outFile)}`)
+  if (loud) process.exitCode = 1
+}
+
+main().catch((e: unknown) => {
+  console.error('[bench] failed:', e instanceof Error ? (e.stack ?? e.message) : e)
+  process.exit(1)
+})
