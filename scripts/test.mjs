@@ -13,11 +13,19 @@ fs.rmSync(reports, { recursive: true, force: true })
 fs.mkdirSync(reports, { recursive: true })
 
 const env = { ...process.env, CHECKPOINT_DISABLE: '1', NEXT_TELEMETRY_DISABLED: '1', TURBO_TELEMETRY_DISABLED: '1', TEST_REPORT_DIR: reports }
+// The turbo run is the SQLite run, whatever the caller's environment; with TEST_DATABASE_URL set (CI), the domain
+// and api suites then run again on PostgreSQL (scripts/test-pg.mjs), their reports counted below with the rest.
+const pgUrl = env.TEST_DATABASE_URL
+delete env.TEST_DATABASE_URL
 const turbo = spawnSync(path.join(root, 'node_modules/.bin/turbo'), ['run', 'test', 'test:e2e', '--continue', '--concurrency=1', ...process.argv.slice(2)], {
   cwd: root,
   env,
   stdio: 'inherit',
 })
+const pg = pgUrl
+  ? spawnSync(process.execPath, [path.join(root, 'scripts', 'test-pg.mjs')], { cwd: root, env: { ...env, TEST_DATABASE_URL: pgUrl }, stdio: 'inherit' })
+  : null
+if (!pgUrl) console.log('[test] TEST_DATABASE_URL not set: the PostgreSQL run is skipped (pnpm test:pg; CI sets it)')
 
 let passed = 0
 let failed = 0
@@ -40,7 +48,7 @@ for (const f of files) {
   if (!r.numFailedTests && r.numFailedTestSuites) failed += r.numFailedTestSuites
   skipped += (r.numPendingTests ?? 0) + (r.numTodoTests ?? 0)
 }
-const status = turbo.status ?? 1
+const status = (turbo.status ?? 1) || (pg ? (pg.status ?? 1) : 0)
 // A suite that crashed before writing its report still fails the run.
 if (status !== 0 && failed === 0) failed = 1
 console.log(`${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`)

@@ -107,14 +107,23 @@ async function measure(
         if (warm.errors + warm.failures > 0) log(`warm-up of ${target.name} ${scenario.op} @${connections}: ${warm.errors} errors, ${warm.failures} unexpected ${JSON.stringify(warm.statuses)} ${warm.samples[0] ?? ''}`)
       }
       rss.reset()
+      const clientCpu = process.cpuUsage()
       const result = await runLoad(target, scenario, connections, settings.seconds)
       const peak = rss.peek()
-      const row: Row = { ...result, rssTreeMb: peak.treeMb, rssProcessMb: peak.processMb }
+      const { user, system } = process.cpuUsage(clientCpu)
+      const perRequest = (ms: number) => (result.requests > 0 ? Math.round((ms / result.requests) * 1000) / 1000 : 0)
+      const row: Row = {
+        ...result,
+        rssTreeMb: peak.treeMb,
+        rssProcessMb: peak.processMb,
+        serverCpuMsPerRequest: perRequest(peak.cpuMs),
+        clientCpuMsPerRequest: perRequest((user + system) / 1000),
+      }
       rows.push(row)
       if ('setRate' in scenario && typeof scenario.setRate === 'function') scenario.setRate(result.rps)
       const flag = row.errors + row.failures > 0 ? `   !!! ${row.errors} errors, ${row.failures} unexpected ${JSON.stringify(row.statuses)}` : ''
       log(
-        `${target.name.padEnd(8)} ${scenario.op.padEnd(10)} @${String(connections).padEnd(3)} ${String(row.rps).padStart(6)} req/s  p50 ${row.p50} ms  p99 ${row.p99} ms  max ${row.max} ms  RSS ${row.rssProcessMb} MB${row.stoppedEarly ? `  (${row.stoppedEarly})` : ''}${flag}`,
+        `${target.name.padEnd(8)} ${scenario.op.padEnd(10)} @${String(connections).padEnd(3)} ${String(row.rps).padStart(6)} req/s  p50 ${row.p50} ms  p99 ${row.p99} ms  max ${row.max} ms  RSS ${row.rssProcessMb} MB  CPU ${row.serverCpuMsPerRequest} ms/req (load generator ${row.clientCpuMsPerRequest})${row.stoppedEarly ? `  (${row.stoppedEarly})` : ''}${flag}`,
       )
     }
   } finally {
@@ -157,7 +166,7 @@ async function main() {
           sample = seeded.sample
           report.seed = { tokens: seeded.tokens, grants: seeded.grants, seconds: seeded.seconds }
           log(`seeded ${seeded.tokens.toLocaleString('en')} tokens in ${seeded.grants.toLocaleString('en')} grants in ${seeded.seconds} s`)
-          report.plans = await hotQueryPlans(dbFile)
+          report.plans = await hotQueryPlans(dbFile, sample[0]!)
         }
 
         const server = await startGnap(dbFile, SERVER_ENV)

@@ -45,6 +45,12 @@ function failures() {
   }
 }
 
+/** autocannon writes Content-Length itself for a body (the same value): a second one would make the request invalid. */
+function withoutLength(headers: Record<string, string>): Record<string, string> {
+  delete headers['content-length']
+  return headers
+}
+
 const pathOf = (url: string) => {
   const u = new URL(url)
   return u.pathname + u.search
@@ -167,7 +173,7 @@ export function continuationScenario(clients: BenchClient[], opts: { ratePerSeco
           const url = `${target.url}continue/${grant.continueId}`
           const body = JSON.stringify({ interact_ref: grant.interactRef })
           req.path = pathOf(url)
-          req.headers = signFast(clients[grant.client]!.key, { method: 'POST', url, authorization: `GNAP ${grant.continueToken}`, body })
+          req.headers = withoutLength(signFast(clients[grant.client]!.key, { method: 'POST', url, authorization: `GNAP ${grant.continueToken}`, body }))
           req.body = body
           return req
         },
@@ -195,7 +201,7 @@ export function grantScenario(clients: BenchClient[]): Scenario {
         setupRequest(req) {
           const client = clients[n++ % clients.length]!
           const body = incomingGrantBody(client)
-          req.headers = signFast(client.key, { method: 'POST', url: target.url, body })
+          req.headers = withoutLength(signFast(client.key, { method: 'POST', url: target.url, body }))
           req.body = body
           return req
         },

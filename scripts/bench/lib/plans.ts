@@ -15,17 +15,27 @@ export interface QueryPlan {
   indexedOnly: boolean
 }
 
-export async function hotQueryPlans(file: string): Promise<QueryPlan[]> {
+/**
+ * `liveValue` is the value of a live seeded token: the lookups run for real rows, so every statement they send
+ * (the token, then its grant and access items) is captured. The conditional update names no row, so nothing changes.
+ */
+export async function hotQueryPlans(file: string, liveValue: string): Promise<QueryPlan[]> {
+  const ids = new Database(file, { readonly: true })
+  const row = ids
+    .prepare(
+      `SELECT t."managementId", g."continueId" FROM "AccessToken" t JOIN "Grant" g ON g."id" = t."grantId" WHERE t."state" = 'active' LIMIT 1`,
+    )
+    .get() as { managementId: string; continueId: string }
+  ids.close()
   const db = new PrismaClient({ adapter: new PrismaBetterSQLite3({ url: `file:${file}` }), log: [{ emit: 'event', level: 'query' }] })
   const captured: { operation: string; sql: string }[] = []
   let operation = ''
   db.$on('query', (e) => captured.push({ operation, sql: e.query }))
-  const id = randomUUID()
   const steps: [string, () => Promise<unknown>][] = [
-    ['token by managementId (rotate, revoke)', () => findTokenByManagementId(db, id)],
-    ['token by valueHash (introspect)', () => findTokenByValue(db, 'X'.repeat(48))],
-    ['grant by continueId (continue, cancel)', () => findGrantByContinueId(db, id)],
-    ['rotation: conditional update', () => db.$transaction((tx) => markRotated(tx, id, new Date()))],
+    ['token by managementId (rotate, revoke)', () => findTokenByManagementId(db, row.managementId)],
+    ['token by valueHash (introspect)', () => findTokenByValue(db, liveValue)],
+    ['grant by continueId (continue, cancel)', () => findGrantByContinueId(db, row.continueId)],
+    ['rotation: conditional update', () => db.$transaction((tx) => markRotated(tx, randomUUID(), new Date()))],
   ]
   try {
     for (const [name, run] of steps) {

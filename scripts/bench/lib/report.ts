@@ -5,6 +5,10 @@ export interface Row extends RunResult {
   /** Peak RSS during the run: the server's process tree, and its largest process, MB. */
   rssTreeMb: number
   rssProcessMb: number
+  /** CPU time of the server's processes per answered request, ms: 1000 / this is what one core could serve. */
+  serverCpuMsPerRequest: number
+  /** CPU time of the load generator (this process) per request, ms. */
+  clientCpuMsPerRequest: number
 }
 
 export function table(headers: string[], rows: (string | number)[][]): string {
@@ -16,7 +20,7 @@ export function table(headers: string[], rows: (string | number)[][]): string {
 
 export function resultTable(rows: Row[]): string {
   return table(
-    ['operation', 'target', 'conc', 'req/s', 'p50 ms', 'p99 ms', 'max ms', 'errors', 'non-2xx', 'RSS MB'],
+    ['operation', 'target', 'conc', 'req/s', 'p50 ms', 'p99 ms', 'max ms', 'errors', 'non-2xx', 'RSS MB', 'CPU ms/req'],
     rows.map((r) => [
       r.op,
       r.target,
@@ -28,6 +32,7 @@ export function resultTable(rows: Row[]): string {
       r.errors,
       r.failures,
       r.rssProcessMb === r.rssTreeMb ? r.rssTreeMb : `${r.rssProcessMb}/${r.rssTreeMb}`,
+      r.serverCpuMsPerRequest,
     ]),
   )
 }

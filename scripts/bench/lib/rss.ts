@@ -1,5 +1,9 @@
-// Peak resident memory of a server: VmRSS of a process and all its descendants, read from /proc every 200 ms.
+// Peak resident memory of a server: VmRSS of a process and all its descendants, read from /proc every 200 ms; and
+// the CPU time the tree spent (user + system), which stays meaningful when other processes share the machine.
 import fs from 'node:fs'
+
+/** Clock ticks per second of /proc/<pid>/stat times (USER_HZ, 100 on Linux). */
+const TICKS = 100
 
 function children(): Map<number, number[]> {
   const byParent = new Map<number, number[]>()
@@ -40,12 +44,26 @@ export function rssKb(pid: number): number {
   }
 }
 
+/** utime + stime of a process, in ms (0 once it is gone). */
+export function cpuMs(pid: number): number {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8')
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+    // after "pid (comm) ": state(0) ppid(1) … utime(11) stime(12)
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS
+  } catch {
+    return 0
+  }
+}
+
 export interface RssPeak {
   /** Largest sum over the process tree, MB. */
   treeMb: number
   /** Largest single process, MB. */
   processMb: number
   processes: number
+  /** CPU time of the tree since the last reset, ms. */
+  cpuMs: number
 }
 
 /** Samples until `stop()`; `peek()` gives the peaks so far. The tree is re-read every 5 s (workers may appear). */
@@ -54,6 +72,8 @@ export function sampleRss(pid: number, intervalMs = 200) {
   let treeKb = 0
   let processKb = 0
   let ticks = 0
+  const treeCpu = () => tree.reduce((sum, p) => sum + cpuMs(p), 0)
+  let cpuStart = treeCpu()
   const sample = () => {
     if (++ticks % 25 === 0) tree = processTree(pid)
     let sum = 0
@@ -67,7 +87,12 @@ export function sampleRss(pid: number, intervalMs = 200) {
   sample()
   const timer = setInterval(sample, intervalMs)
   timer.unref()
-  const peek = (): RssPeak => ({ treeMb: Math.round(treeKb / 1024), processMb: Math.round(processKb / 1024), processes: tree.length })
+  const peek = (): RssPeak => ({
+    treeMb: Math.round(treeKb / 1024),
+    processMb: Math.round(processKb / 1024),
+    processes: tree.length,
+    cpuMs: treeCpu() - cpuStart,
+  })
   return {
     peek,
     /** Starts a new peak window (per run). */
@@ -75,6 +100,7 @@ export function sampleRss(pid: number, intervalMs = 200) {
       treeKb = 0
       processKb = 0
       sample()
+      cpuStart = treeCpu()
     },
     stop(): RssPeak {
       clearInterval(timer)

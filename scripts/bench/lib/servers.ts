@@ -25,8 +25,12 @@ export function requireBuild(): void {
 }
 
 /** Our server under `next start` on an existing migrated file, with the benchmark's settings. */
-export async function startGnap(dbFile: string, env: Record<string, string | undefined>): Promise<BenchServer & { server: RunningServer }> {
-  const server = await startServer(env, { dbFile })
+export async function startGnap(
+  dbFile: string,
+  env: Record<string, string | undefined>,
+  nodeArgs?: string[],
+): Promise<BenchServer & { server: RunningServer }> {
+  const server = await startServer(env, { dbFile, ...(nodeArgs ? { nodeArgs } : {}) })
   return { name: 'next', url: server.url, pid: server.pid, logs: server.logs, stop: server.stop, server }
 }
 

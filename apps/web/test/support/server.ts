@@ -27,6 +27,8 @@ export interface RunningServer {
 export interface StartOptions {
   /** An existing, migrated SQLite file to serve (a restart after a crash); kept on stop. Default: a fresh one. */
   dbFile?: string
+  /** Node options NODE_OPTIONS refuses, e.g. `--cpu-prof` (the benchmark's profile): node is then run directly. */
+  nodeArgs?: string[]
 }
 
 export async function freePort(): Promise<number> {
@@ -68,11 +70,11 @@ export async function startServer(env: Record<string, string | undefined> = {}, 
     ...env,
   }
   for (const key of Object.keys(settings)) if (settings[key] === undefined) delete settings[key]
-  const child: ChildProcess = spawn(path.join(webDir, 'node_modules/.bin/next'), ['start', '-p', String(port), '-H', '127.0.0.1'], {
-    cwd: webDir,
-    env: settings,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  })
+  const args = ['start', '-p', String(port), '-H', '127.0.0.1']
+  const [command, commandArgs] = options.nodeArgs
+    ? [process.execPath, [...options.nodeArgs, path.join(webDir, 'node_modules/next/dist/bin/next'), ...args]]
+    : [path.join(webDir, 'node_modules/.bin/next'), args]
+  const child: ChildProcess = spawn(command, commandArgs, { cwd: webDir, env: settings, stdio: ['ignore', 'pipe', 'pipe'] })
   child.stdout?.on('data', (d: Buffer) => (output += d.toString()))
   child.stderr?.on('data', (d: Buffer) => (output += d.toString()))
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()))

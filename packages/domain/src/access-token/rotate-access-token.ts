@@ -1,4 +1,5 @@
 import type { Deps } from '../deps'
+import { holdGrantState } from '../grant/grant.repo'
 import { GnapError } from '../errors'
 import { verifySignatureAs401, type RequestAuth } from '../client/request-auth'
 import { rowToAccessItem } from '../access/access.repo'
@@ -45,9 +46,11 @@ export async function rotateAccessToken(deps: Deps, input: { managementId: strin
   const successor = await deps.db.$transaction(async (tx) => {
     const grant = await tx.grant.findUnique({
       where: { id: token.grantId },
-      select: { state: true, finalizedReason: true, accessItems: { orderBy: { position: 'asc' } } },
+      select: { state: true, finalizedReason: true, updatedAt: true, accessItems: { orderBy: { position: 'asc' } } },
     })
     if (!grant || isRevoked(grant as GrantStatus)) throw unknown()
+    // A revocation racing this rotation either sees the successor or makes this rotation fail (grant.repo.ts).
+    if (!(await holdGrantState(tx, token.grantId, grant))) throw unknown()
     if (!(await markRotated(tx, token.id, now))) throw unknown()
     const issued = await insertAccessToken(tx, { grantId: token.grantId, expiresIn: config.accessTokenExpirySeconds, now, previousId: token.id })
     return { issued, access: grant.accessItems.map(rowToAccessItem) }

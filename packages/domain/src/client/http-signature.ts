@@ -299,16 +299,27 @@ function checkContentDigest(req: SignedRequest): GnapError | null {
   return null
 }
 
+// Imported keys by their public key bytes (the JWK's `x`): the same `x` is the same key, so a client's requests
+// reuse one KeyObject instead of importing the JWK each time. Bounded; the oldest import is dropped first.
+const importedKeys = new Map<string, KeyObject>()
+const MAX_IMPORTED_KEYS = 1_000
+
 function toEd25519PublicKey(jwk: VerificationJwk): KeyObject {
   if (jwk.kty !== 'OKP' || jwk.crv !== 'Ed25519' || typeof jwk.x !== 'string') {
     throw refuse('client key is not an Ed25519 key')
   }
+  const cached = importedKeys.get(jwk.x)
+  if (cached !== undefined) return cached
+  let key: KeyObject
   try {
     // Only the public members: a published `d` must never turn this into a private key.
-    return createPublicKey({ key: { kty: 'OKP', crv: 'Ed25519', x: jwk.x }, format: 'jwk' })
+    key = createPublicKey({ key: { kty: 'OKP', crv: 'Ed25519', x: jwk.x }, format: 'jwk' })
   } catch {
     throw refuse('client key is not an Ed25519 key')
   }
+  if (importedKeys.size >= MAX_IMPORTED_KEYS) importedKeys.delete(importedKeys.keys().next().value!)
+  importedKeys.set(jwk.x, key)
+  return key
 }
 
 function buildSignatureBase(req: SignedRequest, candidate: ParsedSignature): Buffer {

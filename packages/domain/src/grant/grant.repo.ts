@@ -37,3 +37,24 @@ export async function moveGrant(
   })
   return count === 1
 }
+
+/**
+ * Holds a grant in the state the caller read, for the rest of the transaction; false when it has moved since.
+ * Rewrites the state with itself: on PostgreSQL the row lock makes a concurrent revocation wait for this transaction
+ * (or this wait for it and see the new state), so a token issued here is committed before the revocation's
+ * `revokeLiveTokens` statement starts, and is revoked by it. Without the lock a READ COMMITTED revocation could miss a
+ * successor inserted by a concurrent rotation and leave it live. On SQLite writers are serialised anyway; the update
+ * only takes the write lock a little earlier.
+ */
+export async function holdGrantState(
+  tx: DbTx,
+  id: string,
+  seen: { state: string; finalizedReason: string | null; updatedAt: Date },
+): Promise<boolean> {
+  const { count } = await tx.grant.updateMany({
+    where: { id, state: seen.state, finalizedReason: seen.finalizedReason },
+    // updatedAt given as it was: @updatedAt would otherwise stamp the grant as changed.
+    data: { state: seen.state, updatedAt: seen.updatedAt },
+  })
+  return count === 1
+}

@@ -1,5 +1,5 @@
 import type { Deps } from '../deps'
-import type { Db } from '../db/client'
+import { providerOf, type Db } from '../db/client'
 import type { GnapConfig } from '../config/config'
 import type { GnapError, GnapErrorCode } from '../errors'
 import type { RequestAuth } from '../client/request-auth'
@@ -9,7 +9,7 @@ import type { GrantRequest } from '../grant/grant.wire'
 import { createLogger } from '../log'
 import { createTestDb } from './test-db'
 
-// Deps for use-case tests: a real SQLite file of its own, a fake clock, a silent logger, and stubs for what
+// Deps for use-case tests: a real database of its own (SQLite, or PostgreSQL under TEST_DATABASE_URL), a fake clock, a silent logger, and stubs for what
 // another layer does (HTTP signatures, wallet address fetches).
 
 /** The client instance's wallet address in tests. */
@@ -173,8 +173,11 @@ export function grantRequest(
  * only its hash may be.
  */
 export async function databaseText(db: Db): Promise<string> {
+  // PostgreSQL: catalog names are cast to text (the adapter cannot read the `name` type).
   const tables = await db.$queryRawUnsafe<{ name: string }[]>(
-    `SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'`,
+    providerOf(db) === 'postgresql'
+      ? `SELECT table_name::text AS name FROM information_schema.tables WHERE table_schema = current_schema() AND table_type = 'BASE TABLE'`
+      : `SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'`,
   )
   const dumps: string[] = []
   for (const { name } of tables) {
@@ -208,6 +211,15 @@ export async function failWrites(
   operation: 'INSERT' | 'UPDATE' = 'INSERT',
 ): Promise<() => Promise<void>> {
   const trigger = `fail_${operation.toLowerCase()}_${table}`
+  if (providerOf(db) === 'postgresql') {
+    await db.$executeRawUnsafe(
+      `CREATE OR REPLACE FUNCTION gnap_injected_failure() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'injected failure'; END $$`,
+    )
+    await db.$executeRawUnsafe(`CREATE TRIGGER "${trigger}" BEFORE ${operation} ON "${table}" FOR EACH ROW EXECUTE FUNCTION gnap_injected_failure()`)
+    return async () => {
+      await db.$executeRawUnsafe(`DROP TRIGGER "${trigger}" ON "${table}"`)
+    }
+  }
   await db.$executeRawUnsafe(
     `CREATE TRIGGER "${trigger}" BEFORE ${operation} ON "${table}" BEGIN SELECT RAISE(ABORT, 'injected failure'); END`,
   )

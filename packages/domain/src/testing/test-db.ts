@@ -1,13 +1,62 @@
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
+import { randomBytes } from 'node:crypto'
 import { execFileSync } from 'node:child_process'
 import { openDb, type Db } from '../db/client'
 
 const repoRoot = path.resolve(import.meta.dirname, '../../../..')
 
-/** A migrated SQLite file of its own for one test file: a copy of the template made by the global setup. */
+// The same suites run on SQLite (the default) and on PostgreSQL when TEST_DATABASE_URL is set: a postgresql:// URL
+// of a role with CREATEDB, whose database is used only to create and drop the test databases. The vitest global setup
+// (`setupTemplateDb`) migrates one template; each test file gets its own database made from it, so files run in
+// parallel on either store without truncating each other's data.
+
+/** What the global setup made: the template to copy, and how to remove it. */
+export async function setupTemplateDb(label: string): Promise<() => Promise<void>> {
+  const admin = process.env.TEST_DATABASE_URL
+  if (admin) {
+    const name = `gnap_tpl_${label}_${randomBytes(4).toString('hex')}`
+    await adminQuery(admin, `CREATE DATABASE "${name}"`)
+    migrate(databaseUrl(admin, name))
+    process.env.GNAP_TEMPLATE_PG = name
+    return async () => {
+      await adminQuery(admin, `DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`)
+    }
+  }
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), `gnap-${label}-template-`))
+  const file = path.join(dir, 'template.db')
+  migrateFile(file)
+  process.env.GNAP_TEMPLATE_DB = file
+  return () => Promise.resolve(fs.rmSync(dir, { recursive: true, force: true }))
+}
+
+/**
+ * A migrated database of its own for one test file: on SQLite a copy of the template file, on PostgreSQL
+ * (TEST_DATABASE_URL) `CREATE DATABASE … TEMPLATE` the migrated template.
+ */
 export async function createTestDb(): Promise<{ db: Db; url: string; cleanup: () => Promise<void> }> {
+  const admin = process.env.TEST_DATABASE_URL
+  if (admin) {
+    const name = `gnap_test_${randomBytes(6).toString('hex')}`
+    const template = process.env.GNAP_TEMPLATE_PG
+    await createDatabase(admin, name, template)
+    const url = databaseUrl(admin, name)
+    if (!template) migrate(url)
+    const db = await openDb(url)
+    return {
+      db,
+      url,
+      cleanup: async () => {
+        await db.$disconnect()
+        // A database left behind costs nothing but disk; a failed drop (e.g. a backend the role may not signal)
+        // must not fail the test that used it.
+        await adminQuery(admin, `DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`).catch((e: unknown) =>
+          console.warn(`[test-db] could not drop ${name}: ${e instanceof Error ? e.message : String(e)}`),
+        )
+      },
+    }
+  }
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gnap-test-'))
   const file = path.join(dir, 'test.db')
   const template = process.env.GNAP_TEMPLATE_DB
@@ -27,9 +76,50 @@ export async function createTestDb(): Promise<{ db: Db; url: string; cleanup: ()
 
 /** Applies the migrations to a SQLite file with the Prisma CLI. */
 export function migrateFile(file: string): void {
+  migrate(`file:${file}`)
+}
+
+/** Applies the migrations of the store `url` names (prisma.config.ts picks the folder) with the Prisma CLI. */
+export function migrate(url: string): void {
   execFileSync(path.join(repoRoot, 'node_modules/.bin/prisma'), ['migrate', 'deploy'], {
     cwd: repoRoot,
-    env: { ...process.env, DATABASE_URL: `file:${file}`, CHECKPOINT_DISABLE: '1' },
+    env: { ...process.env, DATABASE_URL: url, CHECKPOINT_DISABLE: '1' },
     stdio: 'pipe',
   })
+}
+
+/** The URL of database `name` on the server of a PostgreSQL URL (same role, host and options). */
+export function databaseUrl(adminUrl: string, name: string): string {
+  const u = new URL(adminUrl)
+  u.pathname = `/${name}`
+  return u.toString()
+}
+
+/**
+ * CREATE DATABASE, from `template` when given. PostgreSQL refuses to copy a template while another session is
+ * connected to it (55006 object_in_use), which a parallel copy can briefly look like: retry a few times.
+ */
+async function createDatabase(adminUrl: string, name: string, template: string | undefined): Promise<void> {
+  const sql = template ? `CREATE DATABASE "${name}" TEMPLATE "${template}"` : `CREATE DATABASE "${name}"`
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await adminQuery(adminUrl, sql)
+    } catch (e) {
+      const code = (e as { code?: unknown }).code
+      if (code !== '55006' || attempt >= 20) throw e
+      await new Promise((r) => setTimeout(r, 50 * attempt))
+    }
+  }
+}
+
+/** One statement on the admin database of TEST_DATABASE_URL (CREATE/DROP DATABASE cannot run in a transaction). */
+export async function adminQuery(adminUrl: string, sql: string): Promise<void> {
+  const { default: pg } = await import('pg')
+  const client = new pg.Client({ connectionString: adminUrl })
+  await client.connect()
+  try {
+    await client.query(sql)
+  } finally {
+    await client.end()
+  }
 }

@@ -25,6 +25,10 @@ function toSignIn() {
  * the admin layout (server side); null on the sign-in page, whose only mutation needs none.
  */
 export function AdminProviders({ csrfToken, children }: { csrfToken: string | null; children: ReactNode }) {
+  // On the sign-in page (no token) an UNAUTHORIZED answer is a wrong password, shown by the form.
+  const sessionEnded = (e: unknown) => {
+    if (csrfToken !== null && isUnauthorized(e)) toSignIn()
+  }
   const [queryClient] = useState(
     () =>
       new QueryClient({
@@ -36,8 +40,8 @@ export function AdminProviders({ csrfToken, children }: { csrfToken: string | nu
             retry: (count, error) => errorCode(error) === null && count < 2,
           },
         },
-        queryCache: new QueryCache({ onError: (e) => csrfToken !== null && isUnauthorized(e) && toSignIn() }),
-        mutationCache: new MutationCache({ onError: (e) => csrfToken !== null && isUnauthorized(e) && toSignIn() }),
+        queryCache: new QueryCache({ onError: (e) => sessionEnded(e) }),
+        mutationCache: new MutationCache({ onError: (e) => sessionEnded(e) }),
       }),
   )
   const [trpcClient] = useState(() =>

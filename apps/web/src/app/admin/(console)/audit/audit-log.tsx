@@ -1,6 +1,7 @@
 'use client'
 
-import { useInfiniteQuery } from '@tanstack/react-query'
+import { useQueries } from '@tanstack/react-query'
+import { useState } from 'react'
 import Link from 'next/link'
 import { useTRPC } from '../../_lib/trpc'
 import { errorMessage } from '../../_lib/errors'
@@ -38,8 +39,25 @@ function Target({ target }: { target: string }) {
 /** What administrators did, newest first: who, what, to which grant or token, when. */
 export function AuditLog() {
   const trpc = useTRPC()
-  const log = useInfiniteQuery(trpc.audit.list.infiniteQueryOptions({ limit: 50 }, { getNextPageParam: (page) => page.nextCursor ?? undefined }))
-  const entries = log.data?.pages.flatMap((p) => p.items) ?? []
+  // One query per page shown, each from the cursor the page before it returned. (Not useInfiniteQuery: tRPC adds
+  // `direction` to its input, which the procedure's strict input schema refuses.)
+  const [cursors, setCursors] = useState<(string | null)[]>([null])
+  const pages = useQueries({ queries: cursors.map((cursor) => trpc.audit.list.queryOptions({ limit: 50, cursor })) })
+  const entries = pages.flatMap((p) => p.data?.items ?? [])
+  const first = pages[0]!
+  const last = pages[pages.length - 1]!
+  const nextCursor = last.data?.nextCursor ?? null
+  const loadingMore = cursors.length > 1 && last.isPending
+  const log = {
+    isPending: first.isPending,
+    isSuccess: first.isSuccess,
+    isError: pages.some((p) => p.isError),
+    error: pages.find((p) => p.isError)?.error,
+    hasNextPage: loadingMore || nextCursor !== null,
+    isFetchingNextPage: loadingMore,
+    refetch: () => Promise.all(pages.map((p) => p.refetch())),
+    fetchNextPage: () => nextCursor && setCursors((c) => [...c, nextCursor]),
+  }
 
   return (
     <>

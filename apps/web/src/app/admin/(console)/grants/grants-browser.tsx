@@ -21,6 +21,11 @@ import {
 } from '../../_lib/grant-query'
 import { Empty, ErrorMessage, GrantStatusBadge, Loading, Time } from '../../_components/ui'
 
+const lastSegment = (text: string) => {
+  const t = text.trim()
+  return /^https?:\/\//i.test(t) ? (t.replace(/\/+$/, '').split('/').pop() ?? '') : t
+}
+
 /** The grants table: filters, search and sort in the URL, one page of the server's keyset pagination at a time. */
 export function GrantsBrowser() {
   const params = useSearchParams()
@@ -41,7 +46,8 @@ export function GrantsBrowser() {
     go(
       parseGrantQuery(
         new URLSearchParams({
-          q: value('q'),
+          // A pasted continue or manage URL names its id in the last path segment.
+          q: lastSegment(value('q')),
           state: value('state'),
           reason: value('reason'),
           type: value('type'),

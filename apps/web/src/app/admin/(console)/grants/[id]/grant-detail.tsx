@@ -3,12 +3,13 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import type { inferRouterOutputs } from '@trpc/server'
 import Link from 'next/link'
-import { useEffect, useRef, useState } from 'react'
+import { useState } from 'react'
 import type { AppRouter } from '@gnap/api'
 import { useTRPC } from '../../../_lib/trpc'
 import { errorMessage } from '../../../_lib/errors'
 import { ACCESS_TYPE_LABEL, GRANT_STATUS_MEANING, formatAmount, formatSeconds, sentenceCase } from '../../../_lib/format'
 import { ConfirmDialog } from '../../../_components/confirm-dialog'
+import { Notice } from '../../../_components/notice'
 import { ErrorMessage, GrantStatusBadge, Loading, Time } from '../../../_components/ui'
 import { TokenChain } from './token-chain'
 
@@ -21,6 +22,7 @@ const REVOCABLE = new Set(['pending', 'approved', 'issued'])
 export function GrantDetailView({ id }: { id: string }) {
   const trpc = useTRPC()
   const grant = useQuery(trpc.grants.byId.queryOptions({ id }))
+  const [notice, setNotice] = useState<string | null>(null)
 
   if (grant.isPending) return <Loading>Loading the grant…</Loading>
   if (grant.isError) {
@@ -47,9 +49,9 @@ export function GrantDetailView({ id }: { id: string }) {
             From {g.client.name ?? 'a client that gave no name'} · <GrantStatusBadge status={g.status} />
           </p>
         </div>
+        <RevokeGrant grant={g} onRevoked={setNotice} />
       </div>
-
-      <RevokeGrant grant={g} />
+      <Notice text={notice} />
 
       <div className="grid-2">
         <section className="panel" aria-labelledby="summary-heading">
@@ -253,20 +255,19 @@ function Interaction({ interaction: i }: { interaction: GrantDetail['interaction
   )
 }
 
-function RevokeGrant({ grant }: { grant: GrantDetail }) {
+/** The Revoke grant button and its confirmation, for grants a revocation still changes. */
+function RevokeGrant({ grant, onRevoked }: { grant: GrantDetail; onRevoked(message: string): void }) {
   const trpc = useTRPC()
   const queryClient = useQueryClient()
   const [open, setOpen] = useState(false)
   const [error, setError] = useState<string | null>(null)
-  const [done, setDone] = useState<string | null>(null)
-  const noticeRef = useRef<HTMLDivElement>(null)
   const liveTokens = grant.tokens.filter((t) => t.status === 'active' || t.status === 'expired').length
 
   const revoke = useMutation(
     trpc.grants.revoke.mutationOptions({
       onSuccess: async (r) => {
         setOpen(false)
-        setDone(
+        onRevoked(
           r.revokedTokens === 0
             ? 'Grant revoked. It had no live token.'
             : `Grant revoked. ${r.revokedTokens} live token${r.revokedTokens === 1 ? '' : 's'} stopped working.`,
@@ -280,36 +281,19 @@ function RevokeGrant({ grant }: { grant: GrantDetail }) {
     }),
   )
 
-  useEffect(() => {
-    if (done) noticeRef.current?.focus()
-  }, [done])
-
+  if (!REVOCABLE.has(grant.status) && !open) return null
   return (
     <>
-      {done && (
-        <div className="message success" role="status" tabIndex={-1} ref={noticeRef}>
-          <p>{done}</p>
-        </div>
-      )}
-      {REVOCABLE.has(grant.status) && (
-        <section className="panel danger-zone" aria-labelledby="revoke-heading">
-          <h2 id="revoke-heading">Revoke this grant</h2>
-          <p>
-            The client loses this access at once: {liveTokens === 0 ? 'it has no live token, and ' : 'its tokens stop working, '}it can no longer continue
-            the grant or rotate a token. This is what the client&apos;s own DELETE /continue does, and it is recorded in the audit log.
-          </p>
-          <button
-            type="button"
-            className="button danger"
-            onClick={() => {
-              setError(null)
-              setOpen(true)
-            }}
-          >
-            Revoke grant
-          </button>
-        </section>
-      )}
+      <button
+        type="button"
+        className="button danger"
+        onClick={() => {
+          setError(null)
+          setOpen(true)
+        }}
+      >
+        Revoke grant
+      </button>
       <ConfirmDialog
         open={open}
         title="Revoke this grant?"
@@ -323,6 +307,9 @@ function RevokeGrant({ grant }: { grant: GrantDetail }) {
         <p>
           {grant.client.name ?? grant.client.walletAddress} will lose access granted by <span className="mono">{grant.id}</span>
           {liveTokens > 0 ? `, and its ${liveTokens} live token${liveTokens === 1 ? '' : 's'} will stop working` : ''}. This cannot be undone.
+        </p>
+        <p className="muted">
+          It can no longer continue the grant or rotate a token, as after its own DELETE /continue. The revocation is recorded in the audit log.
         </p>
       </ConfirmDialog>
     </>

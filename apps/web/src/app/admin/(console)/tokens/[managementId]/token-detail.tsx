@@ -3,12 +3,13 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import type { inferRouterOutputs } from '@trpc/server'
 import Link from 'next/link'
-import { useEffect, useRef, useState } from 'react'
+import { useState } from 'react'
 import type { AppRouter } from '@gnap/api'
 import { useTRPC } from '../../../_lib/trpc'
 import { errorMessage } from '../../../_lib/errors'
 import { formatSeconds } from '../../../_lib/format'
 import { ConfirmDialog } from '../../../_components/confirm-dialog'
+import { Notice } from '../../../_components/notice'
 import { ErrorMessage, GrantStatusBadge, Loading, Time, TokenStatusBadge } from '../../../_components/ui'
 
 type TokenDetail = inferRouterOutputs<AppRouter>['tokens']['byManagementId']
@@ -24,6 +25,7 @@ const TOKEN_STATUS_MEANING = {
 export function TokenDetailView({ managementId }: { managementId: string }) {
   const trpc = useTRPC()
   const token = useQuery(trpc.tokens.byManagementId.queryOptions({ managementId }))
+  const [notice, setNotice] = useState<string | null>(null)
 
   if (token.isPending) return <Loading>Loading the token…</Loading>
   if (token.isError) {
@@ -51,9 +53,9 @@ export function TokenDetailView({ managementId }: { managementId: string }) {
             <TokenStatusBadge status={t.status} /> {TOKEN_STATUS_MEANING[t.status]}
           </p>
         </div>
+        <RevokeToken detail={token.data} onRevoked={setNotice} />
       </div>
-
-      <RevokeToken detail={token.data} />
+      <Notice text={notice} />
 
       <div className="grid-2">
         <section className="panel" aria-labelledby="token-heading">
@@ -132,13 +134,12 @@ export function TokenDetailView({ managementId }: { managementId: string }) {
   )
 }
 
-function RevokeToken({ detail }: { detail: TokenDetail }) {
+/** The Revoke token button and its confirmation, for a token that still works or could be rotated back to life. */
+function RevokeToken({ detail, onRevoked }: { detail: TokenDetail; onRevoked(message: string): void }) {
   const trpc = useTRPC()
   const queryClient = useQueryClient()
   const [open, setOpen] = useState(false)
   const [error, setError] = useState<string | null>(null)
-  const [done, setDone] = useState(false)
-  const noticeRef = useRef<HTMLDivElement>(null)
   const t = detail.token
   const revocable = t.status === 'active' || t.status === 'expired'
 
@@ -146,7 +147,7 @@ function RevokeToken({ detail }: { detail: TokenDetail }) {
     trpc.tokens.revoke.mutationOptions({
       onSuccess: async () => {
         setOpen(false)
-        setDone(true)
+        onRevoked('Token revoked. It no longer works and cannot be rotated; its grant is unchanged.')
         await queryClient.invalidateQueries()
       },
       onError: (e) => {
@@ -156,36 +157,19 @@ function RevokeToken({ detail }: { detail: TokenDetail }) {
     }),
   )
 
-  useEffect(() => {
-    if (done) noticeRef.current?.focus()
-  }, [done])
-
+  if (!revocable && !open) return null
   return (
     <>
-      {done && (
-        <div className="message success" role="status" tabIndex={-1} ref={noticeRef}>
-          <p>Token revoked. It no longer works and cannot be rotated; its grant is unchanged.</p>
-        </div>
-      )}
-      {revocable && (
-        <section className="panel danger-zone" aria-labelledby="revoke-heading">
-          <h2 id="revoke-heading">Revoke this token</h2>
-          <p>
-            Only this token stops working{t.status === 'expired' ? ' (expired, it could still be rotated back to life)' : ''}; the grant stays as it is. The
-            revocation is recorded in the audit log.
-          </p>
-          <button
-            type="button"
-            className="button danger"
-            onClick={() => {
-              setError(null)
-              setOpen(true)
-            }}
-          >
-            Revoke token
-          </button>
-        </section>
-      )}
+      <button
+        type="button"
+        className="button danger"
+        onClick={() => {
+          setError(null)
+          setOpen(true)
+        }}
+      >
+        Revoke token
+      </button>
       <ConfirmDialog
         open={open}
         title="Revoke this token?"
@@ -198,8 +182,9 @@ function RevokeToken({ detail }: { detail: TokenDetail }) {
       >
         <p>
           The token <span className="mono">{t.managementId}</span> of {detail.grant.client.name ?? detail.grant.client.walletAddress} will stop working
-          and cannot be rotated. This cannot be undone.
+          and cannot be rotated{t.status === 'expired' ? ' back to life' : ''}. Its grant stays as it is. This cannot be undone.
         </p>
+        <p className="muted">The revocation is recorded in the audit log.</p>
       </ConfirmDialog>
     </>
   )
