@@ -64,3 +64,25 @@ function required(value: string | undefined): string {
   if (value === undefined) throw new Error('signedHeaders: the signer returned no content headers for a body')
   return value
 }
+
+/**
+ * Headers of a body-less request signed with a `nonce` parameter, which the SDK never sends: for tests of
+ * signature replay (RFC 9421 §2.3), covering @method, @target-uri and the given headers.
+ */
+export async function signedHeadersWithNonce(
+  key: ClientKey,
+  input: { method: string; url: string; headers: Record<string, string>; nonce: string },
+): Promise<Record<string, string>> {
+  const { httpbis, createSigner } = await import('http-message-signatures')
+  const signed = await httpbis.signMessage(
+    {
+      key: createSigner(key.privateKey, 'ed25519', key.kid),
+      name: 'sig1',
+      params: ['keyid', 'created', 'nonce'],
+      paramValues: { nonce: input.nonce },
+      fields: ['@method', '@target-uri', ...Object.keys(input.headers).map((h) => h.toLowerCase())],
+    },
+    { method: input.method, url: input.url, headers: input.headers },
+  )
+  return signed.headers as Record<string, string>
+}

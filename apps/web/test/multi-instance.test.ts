@@ -1,0 +1,180 @@
+// Two `next start` instances on one PostgreSQL database (issue #8): every race is decided by the database, so the
+// protocol's promises hold when competing requests land on different instances. Both instances share one
+// AUTH_SERVER_URL, as behind a proxy: clients sign the public URL, requests go to either port.
+// Runs when MULTI_INSTANCE_PG_URL names a PostgreSQL server (CI sets it through `pnpm test`); skipped otherwise.
+import { randomBytes, randomUUID } from 'node:crypto'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createHash } from 'node:crypto'
+import { openDb } from '@gnap/domain'
+import { adminQuery, databaseUrl, generateClientKey, migrate, signedHeadersWithNonce, startWalletAddressServer } from '@gnap/domain/testing'
+import { IDP_SECRET, INTROSPECTION_SECRET, startServer, type RunningServer } from './support/server'
+import { outgoingAccess, sleep } from './support/world'
+import { signedRequest, type IssuedToken } from './support/raw-http'
+
+const pgAdmin = process.env.MULTI_INSTANCE_PG_URL
+if (!pgAdmin) console.log('[multi-instance] MULTI_INSTANCE_PG_URL not set: the two-instance PostgreSQL tests are skipped')
+
+describe.skipIf(!pgAdmin)('two instances on one PostgreSQL database', () => {
+  const dbName = `gnap_multi_${randomBytes(5).toString('hex')}`
+  let a: RunningServer
+  let b: RunningServer
+  let wallets: Awaited<ReturnType<typeof startWalletAddressServer>>
+  const key = generateClientKey('key-1')
+  let walletAddress: string
+  /** The public base URL both instances answer for (instance a's), as a proxy in front would make it. */
+  let base: string
+
+  beforeAll(async () => {
+    await adminQuery(pgAdmin!, `CREATE DATABASE "${dbName}"`)
+    const url = databaseUrl(pgAdmin!, dbName)
+    migrate(url)
+    a = await startServer({ DATABASE_URL: url })
+    base = a.url
+    b = await startServer({ DATABASE_URL: url, AUTH_SERVER_URL: base })
+    wallets = await startWalletAddressServer({})
+    walletAddress = wallets.addClient('app', { publicName: 'Test App', keys: [key.jwk], authServer: base })
+  })
+
+  afterAll(async () => {
+    await a?.stop()
+    await b?.stop()
+    await wallets?.close()
+    await adminQuery(pgAdmin!, `DROP DATABASE IF EXISTS "${dbName}" WITH (FORCE)`).catch(() => undefined)
+  })
+
+  /** The same request sent to instance a or b: signed for the public URL, delivered to that instance's port. */
+  const on = (server: RunningServer, publicUrl: string) => publicUrl.replace(base, server.url)
+  const send = async (server: RunningServer, input: Parameters<typeof signedRequest>[1]) =>
+    fetch(on(server, input.url), await signedRequest(key, input))
+
+  async function issuedToken(): Promise<{ token: IssuedToken; continueUri: string; continueToken: string }> {
+    const res = await send(a, { method: 'POST', url: base, body: { access_token: { access: [{ type: 'incoming-payment', actions: ['read'] }] }, client: walletAddress } })
+    expect(res.status).toBe(200)
+    const body = (await res.json()) as { access_token: IssuedToken; continue: { uri: string; access_token: { value: string } } }
+    return { token: body.access_token, continueUri: body.continue.uri, continueToken: body.continue.access_token.value }
+  }
+
+  async function introspect(server: RunningServer, value: string): Promise<boolean> {
+    const res = await fetch(`${server.url}introspect`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${INTROSPECTION_SECRET}` },
+      body: JSON.stringify({ access_token: value }),
+    })
+    return ((await res.json()) as { active: boolean }).active
+  }
+
+  it('lets exactly one of 40 concurrent rotations of one token win, split across both instances', async () => {
+    const { token } = await issuedToken()
+    const answers = await Promise.all(
+      Array.from({ length: 40 }, (_, i) => send(i % 2 ? b : a, { method: 'POST', url: token.manage, token: token.value })),
+    )
+    const statuses = answers.map((r) => r.status)
+    expect(statuses.filter((s) => s === 200)).toHaveLength(1)
+    expect(statuses.filter((s) => s === 404)).toHaveLength(39)
+    const winner = (await answers.find((r) => r.status === 200)!.json()) as { access_token: IssuedToken }
+    expect(await introspect(b, winner.access_token.value)).toBe(true)
+    expect(await introspect(a, token.value)).toBe(false)
+  })
+
+  it('issues exactly one token for 20 concurrent continuations with one interact_ref across both instances', async () => {
+    const finish = { method: 'redirect', uri: 'https://client.example/finish', nonce: randomUUID() }
+    const res = await send(a, {
+      method: 'POST',
+      url: base,
+      body: { access_token: { access: [outgoingAccess('https://wallet.example/alice')] }, client: walletAddress, interact: { start: ['redirect'], finish } },
+    })
+    const pending = (await res.json()) as { interact: { redirect: string }; continue: { uri: string; access_token: { value: string }; wait: number } }
+    // The owner: starts on instance a, the identity provider answers instance b, the browser finishes on a.
+    const start = await fetch(on(a, pending.interact.redirect), { redirect: 'manual' })
+    const idp = new URL(start.headers.get('location') ?? '')
+    const [interactId, nonce] = [idp.searchParams.get('interactId'), idp.searchParams.get('nonce')]
+    const cookie = (start.headers.get('set-cookie') ?? '').split(';')[0] ?? ''
+    expect((await fetch(`${b.url}grant/${interactId}/${nonce}/accept`, { method: 'POST', headers: { 'x-idp-secret': IDP_SECRET } })).status).toBe(202)
+    const finished = await fetch(`${a.url}interact/${interactId}/${nonce}/finish`, { redirect: 'manual', headers: { cookie } })
+    const interactRef = new URL(finished.headers.get('location') ?? '').searchParams.get('interact_ref') ?? ''
+    expect(interactRef).not.toBe('')
+    await sleep(pending.continue.wait * 1000)
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        send(i % 2 ? b : a, { method: 'POST', url: pending.continue.uri, token: pending.continue.access_token.value, body: { interact_ref: interactRef } }),
+      ),
+    )
+    const statuses = answers.map((r) => r.status)
+    expect(statuses.filter((s) => s === 200)).toHaveLength(1)
+    expect(statuses.filter((s) => s === 401)).toHaveLength(19)
+  })
+
+  it('refuses on one instance a signature nonce already used on the other', async () => {
+    const { token } = await issuedToken()
+    // The SDK sends no nonce; a client that does gets replay protection shared by every instance.
+    const headers = await signedHeadersWithNonce(key, {
+      method: 'DELETE',
+      url: token.manage,
+      headers: { authorization: `GNAP ${token.value}` },
+      nonce: randomUUID(),
+    })
+    expect((await fetch(on(a, token.manage), { method: 'DELETE', headers })).status).toBe(204)
+    const replay = await fetch(on(b, token.manage), { method: 'DELETE', headers })
+    expect(replay.status).toBe(401)
+    expect(((await replay.json()) as { error: { description: string } }).error.description).toContain('nonce')
+  })
+
+  it('leaves no live token when a revoke on one instance races a rotation on the other', async () => {
+    for (let round = 0; round < 5; round++) {
+      const g = await issuedToken()
+      const [rotated, cancelled] = await Promise.all([
+        send(a, { method: 'POST', url: g.token.manage, token: g.token.value }),
+        send(b, { method: 'DELETE', url: g.continueUri, token: g.continueToken }),
+      ])
+      expect(cancelled.status).toBe(204)
+      expect(await introspect(a, g.token.value)).toBe(false)
+      if (rotated.status === 200) {
+        const next = (await rotated.json()) as { access_token: IssuedToken }
+        expect(await introspect(b, next.access_token.value)).toBe(false)
+      } else {
+        expect(rotated.status).toBe(404)
+      }
+    }
+  })
+
+  it('keeps answering on one instance when the other is killed mid-load, losing no answer that was a 200', async () => {
+    const chains = await Promise.all(Array.from({ length: 6 }, () => issuedToken()))
+    const answered: string[] = chains.map((c) => c.token.value)
+    let killed = false
+    const deadline = Date.now() + 4000
+    const loops = chains.map(async (chain, n) => {
+      let current = chain.token
+      for (let i = 0; Date.now() < deadline; i++) {
+        const target = !killed && (i + n) % 2 ? b : a
+        try {
+          const res = await send(target, { method: 'POST', url: current.manage, token: current.value })
+          if (res.status !== 200) break // the held value was rotated by a request whose answer was lost
+          current = ((await res.json()) as { access_token: IssuedToken }).access_token
+          answered.push(current.value)
+        } catch {
+          // the killed instance: no answer, so nothing promised
+        }
+      }
+    })
+    await sleep(1500)
+    await b.kill('SIGKILL')
+    killed = true
+    await Promise.all(loops)
+    expect(await introspect(a, (await issuedToken()).token.value)).toBe(true)
+
+    const db = await openDb(databaseUrl(pgAdmin!, dbName))
+    try {
+      const sha = (v: string) => createHash('sha256').update(v).digest('hex')
+      for (const value of answered) {
+        const row = await db.accessToken.findUnique({ where: { valueHash: sha(value) }, include: { next: true } })
+        expect(row, 'a token answered with 200 is in the database').not.toBeNull()
+        expect(row!.state === 'active' || (row!.state === 'rotated' && row!.next !== null)).toBe(true)
+      }
+      expect(await db.accessToken.count({ where: { state: 'rotated', next: null } })).toBe(0)
+      expect(await db.grant.count({ where: { state: 'finalized', finalizedReason: 'issued', accessTokens: { none: {} } } })).toBe(0)
+    } finally {
+      await db.$disconnect()
+    }
+    expect(answered.length).toBeGreaterThan(chains.length)
+  })
+})
