@@ -47,5 +47,11 @@ export function loudFailures(rows: Row[]): string | null {
       r.samples.map((s) => `      ${s}`).join('\n'),
   )
   const bar = '!'.repeat(78)
-  return `${bar}\n!!! ERRORS: these runs had failures; their figures do not count\n${lines.join('\n')}\n${bar}`
+  const onlyTimeouts = bad.every((r) => r.failures === 0 && r.errors === r.timeouts)
+  const note = onlyTimeouts
+    ? '\n!!! All of them are timeouts (no answer in 10 s). A Node process whose event loop is saturated accepts about one\n' +
+      '!!! new connection per loop turn, so at high concurrency the last connections wait seconds for their first\n' +
+      '!!! answer; compare the floor and the ceiling at the same concurrency (README, Benchmark).'
+    : ''
+  return `${bar}\n!!! ERRORS: these runs had failures; their figures do not count\n${lines.join('\n')}${note}\n${bar}`
 }
