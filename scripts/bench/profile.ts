@@ -53,12 +53,13 @@ async function main() {
       try {
         for (const c of clients) c.walletAddress = wallets.addClient(c.name, { publicName: `Profile ${c.name}`, keys: [c.key.jwk], authServer: server.url })
         const target: Target = { name: 'next', url: server.url }
-        const scenario: Scenario | undefined = {
+        const scenarios: Record<string, () => Scenario> = {
           rotate: () => rotationScenario(clients),
           introspect: () => introspectionScenario(clients, 2_000),
           continue: () => continuationScenario(clients, { ratePerSecond: 500, max: 20_000, waitSeconds: 1 }),
           grant: () => grantScenario(clients),
-        }[op]?.()
+        }
+        const scenario = scenarios[op]?.()
         if (!scenario) throw new Error(`BENCH_PROFILE_OPS: unknown operation ${op}`)
         await scenario.prepare(target, connections, warmup + seconds)
         if (warmup > 0) await runLoad(target, scenario, connections, warmup)

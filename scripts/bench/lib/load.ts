@@ -15,7 +15,18 @@ export interface Target {
   url: string
 }
 
-type Request = autocannon.Request & { onResponse?: (status: number, body: string, context: Record<string, unknown>) => void }
+/** What autocannon keeps for one request between `setupRequest` and `onResponse`. */
+type Context = Record<string, unknown>
+
+/** A request template with its per-request hooks (autocannon's Request, with the hooks typed as used here). */
+interface Request {
+  method: 'GET' | 'POST'
+  path: string
+  headers?: Record<string, string>
+  body?: string
+  setupRequest?: (req: Request, context: Context) => Request
+  onResponse?: (status: number, body: string, context: Context) => void
+}
 
 export interface Scenario {
   op: string
@@ -261,6 +272,7 @@ export async function runLoad(target: Target, scenario: Scenario, connections: n
   const available = scenario.available()
   const amount = Number.isFinite(available) ? Math.max(connections, available) : undefined
   let stoppedEarly: string | undefined
+  // Without a callback autocannon returns its instance (an EventEmitter with stop()), which is also a promise.
   const instance = autocannon({
     url: `${url.protocol}//${url.host}`,
     connections,
@@ -268,8 +280,8 @@ export async function runLoad(target: Target, scenario: Scenario, connections: n
     timeout: 10,
     sampleInt: 100,
     ...(amount !== undefined ? { amount } : { duration: seconds }),
-    requests: [scenario.request(target)],
-  } as autocannon.Options)
+    requests: [scenario.request(target)] as unknown as autocannon.Request[],
+  } as autocannon.Options) as unknown as autocannon.Instance
   const timer = amount !== undefined ? setTimeout(() => instance.stop(), seconds * 1000) : undefined
   const result = await new Promise<autocannon.Result>((resolve, reject) => {
     instance.on('done', resolve)
