@@ -250,21 +250,48 @@ async function main() {
   }
 
   const fresh = reports[0]!
-  const rpsOf = (rows: Row[], op: string, c: number, target = 'next') => rows.find((r) => r.op === op && r.connections === c && r.target === target)?.rps
-  const slowdowns: { size: string; op: string; connections: number; freshRps: number; rps: number; slowdownPct: number }[] = []
+  const find = (rows: Row[], op: string, c: number, target = 'next') => rows.find((r) => r.op === op && r.connections === c && r.target === target)
+  const rpsOf = (rows: Row[], op: string, c: number, target = 'next') => find(rows, op, c, target)?.rps
+  const slowdowns: {
+    size: string
+    op: string
+    connections: number
+    freshRps: number
+    rps: number
+    slowdownPct: number
+    /** Change of the server's CPU time per request: the figure other load on the machine disturbs least. */
+    cpuPerRequestChangePct: number
+  }[] = []
+  const pct = (x: number) => Math.round(x * 1000) / 10
   for (const r of reports.slice(1)) {
     for (const row of r.rows) {
-      const base = rpsOf(fresh.rows, row.op, row.connections)
-      if (!base) continue
-      slowdowns.push({ size: r.label, op: row.op, connections: row.connections, freshRps: base, rps: row.rps, slowdownPct: Math.round((1 - row.rps / base) * 1000) / 10 })
+      const base = find(fresh.rows, row.op, row.connections)
+      if (!base?.rps) continue
+      slowdowns.push({
+        size: r.label,
+        op: row.op,
+        connections: row.connections,
+        freshRps: base.rps,
+        rps: row.rps,
+        slowdownPct: pct(1 - row.rps / base.rps),
+        cpuPerRequestChangePct: base.serverCpuMsPerRequest > 0 ? pct(row.serverCpuMsPerRequest / base.serverCpuMsPerRequest - 1) : 0,
+      })
     }
   }
   if (slowdowns.length > 0) {
-    console.log('== slowdown vs. the fresh database (target: at most 20%)')
+    console.log('== slowdown vs. the fresh database (target: at most 20%); CPU/req is the change of the server CPU time per request')
     console.log(
       table(
-        ['size', 'operation', 'conc', 'fresh req/s', 'req/s', 'slowdown'],
-        slowdowns.map((s) => [s.size, s.op, s.connections, s.freshRps, s.rps, `${s.slowdownPct}%${s.slowdownPct > 20 ? '  !!! over 20%' : ''}`]),
+        ['size', 'operation', 'conc', 'fresh req/s', 'req/s', 'slowdown', 'CPU/req'],
+        slowdowns.map((s) => [
+          s.size,
+          s.op,
+          s.connections,
+          s.freshRps,
+          s.rps,
+          `${s.slowdownPct}%${s.slowdownPct > 20 ? '  !!! over 20%' : ''}`,
+          `${s.cpuPerRequestChangePct > 0 ? '+' : ''}${s.cpuPerRequestChangePct}%`,
+        ]),
       ),
     )
     console.log('')
