@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest'
 import type { DbTx } from './db/client'
 import { isId, newId } from './secrets'
 import { findGrantByContinueId } from './grant/grant.repo'
+import type { SqlRunner } from './db/sql'
 import { findTokenByManagementId } from './access-token/access-token.repo'
 import { findInteraction } from './interaction/interaction.repo'
 
@@ -30,8 +31,8 @@ describe('finders by URL id', () => {
   const untouchable = new Proxy({}, { get: (_t, name) => expect.unreachable(`database asked for ${String(name)}`) }) as DbTx
 
   it.each(['', 'unknown', '%E0%A4%A', 'a'.repeat(5000), newId().toUpperCase()])('answer none for id #%# without a database query', async (id) => {
-    await expect(findGrantByContinueId(untouchable, id)).resolves.toBeNull()
-    await expect(findTokenByManagementId(untouchable, id)).resolves.toBeNull()
+    await expect(findGrantByContinueId(untouchable as unknown as SqlRunner, id)).resolves.toBeNull()
+    await expect(findTokenByManagementId(untouchable as unknown as SqlRunner, id)).resolves.toBeNull()
     await expect(findInteraction(untouchable, id, 'NONCE')).resolves.toBeNull()
   })
 })

@@ -1,8 +1,8 @@
-// EXPLAIN QUERY PLAN of the hot queries, as the server sends them: the repository functions run through a Prisma
-// client with query events on the seeded file, the SQL they send is captured, and SQLite explains each statement.
+// EXPLAIN QUERY PLAN of the hot queries, as the server sends them: the repository functions run on the seeded file
+// through a runner that records the SQL they send, and SQLite explains each statement.
 import { randomUUID } from 'node:crypto'
-import { PrismaBetterSQLite3 } from '@prisma/adapter-better-sqlite3'
-import { PrismaClient } from '../../../packages/domain/src/db/generated/client'
+import { openDb, sqlOf } from '../../../packages/domain/src/db/client'
+import type { SqlRunner } from '../../../packages/domain/src/db/sql'
 import { findTokenByManagementId, findTokenByValue, markRotated } from '../../../packages/domain/src/access-token/access-token.repo'
 import { findGrantByContinueId } from '../../../packages/domain/src/grant/grant.repo'
 import { Database } from './seed'
@@ -27,15 +27,19 @@ export async function hotQueryPlans(file: string, liveValue: string): Promise<Qu
     )
     .get() as { managementId: string; continueId: string }
   ids.close()
-  const db = new PrismaClient({ adapter: new PrismaBetterSQLite3({ url: `file:${file}` }), log: [{ emit: 'event', level: 'query' }] })
+  const db = await openDb(`file:${file}`)
+  const sql = sqlOf(db)
   const captured: { operation: string; sql: string }[] = []
   let operation = ''
-  db.$on('query', (e) => captured.push({ operation, sql: e.query }))
+  const recording = (runner: SqlRunner): SqlRunner => ({
+    all: (text, params) => (captured.push({ operation, sql: text }), runner.all(text, params)),
+    run: (text, params) => (captured.push({ operation, sql: text }), runner.run(text, params)),
+  })
   const steps: [string, () => Promise<unknown>][] = [
-    ['token by managementId (rotate, revoke)', () => findTokenByManagementId(db, row.managementId)],
-    ['token by valueHash (introspect)', () => findTokenByValue(db, liveValue)],
-    ['grant by continueId (continue, cancel)', () => findGrantByContinueId(db, row.continueId)],
-    ['rotation: conditional update', () => db.$transaction((tx) => markRotated(tx, randomUUID(), new Date()))],
+    ['token by managementId (rotate, revoke)', () => findTokenByManagementId(recording(sql), row.managementId)],
+    ['token by valueHash (introspect)', () => findTokenByValue(recording(sql), liveValue)],
+    ['grant by continueId (continue, cancel)', () => findGrantByContinueId(recording(sql), row.continueId)],
+    ['rotation: conditional update', () => sql.transaction((tx) => markRotated(recording(tx), randomUUID(), new Date()))],
   ]
   try {
     for (const [name, run] of steps) {
@@ -50,8 +54,9 @@ export async function hotQueryPlans(file: string, liveValue: string): Promise<Qu
     return captured
       .filter((q) => !/^(BEGIN|COMMIT|ROLLBACK)/i.test(q.sql.trim()))
       .map(({ operation, sql }) => {
-        const params = (sql.match(/\?/g) ?? []).map(() => null)
-        const rows = sqlite.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...params) as { detail: string }[]
+        const text = sql.replace(/\$\d+/g, '?')
+        const params = (text.match(/\?/g) ?? []).map(() => null)
+        const rows = sqlite.prepare(`EXPLAIN QUERY PLAN ${text}`).all(...params) as { detail: string }[]
         const plan = rows.map((r) => r.detail)
         return { operation, sql, plan, indexedOnly: plan.every((d) => !/^SCAN /.test(d)) }
       })

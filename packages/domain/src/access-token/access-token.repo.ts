@@ -1,12 +1,11 @@
 import type { DbTx } from '../db/client'
+import type { SqlRunner } from '../db/sql'
 import type { AccessItem as AccessItemModel, AccessToken } from '../db/generated/client'
 import { hashSecret, isId, newId, newSecret } from '../secrets'
 
-// Tokens are read and written on every rotation, introspection and issuance, so these functions send their SQL
-// through Prisma's raw queries: one statement each, without the per-call query compilation and result
-// interpretation of the model API, which the benchmark's profile showed costing more than the rest of a request
-// (issue #7). The SQL is the subset PostgreSQL shares (quoted identifiers, bound parameters; Prisma binds Dates as
-// it stores them), and `t.*` keeps the rows the shape of the model. Results are the model's types.
+// Tokens are read and written on every rotation, introspection and issuance: these functions are one prepared
+// statement each through the hot paths' SQL runner (db/sql.ts), in SQL both databases share. Rows keep the model's
+// shape and types.
 
 export type AccessTokenState = 'active' | 'rotated' | 'revoked'
 
@@ -20,16 +19,18 @@ export interface IssuedToken {
 
 /** Inserts a live token for a grant; `previousId` links a rotation's successor to its predecessor. */
 export async function insertAccessToken(
-  tx: DbTx,
+  tx: SqlRunner,
   input: { grantId: string; expiresIn: number; now: Date; previousId?: string },
 ): Promise<IssuedToken> {
   const value = newSecret()
   const id = newId()
   const managementId = newId()
   const expiresAt = new Date(input.now.getTime() + input.expiresIn * 1000)
-  await tx.$executeRaw`
-    INSERT INTO "AccessToken" ("id", "grantId", "managementId", "valueHash", "state", "expiresIn", "expiresAt", "createdAt", "previousId")
-    VALUES (${id}, ${input.grantId}, ${managementId}, ${hashSecret(value)}, 'active', ${input.expiresIn}, ${expiresAt}, ${input.now}, ${input.previousId ?? null})`
+  await tx.run(
+    `INSERT INTO "AccessToken" ("id", "grantId", "managementId", "valueHash", "state", "expiresIn", "expiresAt", "createdAt", "previousId")
+     VALUES ($1, $2, $3, $4, 'active', $5, $6, $7, $8)`,
+    [id, input.grantId, managementId, hashSecret(value), input.expiresIn, expiresAt, input.now, input.previousId ?? null],
+  )
   return { id, managementId, value, expiresIn: input.expiresIn }
 }
 
@@ -44,36 +45,34 @@ const withGrant = ({ grantClient, grantState, grantFinalizedReason, ...token }: 
 })
 
 /** A grant's access items in request order (rows as stored). */
-export function findAccessItemRows(db: DbTx, grantId: string): Promise<AccessItemModel[]> {
-  return db.$queryRaw<AccessItemModel[]>`SELECT * FROM "AccessItem" WHERE "grantId" = ${grantId} ORDER BY "position" ASC`
+export function findAccessItemRows(db: SqlRunner, grantId: string): Promise<AccessItemModel[]> {
+  return db.all<AccessItemModel>(`SELECT * FROM "AccessItem" WHERE "grantId" = $1 ORDER BY "position" ASC`, [grantId])
 }
 
-export async function findTokenByManagementId(db: DbTx, managementId: string): Promise<TokenWithGrant | null> {
+const TOKEN_WITH_GRANT = `
+  SELECT t.*, g."client" AS "grantClient", g."state" AS "grantState", g."finalizedReason" AS "grantFinalizedReason"
+  FROM "AccessToken" t JOIN "Grant" g ON g."id" = t."grantId"`
+
+export async function findTokenByManagementId(db: SqlRunner, managementId: string): Promise<TokenWithGrant | null> {
   if (!isId(managementId)) return null
-  const rows = await db.$queryRaw<TokenJoinRow[]>`
-    SELECT t.*, g."client" AS "grantClient", g."state" AS "grantState", g."finalizedReason" AS "grantFinalizedReason"
-    FROM "AccessToken" t JOIN "Grant" g ON g."id" = t."grantId"
-    WHERE t."managementId" = ${managementId}`
+  const rows = await db.all<TokenJoinRow>(`${TOKEN_WITH_GRANT} WHERE t."managementId" = $1`, [managementId])
   return rows[0] ? withGrant(rows[0]) : null
 }
 
 /** The token with this value (by its hash), its grant and the grant's access items; null when none. */
 export async function findTokenByValue(
-  db: DbTx,
+  db: SqlRunner,
   value: string,
 ): Promise<(AccessToken & { grant: TokenWithGrant['grant'] & { accessItems: AccessItemModel[] } }) | null> {
-  const rows = await db.$queryRaw<TokenJoinRow[]>`
-    SELECT t.*, g."client" AS "grantClient", g."state" AS "grantState", g."finalizedReason" AS "grantFinalizedReason"
-    FROM "AccessToken" t JOIN "Grant" g ON g."id" = t."grantId"
-    WHERE t."valueHash" = ${hashSecret(value)}`
+  const rows = await db.all<TokenJoinRow>(`${TOKEN_WITH_GRANT} WHERE t."valueHash" = $1`, [hashSecret(value)])
   if (!rows[0]) return null
   const token = withGrant(rows[0])
   return { ...token, grant: { ...token.grant, accessItems: await findAccessItemRows(db, token.grantId) } }
 }
 
 /** Marks a token rotated only if it is still live; false for the loser of a race (PROTOCOL.md §2.4 step 5). */
-export async function markRotated(tx: DbTx, id: string, now: Date): Promise<boolean> {
-  const count = await tx.$executeRaw`UPDATE "AccessToken" SET "state" = 'rotated', "rotatedAt" = ${now} WHERE "id" = ${id} AND "state" = 'active'`
+export async function markRotated(tx: SqlRunner, id: string, now: Date): Promise<boolean> {
+  const count = await tx.run(`UPDATE "AccessToken" SET "state" = 'rotated', "rotatedAt" = $1 WHERE "id" = $2 AND "state" = 'active'`, [now, id])
   return count === 1
 }
 

@@ -7,6 +7,7 @@ import { rowToAccessItem } from '../access/access.repo'
 import { secretsEqual } from '../secrets'
 import { isRevoked, type GrantStatus } from '../grant/grant-state'
 import { zodToGnap } from '../grant/grant.wire'
+import { sqlOf } from '../db/client'
 import { findTokenByValue, isTokenExpired } from './access-token.repo'
 
 export const IntrospectRequestSchema = z.strictObject({
@@ -34,7 +35,7 @@ export function authenticateResourceServer(deps: Deps, authorization: string | n
 export async function introspectToken(deps: Deps, body: unknown): Promise<IntrospectResponse> {
   const parsed = IntrospectRequestSchema.safeParse(body)
   if (!parsed.success) throw zodToGnap(parsed.error)
-  const token = await findTokenByValue(deps.db, parsed.data.access_token)
+  const token = await findTokenByValue(sqlOf(deps.db), parsed.data.access_token)
   if (!token || token.state !== 'active' || isTokenExpired(token, deps.clock()) || isRevoked(token.grant as GrantStatus)) {
     return { active: false }
   }

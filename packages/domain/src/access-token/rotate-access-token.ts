@@ -7,7 +7,8 @@ import { secretMatches } from '../secrets'
 import { isRevoked, type GrantStatus } from '../grant/grant-state'
 import type { AccessTokenJson } from '../grant/grant.wire'
 import { toAccessTokenJson } from '../grant/grant-response'
-import { findTokenByManagementId, insertAccessToken, markRotated } from './access-token.repo'
+import { sqlOf } from '../db/client'
+import { findAccessItemRows, findTokenByManagementId, insertAccessToken, markRotated } from './access-token.repo'
 
 /**
  * Finds the token a management URI names and authenticates the request against it: a GNAP token that is
@@ -21,7 +22,7 @@ export async function authenticateTokenManagement(
   unknownIdError: () => GnapError,
 ) {
   if (!auth.token) throw new GnapError('invalid_client', 'missing access token: use Authorization: GNAP <token>')
-  const token = await findTokenByManagementId(deps.db, managementId)
+  const token = await findTokenByManagementId(sqlOf(deps.db), managementId)
   if (!token) throw unknownIdError()
   await verifySignatureAs401(auth, token.grant.client)
   if (!secretMatches(auth.token, token.valueHash)) {
@@ -43,18 +44,15 @@ export async function rotateAccessToken(deps: Deps, input: { managementId: strin
   if (token.state !== 'active' || isRevoked(token.grant as GrantStatus)) throw unknown()
 
   const now = deps.clock()
-  const successor = await deps.db.$transaction(async (tx) => {
-    const grant = await tx.grant.findUnique({
-      where: { id: token.grantId },
-      select: { state: true, finalizedReason: true, updatedAt: true, accessItems: { orderBy: { position: 'asc' } } },
-    })
-    if (!grant || isRevoked(grant as GrantStatus)) throw unknown()
+  const sql = sqlOf(deps.db)
+  const issued = await sql.transaction(async (tx) => {
     // A revocation racing this rotation either sees the successor or makes this rotation fail (grant.repo.ts).
-    if (!(await holdGrantState(tx, token.grantId, grant))) throw unknown()
+    if (!(await holdGrantState(tx, token.grantId, token.grant as GrantStatus))) throw unknown()
     if (!(await markRotated(tx, token.id, now))) throw unknown()
-    const issued = await insertAccessToken(tx, { grantId: token.grantId, expiresIn: config.accessTokenExpirySeconds, now, previousId: token.id })
-    return { issued, access: grant.accessItems.map(rowToAccessItem) }
+    return insertAccessToken(tx, { grantId: token.grantId, expiresIn: config.accessTokenExpirySeconds, now, previousId: token.id })
   })
-  deps.log.info({ grantId: token.grantId, tokenId: successor.issued.id, previousId: token.id }, 'access token rotated')
-  return { access_token: toAccessTokenJson(config, successor.issued, successor.access) }
+  // Access items never change once a grant is made: read after the transaction, which stays three statements.
+  const access = (await findAccessItemRows(sql, token.grantId)).map(rowToAccessItem)
+  deps.log.info({ grantId: token.grantId, tokenId: issued.id, previousId: token.id }, 'access token rotated')
+  return { access_token: toAccessTokenJson(config, issued, access) }
 }

@@ -1,4 +1,4 @@
-import type { DbTx } from '../db/client'
+import type { SqlRunner } from '../db/sql'
 import type { AccessItem } from './access.wire'
 import { newId } from '../secrets'
 
@@ -29,6 +29,11 @@ export function accessItemRows(grantId: string, items: AccessItem[]) {
   }))
 }
 
-export async function createAccessItems(tx: DbTx, grantId: string, items: AccessItem[]): Promise<void> {
-  await tx.accessItem.createMany({ data: accessItemRows(grantId, items) })
+export async function createAccessItems(tx: SqlRunner, grantId: string, items: AccessItem[]): Promise<void> {
+  for (const row of accessItemRows(grantId, items)) {
+    await tx.run(
+      `INSERT INTO "AccessItem" ("id", "grantId", "position", "type", "actions", "identifier", "limits") VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+      [row.id, row.grantId, row.position, row.type, row.actions, row.identifier, row.limits],
+    )
+  }
 }

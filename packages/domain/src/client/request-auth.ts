@@ -1,6 +1,7 @@
 import type { Deps } from '../deps'
 import { GnapError } from '../errors'
 import { verifyHttpSignature, type SignedRequest } from './http-signature'
+import { sqlOf } from '../db/client'
 import { rememberSignatureNonce } from './signature-nonce.repo'
 
 /** What a signed request presents: its GNAP token, and a way to check its signature against a client's keys. */
@@ -25,12 +26,13 @@ export function createRequestAuth(deps: Deps, req: SignedRequest): RequestAuth {
   return {
     token: gnapToken(req.headers.get('authorization')),
     async verifySignature(walletAddress) {
+      const now = deps.clock()
       await verifyHttpSignature(req, {
         getKey: (kid) => deps.walletAddresses.getKey(walletAddress, kid),
-        now: deps.clock(),
+        now,
         windowSeconds: deps.config.signatureWindowSeconds,
         skewSeconds: deps.config.signatureClockSkewSeconds,
-        rememberNonce: (kid, nonce, expiresAt) => rememberSignatureNonce(deps.db, `${walletAddress}#${kid}`, nonce, expiresAt),
+        rememberNonce: (kid, nonce, expiresAt) => rememberSignatureNonce(sqlOf(deps.db), `${walletAddress}#${kid}`, nonce, expiresAt, now),
       })
     },
   }

@@ -1,5 +1,7 @@
-import { PrismaBetterSQLite3 } from '@prisma/adapter-better-sqlite3'
+import type { Database } from 'better-sqlite3'
 import { PrismaClient } from './generated/client'
+import { GatedSqliteAdapterFactory } from './sqlite-adapter'
+import { Gate, PgSql, SqliteSql, type Sql, type SqlRunner, type SqlValue } from './sql'
 
 export type Db = PrismaClient
 /** A client or an open transaction: repository functions accept either. */
@@ -11,6 +13,38 @@ export const isPostgresUrl = (url: string): boolean => /^postgres(ql)?:\/\//.tes
 const providers = new WeakMap<Db, 'sqlite' | 'postgresql'>()
 /** Which database a client opened by `openDb` talks to: for tests and tools that write raw SQL, never for use cases. */
 export const providerOf = (db: Db): 'sqlite' | 'postgresql' => providers.get(db) ?? 'sqlite'
+
+const stores = new WeakMap<Db, Sql>()
+/** The hot paths' SQL runner (sql.ts) over the same connections as the client `openDb` returned. */
+export function sqlOf(db: Db): Sql {
+  const sql = stores.get(db)
+  if (!sql) throw new Error('sqlOf: this client was not opened by openDb')
+  return sql
+}
+
+/**
+ * The same SQL inside a Prisma interactive transaction, for the few repository functions that both the hot paths
+ * and Prisma transactions call (so each rule is written once). The transaction client names its provider in
+ * `_activeProvider` (Prisma 6.19, pinned); PostgreSQL takes `$1` as written.
+ */
+export function sqlIn(tx: DbTx): SqlRunner {
+  const provider = (tx as unknown as { _activeProvider?: string })._activeProvider
+  if (provider !== 'sqlite' && provider !== 'postgresql') throw new Error(`sqlIn: unknown provider ${String(provider)}`)
+  // SQLite through Prisma binds anonymous `?` by position, as in SqliteSql: each `$n` becomes a `?` fed the n-th value.
+  const bound = (sql: string, params: readonly SqlValue[]): [string, ...SqlValue[]] => {
+    if (provider === 'postgresql') return [sql, ...params]
+    const values: SqlValue[] = []
+    const text = sql.replace(/\$(\d+)/g, (_m, n: string) => {
+      values.push(params[Number(n) - 1] ?? null)
+      return '?'
+    })
+    return [text, ...values]
+  }
+  return {
+    all: <T>(sql: string, params: readonly SqlValue[] = []) => tx.$queryRawUnsafe<T[]>(...bound(sql, params)),
+    run: (sql: string, params: readonly SqlValue[] = []) => tx.$executeRawUnsafe(...bound(sql, params)),
+  }
+}
 
 /**
  * Opens the store named by DATABASE_URL: a SQLite `file:` or a PostgreSQL `postgresql://` URL.
@@ -26,23 +60,37 @@ export const providerOf = (db: Db): 'sqlite' | 'postgresql' => providers.get(db)
  */
 export async function openDb(url: string): Promise<Db> {
   if (isPostgresUrl(url)) {
-    const [{ PrismaPg }, { PrismaClient: PgPrismaClient }] = await Promise.all([
+    const [{ PrismaPg }, { PrismaClient: PgPrismaClient }, { default: pg }] = await Promise.all([
       import('@prisma/adapter-pg'),
       import('./generated-pg/client'),
+      import('pg'),
     ])
-    const db = new PgPrismaClient({ adapter: new PrismaPg({ connectionString: url }) })
+    // One pool for Prisma and the hot paths; $disconnect ends it.
+    const pool = new pg.Pool({ connectionString: url })
+    const db = new PgPrismaClient({ adapter: new PrismaPg(pool, { disposeExternalPool: true }) })
     await db.$connect()
     const typed = db as unknown as Db
     providers.set(typed, 'postgresql')
+    stores.set(typed, new PgSql(pool, pg.types.getTypeParser))
     return typed
   }
   if (!url.startsWith('file:')) {
     throw new Error(`DATABASE_URL must be a SQLite file: URL or a postgresql:// URL, got ${url.split(':')[0]}:`)
   }
-  const db = new PrismaClient({ adapter: new PrismaBetterSQLite3({ url, timeout: 10_000 }) })
+  const gate = new Gate()
+  let connection: Database | null = null
+  const adapter = new GatedSqliteAdapterFactory({ url, timeout: 10_000 }, gate, (c) => (connection = c))
+  const db = new PrismaClient({ adapter })
   await db.$queryRawUnsafe('PRAGMA journal_mode = WAL')
   await db.$queryRawUnsafe('PRAGMA synchronous = NORMAL')
   await db.$queryRawUnsafe('PRAGMA foreign_keys = ON')
   providers.set(db, 'sqlite')
+  stores.set(
+    db,
+    new SqliteSql(() => {
+      if (!connection) throw new Error('the SQLite connection is not open')
+      return connection
+    }, gate),
+  )
   return db
 }

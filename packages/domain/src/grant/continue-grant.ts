@@ -4,7 +4,8 @@ import { rowToAccessItem } from '../access/access.repo'
 import { insertAccessToken } from '../access-token/access-token.repo'
 import type { RequestAuth } from '../client/request-auth'
 import { secretMatches } from '../secrets'
-import { findGrantByContinueId, moveGrant, type GrantWithRelations } from './grant.repo'
+import { sqlOf } from '../db/client'
+import { findGrantByContinueId, moveGrant, useInteractRef, type GrantWithRelations } from './grant.repo'
 import { isIssued, isRejected, isRevoked, secondsUntilContinue, type GrantStatus } from './grant-state'
 import type { GrantResponseJson } from './grant.wire'
 import { toAccessTokenJson, toContinueJson } from './grant-response'
@@ -22,7 +23,7 @@ export async function authenticateContinuation(
   verify: (auth: RequestAuth, walletAddress: string) => Promise<void> = (a, w) => a.verifySignature(w),
 ): Promise<{ grant: GrantWithRelations; continueToken: string }> {
   if (!auth.token) throw new GnapError('invalid_continuation', 'missing continuation token: use Authorization: GNAP <token>')
-  const grant = await findGrantByContinueId(deps.db, continueId)
+  const grant = await findGrantByContinueId(sqlOf(deps.db), continueId)
   if (!grant) throw unknownIdError()
   if (!secretMatches(auth.token, grant.continueTokenHash)) {
     throw new GnapError('invalid_continuation', 'the continuation token does not belong to this grant')
@@ -71,7 +72,7 @@ export async function continueGrant(
     if (grant.finishMethod) throw new GnapError('request_denied', 'grant cannot be polled: continue with the interact_ref')
     if (grant.state === 'pending') {
       const continueNotBefore = new Date(now.getTime() + config.waitSeconds * 1000)
-      const moved = await moveGrant(deps.db, grant.id, [{ state: 'pending' }], { state: 'pending', now, continueNotBefore })
+      const moved = await moveGrant(sqlOf(deps.db), grant.id, [{ state: 'pending' }], { state: 'pending', now, continueNotBefore })
       if (!moved) throw new GnapError('request_denied', 'the grant changed state; continue again')
       return { continue: toContinueJson(config, grant.continueId, continueToken, config.waitSeconds) }
     }
@@ -80,14 +81,8 @@ export async function continueGrant(
   // The grant is approved: issue its one token. The conditional updates decide races: only one request
   // ever moves the grant from approved to finalized/issued.
   const access = grant.accessItems.map(rowToAccessItem)
-  const token = await deps.db.$transaction(async (tx) => {
-    if (input.interactRef && grant.interaction) {
-      const { count } = await tx.interaction.updateMany({
-        where: { id: grant.interaction.id, refUsedAt: null },
-        data: { refUsedAt: now },
-      })
-      if (count !== 1) throw refUsed()
-    }
+  const token = await sqlOf(deps.db).transaction(async (tx) => {
+    if (input.interactRef && grant.interaction && !(await useInteractRef(tx, grant.interaction.id, now))) throw refUsed()
     const moved = await moveGrant(tx, grant.id, [{ state: 'approved' }], { state: 'finalized', finalizedReason: 'issued', now })
     if (!moved) {
       throw input.interactRef

@@ -1,40 +1,88 @@
-import type { DbTx } from '../db/client'
+import type { AccessItem, Grant, Interaction } from '../db/generated/client'
+import type { SqlRunner, SqlValue } from '../db/sql'
 import { isId } from '../secrets'
 import type { FinalizedReason, GrantState } from './grant-state'
 
-export async function findGrantByContinueId(db: DbTx, continueId: string) {
+// Grants are read on every continuation and moved by continuation, interaction, cancel and revocation: plain SQL
+// through the hot paths' runner (db/sql.ts), or through `sqlIn(tx)` inside a Prisma transaction, so each rule is
+// written once for both. Rows keep the model's shape and types.
+
+export type GrantWithRelations = Grant & { accessItems: AccessItem[]; interaction: Interaction | null }
+
+/** A grant by its continuation id, with its access items in request order and its interaction. */
+export async function findGrantByContinueId(db: SqlRunner, continueId: string): Promise<GrantWithRelations | null> {
   if (!isId(continueId)) return null
-  return db.grant.findUnique({
-    where: { continueId },
-    include: { accessItems: { orderBy: { position: 'asc' } }, interaction: true },
-  })
+  const [grant] = await db.all<Grant>(`SELECT * FROM "Grant" WHERE "continueId" = $1`, [continueId])
+  if (!grant) return null
+  const [accessItems, interactions] = await Promise.all([
+    db.all<AccessItem>(`SELECT * FROM "AccessItem" WHERE "grantId" = $1 ORDER BY "position" ASC`, [grant.id]),
+    db.all<Interaction>(`SELECT * FROM "Interaction" WHERE "grantId" = $1`, [grant.id]),
+  ])
+  return { ...grant, accessItems, interaction: interactions[0] ?? null }
 }
 
-export type GrantWithRelations = NonNullable<Awaited<ReturnType<typeof findGrantByContinueId>>>
+/** A new grant row; `updatedAt` starts at `createdAt`. Columns left out are null. */
+export async function insertGrant(
+  tx: SqlRunner,
+  g: Pick<Grant, 'id' | 'state' | 'client' | 'continueId' | 'continueTokenHash' | 'createdAt'> &
+    Partial<Pick<Grant, 'finalizedReason' | 'finalizedAt' | 'clientName' | 'continueNotBefore' | 'interactStart' | 'finishMethod' | 'finishUri' | 'clientNonce'>>,
+): Promise<void> {
+  await tx.run(
+    `INSERT INTO "Grant" ("id", "state", "finalizedReason", "client", "clientName", "continueId", "continueTokenHash", "continueNotBefore",
+       "interactStart", "finishMethod", "finishUri", "clientNonce", "createdAt", "updatedAt", "finalizedAt")
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $13, $14)`,
+    [
+      g.id, g.state, g.finalizedReason ?? null, g.client, g.clientName ?? null, g.continueId, g.continueTokenHash, g.continueNotBefore ?? null,
+      g.interactStart ?? null, g.finishMethod ?? null, g.finishUri ?? null, g.clientNonce ?? null, g.createdAt, g.finalizedAt ?? null,
+    ],
+  )
+}
+
+/** A new interaction waiting for the owner (state PENDING). */
+export async function insertInteraction(
+  tx: SqlRunner,
+  i: Pick<Interaction, 'id' | 'nonce' | 'grantId' | 'interactRef' | 'expiresAt' | 'createdAt'>,
+): Promise<void> {
+  await tx.run(
+    `INSERT INTO "Interaction" ("id", "nonce", "grantId", "state", "interactRef", "expiresAt", "createdAt") VALUES ($1, $2, $3, 'PENDING', $4, $5, $6)`,
+    [i.id, i.nonce, i.grantId, i.interactRef, i.expiresAt, i.createdAt],
+  )
+}
+
+/** A state to match: `finalizedReason` undefined matches any reason, null only none. */
+type StateMatch = { state: GrantState; finalizedReason?: FinalizedReason | null }
+
+/** SQL matching one of `from`, its parameters numbered from `first`. */
+function matching(from: StateMatch[], first: number): { sql: string; params: SqlValue[] } {
+  const params: SqlValue[] = []
+  const arg = (v: SqlValue) => `$${first + params.push(v) - 1}`
+  const sql = from
+    .map((f) => {
+      const state = `"state" = ${arg(f.state)}`
+      if (f.finalizedReason === undefined) return `(${state})`
+      if (f.finalizedReason === null) return `(${state} AND "finalizedReason" IS NULL)`
+      return `(${state} AND "finalizedReason" = ${arg(f.finalizedReason)})`
+    })
+    .join(' OR ')
+  return { sql, params }
+}
 
 /**
  * Moves a grant from one of `from` to a new state, only if it is still there: the conditional update decides
  * races between requests and instances. False when another request moved it first.
  */
 export async function moveGrant(
-  tx: DbTx,
+  tx: SqlRunner,
   id: string,
-  from: { state: GrantState; finalizedReason?: FinalizedReason | null }[],
+  from: StateMatch[],
   to: { state: GrantState; finalizedReason?: FinalizedReason | null; now: Date; continueNotBefore?: Date | null },
 ): Promise<boolean> {
-  const { count } = await tx.grant.updateMany({
-    where: {
-      id,
-      OR: from.map((f) => ({ state: f.state, ...(f.finalizedReason !== undefined ? { finalizedReason: f.finalizedReason } : {}) })),
-    },
-    data: {
-      state: to.state,
-      finalizedReason: to.finalizedReason ?? null,
-      updatedAt: to.now,
-      ...(to.state === 'finalized' ? { finalizedAt: to.now } : {}),
-      ...(to.continueNotBefore !== undefined ? { continueNotBefore: to.continueNotBefore } : {}),
-    },
-  })
+  const params: SqlValue[] = [to.state, to.finalizedReason ?? null, to.now]
+  let set = `"state" = $1, "finalizedReason" = $2, "updatedAt" = $3`
+  if (to.state === 'finalized') set += `, "finalizedAt" = $3`
+  if (to.continueNotBefore !== undefined) set += `, "continueNotBefore" = $${params.push(to.continueNotBefore)}`
+  const where = matching(from, params.length + 2)
+  const count = await tx.run(`UPDATE "Grant" SET ${set} WHERE "id" = $${params.length + 1} AND (${where.sql})`, [...params, id, ...where.params])
   return count === 1
 }
 
@@ -43,18 +91,14 @@ export async function moveGrant(
  * Rewrites the state with itself: on PostgreSQL the row lock makes a concurrent revocation wait for this transaction
  * (or this wait for it and see the new state), so a token issued here is committed before the revocation's
  * `revokeLiveTokens` statement starts, and is revoked by it. Without the lock a READ COMMITTED revocation could miss a
- * successor inserted by a concurrent rotation and leave it live. On SQLite writers are serialised anyway; the update
- * only takes the write lock a little earlier.
+ * successor inserted by a concurrent rotation and leave it live. On SQLite writers are serialised anyway.
  */
-export async function holdGrantState(
-  tx: DbTx,
-  id: string,
-  seen: { state: string; finalizedReason: string | null; updatedAt: Date },
-): Promise<boolean> {
-  const { count } = await tx.grant.updateMany({
-    where: { id, state: seen.state, finalizedReason: seen.finalizedReason },
-    // updatedAt given as it was: @updatedAt would otherwise stamp the grant as changed.
-    data: { state: seen.state, updatedAt: seen.updatedAt },
-  })
-  return count === 1
+export async function holdGrantState(tx: SqlRunner, id: string, seen: { state: GrantState; finalizedReason: FinalizedReason | null }): Promise<boolean> {
+  const where = matching([seen], 2)
+  return (await tx.run(`UPDATE "Grant" SET "state" = "state" WHERE "id" = $1 AND ${where.sql}`, [id, ...where.params])) === 1
+}
+
+/** Marks an interaction's reference used, once: false when it already was (RFC 9635 §5.1). */
+export async function useInteractRef(tx: SqlRunner, interactionId: string, now: Date): Promise<boolean> {
+  return (await tx.run(`UPDATE "Interaction" SET "refUsedAt" = $1 WHERE "id" = $2 AND "refUsedAt" IS NULL`, [now, interactionId])) === 1
 }

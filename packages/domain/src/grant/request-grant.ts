@@ -2,6 +2,7 @@ import type { Deps } from '../deps'
 import { GnapError } from '../errors'
 import { serverUrl } from '../config/config'
 import { itemNeedsInteraction, needsInteraction } from '../access/access-rules'
+import { sqlOf } from '../db/client'
 import { createAccessItems } from '../access/access.repo'
 import { insertAccessToken } from '../access-token/access-token.repo'
 import { isAllowedWalletAddressUrl } from '../client/wallet-address'
@@ -10,6 +11,7 @@ import { admitGrantRequestFromClient } from '../rate-limit/grant-rate-limit'
 import { hashSecret, newId, newNonce, newSecret } from '../secrets'
 import type { GrantRequest, GrantResponseJson } from './grant.wire'
 import { toAccessTokenJson, toContinueJson } from './grant-response'
+import { insertGrant, insertInteraction } from './grant.repo'
 
 /**
  * POST / — a grant request (PROTOCOL.md §2.1). Non-interactive grants are finalized/issued at once, with
@@ -36,19 +38,16 @@ export async function requestGrant(deps: Deps, request: GrantRequest, auth: Requ
   const continueId = newId()
 
   if (!interactive) {
-    const token = await deps.db.$transaction(async (tx) => {
-      await tx.grant.create({
-        data: {
-          id: grantId,
-          state: 'finalized',
-          finalizedReason: 'issued',
-          finalizedAt: now,
-          client: request.client,
-          continueId,
-          continueTokenHash: hashSecret(continueToken),
-          createdAt: now,
-          updatedAt: now,
-        },
+    const token = await sqlOf(deps.db).transaction(async (tx) => {
+      await insertGrant(tx, {
+        id: grantId,
+        state: 'finalized',
+        finalizedReason: 'issued',
+        finalizedAt: now,
+        client: request.client,
+        continueId,
+        continueTokenHash: hashSecret(continueToken),
+        createdAt: now,
       })
       await createAccessItems(tx, grantId, request.access)
       return insertAccessToken(tx, { grantId, expiresIn: config.accessTokenExpirySeconds, now })
@@ -77,35 +76,29 @@ export async function requestGrant(deps: Deps, request: GrantRequest, auth: Requ
   const nonce = newNonce()
   const finish = request.interact.finish
   const continueNotBefore = new Date(now.getTime() + config.waitSeconds * 1000)
-  await deps.db.$transaction(async (tx) => {
-    await tx.grant.create({
-      data: {
-        id: grantId,
-        state: 'pending',
-        client: request.client,
-        clientName: wallet.publicName,
-        continueId,
-        continueTokenHash: hashSecret(continueToken),
-        continueNotBefore,
-        interactStart: request.interact!.start.join(' '),
-        finishMethod: finish?.method ?? null,
-        finishUri: finish?.uri ?? null,
-        clientNonce: finish?.nonce ?? null,
-        createdAt: now,
-        updatedAt: now,
-      },
+  await sqlOf(deps.db).transaction(async (tx) => {
+    await insertGrant(tx, {
+      id: grantId,
+      state: 'pending',
+      client: request.client,
+      clientName: wallet.publicName,
+      continueId,
+      continueTokenHash: hashSecret(continueToken),
+      continueNotBefore,
+      interactStart: request.interact!.start.join(' '),
+      finishMethod: finish?.method ?? null,
+      finishUri: finish?.uri ?? null,
+      clientNonce: finish?.nonce ?? null,
+      createdAt: now,
     })
     await createAccessItems(tx, grantId, request.access)
-    await tx.interaction.create({
-      data: {
-        id: interactionId,
-        nonce,
-        grantId,
-        state: 'PENDING',
-        interactRef: newId(),
-        expiresAt: new Date(now.getTime() + config.interactionExpirySeconds * 1000),
-        createdAt: now,
-      },
+    await insertInteraction(tx, {
+      id: interactionId,
+      nonce,
+      grantId,
+      interactRef: newId(),
+      expiresAt: new Date(now.getTime() + config.interactionExpirySeconds * 1000),
+      createdAt: now,
     })
   })
   deps.log.info({ grantId, interactive: true }, 'grant pending interaction')

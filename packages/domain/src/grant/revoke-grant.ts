@@ -1,5 +1,5 @@
 import type { Deps } from '../deps'
-import type { DbTx } from '../db/client'
+import { sqlIn, type DbTx } from '../db/client'
 import { GnapError } from '../errors'
 import { revokeLiveTokens } from '../access-token/access-token.repo'
 import { moveGrant } from './grant.repo'
@@ -21,7 +21,7 @@ export async function revokeGrantInTransaction(tx: DbTx, grantId: string, now: D
   if (grant.state === 'finalized' && grant.finalizedReason === 'revoked') return { outcome: 'already-revoked', revokedTokens: 0 }
   if (grant.state === 'finalized' && grant.finalizedReason === 'rejected') return { outcome: 'unchanged', revokedTokens: 0 }
   const moved = await moveGrant(
-    tx,
+    sqlIn(tx),
     grantId,
     [{ state: 'pending' }, { state: 'approved' }, { state: 'finalized', finalizedReason: 'issued' }],
     { state: 'finalized', finalizedReason: 'revoked', now },

@@ -2,6 +2,7 @@ import type { Deps } from '../deps'
 import { grantEndpoint } from '../config/config'
 import { secretMatches } from '../secrets'
 import { isInteractionExpired } from '../grant/grant-state'
+import { sqlIn } from '../db/client'
 import { moveGrant } from '../grant/grant.repo'
 import { findInteraction } from './interaction.repo'
 import { finishHash } from './finish-hash'
@@ -41,7 +42,7 @@ export async function finishInteraction(
     const { count } = await tx.interaction.updateMany({ where: { id: interaction.id, finishedAt: null }, data: { finishedAt: now } })
     if (count !== 1) return false
     return moveGrant(
-      tx,
+      sqlIn(tx),
       grant.id,
       [{ state: 'pending' }],
       approved ? { state: 'approved', now } : { state: 'finalized', finalizedReason: 'rejected', now },

@@ -1,5 +1,6 @@
 import type { Deps } from '../deps'
 import { GnapError } from '../errors'
+import { sqlOf } from '../db/client'
 import { hitRateLimit } from './rate-limit'
 
 const MINUTE = 60
@@ -18,7 +19,7 @@ const tooMany = (retryAfterSeconds: number) =>
  */
 export async function admitGrantRequestFromIp(deps: Deps, ip: string | null): Promise<void> {
   if (ip === null) return
-  const hit = await hitRateLimit(deps.db, `grant:ip:${ip}`, deps.config.grantRequestsPerMinutePerIp, MINUTE, deps.clock())
+  const hit = await hitRateLimit(sqlOf(deps.db), `grant:ip:${ip}`, deps.config.grantRequestsPerMinutePerIp, MINUTE, deps.clock())
   if (!hit.allowed) throw tooMany(hit.retryAfterSeconds)
 }
 
@@ -28,7 +29,7 @@ export async function admitGrantRequestFromIp(deps: Deps, ip: string | null): Pr
  * @throws GnapError request_denied (429) with retryAfterSeconds
  */
 export async function admitGrantRequestFromClient(deps: Deps, client: string): Promise<void> {
-  const hit = await hitRateLimit(deps.db, `grant:client:${client}`, deps.config.grantRequestsPerMinutePerClient, MINUTE, deps.clock())
+  const hit = await hitRateLimit(sqlOf(deps.db), `grant:client:${client}`, deps.config.grantRequestsPerMinutePerClient, MINUTE, deps.clock())
   if (!hit.allowed) {
     deps.log.info({ client }, 'grant request rate limited')
     throw tooMany(hit.retryAfterSeconds)

@@ -1,5 +1,4 @@
-import type { DbTx } from '../db/client'
-import { isUniqueViolation } from '../db/errors'
+import type { SqlRunner } from '../db/sql'
 
 /** The longest window `hitRateLimit` supports: the retention job deletes counters older than this. */
 export const MAX_RATE_LIMIT_WINDOW_SECONDS = 86_400
@@ -17,7 +16,7 @@ export interface RateLimitHit {
  * conditional increment (`count < limit`) succeeds for exactly `limit` hits per window, and the unique key of
  * (key, windowStart) lets one of two concurrent first hits create the row. For grant requests and sign-ins.
  */
-export async function hitRateLimit(db: DbTx, key: string, limit: number, windowSeconds: number, now: Date): Promise<RateLimitHit> {
+export async function hitRateLimit(db: SqlRunner, key: string, limit: number, windowSeconds: number, now: Date): Promise<RateLimitHit> {
   if (!Number.isInteger(windowSeconds) || windowSeconds < 1 || windowSeconds > MAX_RATE_LIMIT_WINDOW_SECONDS) {
     throw new RangeError(`rate limit window must be 1–${MAX_RATE_LIMIT_WINDOW_SECONDS} s`)
   }
@@ -27,20 +26,11 @@ export async function hitRateLimit(db: DbTx, key: string, limit: number, windowS
   if (limit <= 0) return { allowed: true, retryAfterSeconds }
   const windowStart = new Date(start)
 
-  const increment = async () => {
-    const { count } = await db.rateLimit.updateMany({
-      where: { key, windowStart, count: { lt: limit } },
-      data: { count: { increment: 1 } },
-    })
-    return count === 1
-  }
+  const increment = async () =>
+    (await db.run(`UPDATE "RateLimit" SET "count" = "count" + 1 WHERE "key" = $1 AND "windowStart" = $2 AND "count" < $3`, [key, windowStart, limit])) === 1
   if (await increment()) return { allowed: true, retryAfterSeconds }
-  try {
-    await db.rateLimit.create({ data: { key, windowStart, count: 1 } })
-    return { allowed: true, retryAfterSeconds }
-  } catch (e) {
-    if (!isUniqueViolation(e)) throw e
-  }
+  const created = await db.run(`INSERT INTO "RateLimit" ("key", "windowStart", "count") VALUES ($1, $2, 1) ON CONFLICT DO NOTHING`, [key, windowStart])
+  if (created === 1) return { allowed: true, retryAfterSeconds }
   // The row exists: full, or created by a concurrent first hit a moment ago.
   return { allowed: await increment(), retryAfterSeconds }
 }

@@ -1,4 +1,4 @@
-import type { DbTx } from '../db/client'
+import { sqlIn, type DbTx } from '../db/client'
 import { GnapError } from '../errors'
 import { hitRateLimit } from './rate-limit'
 
@@ -37,5 +37,5 @@ export async function assertSignInAllowed(db: DbTx, scope: Scope, email: string,
 
 /** Counts a failed sign-in against its account and address. */
 export async function countFailedSignIn(db: DbTx, scope: Scope, email: string, ip: string | null, now: Date): Promise<void> {
-  for (const { key, limit } of keysFor(scope, email, ip)) await hitRateLimit(db, key, limit, SIGN_IN_LIMITS.windowSeconds, now)
+  for (const { key, limit } of keysFor(scope, email, ip)) await hitRateLimit(sqlIn(db), key, limit, SIGN_IN_LIMITS.windowSeconds, now)
 }

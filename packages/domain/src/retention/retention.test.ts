@@ -6,6 +6,7 @@ import { revokeAccessToken } from '../access-token/revoke-access-token'
 import { introspectToken } from '../access-token/introspect-token'
 import { cancelGrant } from '../grant/cancel-grant'
 import { hitRateLimit } from '../rate-limit/rate-limit'
+import { sqlOf } from '../db/client'
 import { rememberSignatureNonce } from '../client/signature-nonce.repo'
 import { deleteExpiredRecords, startRetentionJob } from './retention'
 
@@ -132,10 +133,10 @@ describe('deleteExpiredRecords: rotation chains', () => {
 describe('deleteExpiredRecords: nonces and rate-limit counters', () => {
   it('deletes expired signature nonces and counters of windows older than a day', async () => {
     const now = t.clock.now
-    await rememberSignatureNonce(t.db, 'k', 'old', new Date(now.getTime() - 1000))
-    await rememberSignatureNonce(t.db, 'k', 'fresh', new Date(now.getTime() + 300_000))
-    await hitRateLimit(t.db, 'old', 10, 60, new Date(now.getTime() - 2 * DAY * 1000))
-    await hitRateLimit(t.db, 'fresh', 10, 60, now)
+    await rememberSignatureNonce(sqlOf(t.db), 'k', 'old', new Date(now.getTime() - 1000), now)
+    await rememberSignatureNonce(sqlOf(t.db), 'k', 'fresh', new Date(now.getTime() + 300_000), now)
+    await hitRateLimit(sqlOf(t.db), 'old', 10, 60, new Date(now.getTime() - 2 * DAY * 1000))
+    await hitRateLimit(sqlOf(t.db), 'fresh', 10, 60, now)
     expect(await deleteExpiredRecords(t.deps, { batchSize: 1 })).toEqual({ accessTokens: 0, signatureNonces: 1, rateLimits: 1 })
     expect((await t.db.signatureNonce.findMany()).map((n) => n.nonce)).toEqual(['fresh'])
     expect((await t.db.rateLimit.findMany()).map((r) => r.key)).toEqual(['fresh'])

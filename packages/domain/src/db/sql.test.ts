@@ -1,0 +1,106 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { createTestDb } from '../testing/test-db'
+import { sqlOf, type Db } from './client'
+import type { Sql } from './sql'
+
+// One process shares one SQLite connection between Prisma and the hot paths. A statement made outside a transaction
+// while another request's transaction is open must neither land inside it (and be undone by its rollback) nor read
+// its uncommitted rows. On PostgreSQL each transaction has a connection of its own; the same tests hold there.
+
+let t: { db: Db; cleanup: () => Promise<void> }
+let sql: Sql
+beforeEach(async () => {
+  t = await createTestDb()
+  sql = sqlOf(t.db)
+})
+afterEach(() => t.cleanup())
+
+const later = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+class Abort extends Error {}
+const nonces = async () => (await t.db.signatureNonce.findMany({ orderBy: { nonce: 'asc' } })).map((n) => n.nonce)
+const expiresAt = new Date('2030-01-01T00:00:00.000Z')
+
+describe('statements outside a transaction, while one is open', () => {
+  it('writes made during a Prisma transaction that rolls back are kept', async () => {
+    const outside: Promise<unknown>[] = []
+    await expect(
+      t.db.$transaction(async (tx) => {
+        await tx.signatureNonce.create({ data: { keyRef: 'k', nonce: 'in-rolled-back-tx', expiresAt } })
+        outside.push(t.db.signatureNonce.create({ data: { keyRef: 'k', nonce: 'plain-prisma', expiresAt } }))
+        outside.push(
+          sql.run(`INSERT INTO "SignatureNonce" ("keyRef", "nonce", "expiresAt") VALUES ($1, $2, $3)`, ['k', 'plain-sql', expiresAt]),
+        )
+        await later(30)
+        throw new Abort()
+      }),
+    ).rejects.toBeInstanceOf(Abort)
+    await Promise.all(outside)
+    expect(await nonces()).toEqual(['plain-prisma', 'plain-sql'])
+  })
+
+  it('writes made during a hot-path transaction that rolls back are kept', async () => {
+    const outside: Promise<unknown>[] = []
+    await expect(
+      sql.transaction(async (tx) => {
+        await tx.run(`INSERT INTO "SignatureNonce" ("keyRef", "nonce", "expiresAt") VALUES ($1, $2, $3)`, ['k', 'in-rolled-back-tx', expiresAt])
+        outside.push(t.db.signatureNonce.create({ data: { keyRef: 'k', nonce: 'plain-prisma', expiresAt } }))
+        outside.push(
+          sql.run(`INSERT INTO "SignatureNonce" ("keyRef", "nonce", "expiresAt") VALUES ($1, $2, $3)`, ['k', 'plain-sql', expiresAt]),
+        )
+        await later(30)
+        throw new Abort()
+      }),
+    ).rejects.toBeInstanceOf(Abort)
+    await Promise.all(outside)
+    expect(await nonces()).toEqual(['plain-prisma', 'plain-sql'])
+  })
+
+  it('reads made during a transaction do not see its uncommitted rows', async () => {
+    const reads: Promise<number>[] = []
+    await expect(
+      t.db.$transaction(async (tx) => {
+        await tx.signatureNonce.create({ data: { keyRef: 'k', nonce: 'uncommitted', expiresAt } })
+        reads.push(t.db.signatureNonce.count())
+        reads.push(sql.all<{ n: unknown }>(`SELECT COUNT(*) AS "n" FROM "SignatureNonce"`).then((r) => Number(r[0]!.n)))
+        await later(30)
+        throw new Abort()
+      }),
+    ).rejects.toBeInstanceOf(Abort)
+    expect(await Promise.all(reads)).toEqual([0, 0])
+  })
+
+  it('a committed transaction keeps its rows and the writes made meanwhile', async () => {
+    let outside: Promise<unknown> = Promise.resolve()
+    await sql.transaction(async (tx) => {
+      await tx.run(`INSERT INTO "SignatureNonce" ("keyRef", "nonce", "expiresAt") VALUES ($1, $2, $3)`, ['k', 'committed', expiresAt])
+      outside = t.db.signatureNonce.create({ data: { keyRef: 'k', nonce: 'plain-prisma', expiresAt } })
+      await later(10)
+    })
+    await outside
+    expect(await nonces()).toEqual(['committed', 'plain-prisma'])
+  })
+})
+
+describe('the hot paths’ SQL', () => {
+  it('reads back what Prisma wrote, dates as Dates, and Prisma reads back what it wrote', async () => {
+    const at = new Date('2031-02-03T04:05:06.789Z')
+    await t.db.signatureNonce.create({ data: { keyRef: 'k', nonce: 'by-prisma', expiresAt: at } })
+    await sql.run(`INSERT INTO "SignatureNonce" ("keyRef", "nonce", "expiresAt") VALUES ($1, $2, $3)`, ['k', 'by-sql', at])
+    const rows = await sql.all<{ nonce: string; expiresAt: Date }>(`SELECT "nonce", "expiresAt" FROM "SignatureNonce" ORDER BY "nonce"`)
+    expect(rows).toEqual([
+      { nonce: 'by-prisma', expiresAt: at },
+      { nonce: 'by-sql', expiresAt: at },
+    ])
+    expect((await t.db.signatureNonce.findMany({ where: { expiresAt: at }, orderBy: { nonce: 'asc' } })).map((n) => n.nonce)).toEqual([
+      'by-prisma',
+      'by-sql',
+    ])
+  })
+
+  it('binds a parameter used twice and parameters out of order', async () => {
+    await sql.run(`INSERT INTO "SignatureNonce" ("keyRef", "nonce", "expiresAt") VALUES ($2, $1, $3)`, ['n', 'k', expiresAt])
+    expect(await sql.all(`SELECT "keyRef", "nonce" FROM "SignatureNonce" WHERE "keyRef" = $1 OR "nonce" = $1`, ['k'])).toEqual([
+      { keyRef: 'k', nonce: 'n' },
+    ])
+  })
+})

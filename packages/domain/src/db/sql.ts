@@ -1,0 +1,232 @@
+import type { Database, Statement } from 'better-sqlite3'
+import type { Pool, PoolClient, QueryConfig } from 'pg'
+
+// The hot paths (signature nonces, rotation, introspection, continuation, grant requests) send portable SQL through
+// this small interface instead of Prisma's client: one prepared statement per query, no per-call query compilation,
+// no result interpretation. Prisma keeps the schema, the migrations and everything else (issue #7).
+//
+// SQL is written once, in the subset both databases share: quoted identifiers, `$1`-style parameters (rewritten to
+// SQLite's `?1`), `INSERT … ON CONFLICT DO NOTHING`, `RETURNING`. Dates go in as Dates and come back as Dates.
+
+export type SqlValue = string | number | Date | null
+
+/** Runs statements: on the store outside a transaction, or inside one. */
+export interface SqlRunner {
+  /** The rows a query returns; DATETIME (SQLite) and timestamp (PostgreSQL) columns as Dates. */
+  all<T>(sql: string, params?: readonly SqlValue[]): Promise<T[]>
+  /** The number of rows a statement changed. */
+  run(sql: string, params?: readonly SqlValue[]): Promise<number>
+}
+
+export interface Sql extends SqlRunner {
+  /**
+   * Runs `fn` in one transaction: committed when it resolves, rolled back when it throws. Inside, use only the
+   * runner it is given: on SQLite the store is held for the transaction, so a statement through the store (or
+   * through Prisma) would wait for the transaction that is waiting for it.
+   */
+  transaction<T>(fn: (tx: SqlRunner) => Promise<T>): Promise<T>
+}
+
+/**
+ * One holder at a time, first come first served. SQLite: Prisma's better-sqlite3 adapter and the hot paths share one
+ * connection, and on one connection every statement belongs to whatever transaction is open. Without the gate a
+ * plain write made while another request's transaction was open (a revocation, a signature nonce, a rate-limit
+ * count) ran inside that transaction and was undone if it rolled back, and a plain read saw its uncommitted rows.
+ * So transactions hold the gate from BEGIN to COMMIT or ROLLBACK, and every statement outside a transaction waits
+ * for it.
+ */
+export class Gate {
+  #held = false
+  readonly #waiting: (() => void)[] = []
+
+  acquire(): Promise<void> {
+    if (!this.#held) {
+      this.#held = true
+      return Promise.resolve()
+    }
+    return new Promise((resolve) => this.#waiting.push(resolve))
+  }
+
+  release(): void {
+    const next = this.#waiting.shift()
+    if (next) next()
+    else this.#held = false
+  }
+
+  async hold<T>(fn: () => T | Promise<T>): Promise<T> {
+    await this.acquire()
+    try {
+      return await fn()
+    } finally {
+      this.release()
+    }
+  }
+}
+
+/** Prisma's own format for DateTime in SQLite (its adapter's default `iso8601`), so both read what the other wrote. */
+const sqliteDate = (d: Date): string => d.toISOString().replace('Z', '+00:00')
+
+interface Prepared {
+  stmt: Statement
+  reader: boolean
+  /** For each `?` of the statement, the index of its value among the `$n` parameters. */
+  order: number[]
+  /** Columns declared DATETIME, turned into Dates on the way out. */
+  dates: string[]
+}
+
+/**
+ * SQLite through the better-sqlite3 connection Prisma's adapter opened (`connection()` gives the current one), with
+ * the statements prepared once and kept, and the same gate as the adapter's transactions (sqlite-adapter.ts).
+ * better-sqlite3 is synchronous: a transaction here runs from BEGIN IMMEDIATE to COMMIT without giving the event loop
+ * away, unless `fn` awaits real I/O, which it must not.
+ */
+export class SqliteSql implements Sql {
+  #prepared = new Map<string, Prepared>()
+  #forConnection: Database | null = null
+  readonly #direct: SqlRunner
+
+  constructor(
+    private readonly connection: () => Database,
+    private readonly gate: Gate,
+  ) {
+    this.#direct = {
+      all: <T>(sql: string, params: readonly SqlValue[] = []) => Promise.resolve(this.#all<T>(sql, params)),
+      run: (sql: string, params: readonly SqlValue[] = []) => Promise.resolve(this.#run(sql, params)),
+    }
+  }
+
+  all<T>(sql: string, params: readonly SqlValue[] = []): Promise<T[]> {
+    return this.gate.hold(() => this.#all<T>(sql, params))
+  }
+
+  run(sql: string, params: readonly SqlValue[] = []): Promise<number> {
+    return this.gate.hold(() => this.#run(sql, params))
+  }
+
+  async transaction<T>(fn: (tx: SqlRunner) => Promise<T>): Promise<T> {
+    return this.gate.hold(async () => {
+      // IMMEDIATE takes the write lock at once: another process on the same file then waits (busy timeout) instead
+      // of failing when a deferred transaction tries to upgrade its read lock.
+      this.#run('BEGIN IMMEDIATE', [])
+      try {
+        const result = await fn(this.#direct)
+        this.#run('COMMIT', [])
+        return result
+      } catch (e) {
+        if (this.connection().inTransaction) this.#run('ROLLBACK', [])
+        throw e
+      }
+    })
+  }
+
+  #prepare(sql: string): Prepared {
+    const db = this.connection()
+    if (db !== this.#forConnection) {
+      this.#prepared = new Map()
+      this.#forConnection = db
+    }
+    let p = this.#prepared.get(sql)
+    if (!p) {
+      // better-sqlite3 binds only anonymous `?` by position: each `$n` becomes a `?` fed the n-th value.
+      const order: number[] = []
+      const stmt = db.prepare(
+        sql.replace(/\$(\d+)/g, (_m, n: string) => {
+          order.push(Number(n) - 1)
+          return '?'
+        }),
+      )
+      // Prisma's adapter turns safe integers on for the whole connection; our columns are small integers.
+      if (stmt.reader) stmt.safeIntegers(false)
+      const dates = stmt.reader ? stmt.columns().filter((c) => c.type?.toUpperCase() === 'DATETIME').map((c) => c.name) : []
+      p = { stmt, reader: stmt.reader, order, dates }
+      this.#prepared.set(sql, p)
+    }
+    return p
+  }
+
+  #all<T>(sql: string, params: readonly SqlValue[]): T[] {
+    const p = this.#prepare(sql)
+    const rows = p.stmt.all(...bind(p, params)) as Record<string, unknown>[]
+    if (p.dates.length) {
+      for (const row of rows) for (const c of p.dates) if (typeof row[c] === 'string') row[c] = new Date(row[c])
+    }
+    return rows as T[]
+  }
+
+  #run(sql: string, params: readonly SqlValue[]): number {
+    const p = this.#prepare(sql)
+    if (p.reader) return p.stmt.all(...bind(p, params)).length
+    return p.stmt.run(...bind(p, params)).changes
+  }
+}
+
+const toSqlite = (v: SqlValue | undefined): string | number | null => (v instanceof Date ? sqliteDate(v) : (v ?? null))
+const bind = (p: Prepared, params: readonly SqlValue[]) => p.order.map((i) => toSqlite(params[i]))
+
+// Prisma stores DateTime in `timestamp(3)` (no zone) as UTC; pg would read it as local time.
+const TIMESTAMP_OID = 1114
+
+/**
+ * PostgreSQL through the pool Prisma's adapter uses: named prepared statements (pg prepares each once per
+ * connection), transactions on one connection of the pool. READ COMMITTED, as Prisma's: the conditional updates
+ * and row locks the repositories write decide races (grant.repo.ts `holdGrantState`).
+ */
+export class PgSql implements Sql {
+  readonly #names = new Map<string, string>()
+  readonly #types: QueryConfig['types']
+
+  constructor(
+    private readonly pool: Pool,
+    getTypeParser: (oid: number, format?: 'text' | 'binary') => unknown,
+  ) {
+    this.#types = {
+      getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+        oid === TIMESTAMP_OID ? (v: string) => new Date(`${v.replace(' ', 'T')}Z`) : getTypeParser(oid, format)) as never,
+    }
+  }
+
+  all<T>(sql: string, params: readonly SqlValue[] = []): Promise<T[]> {
+    return this.#on(this.pool).all<T>(sql, params)
+  }
+
+  run(sql: string, params: readonly SqlValue[] = []): Promise<number> {
+    return this.#on(this.pool).run(sql, params)
+  }
+
+  async transaction<T>(fn: (tx: SqlRunner) => Promise<T>): Promise<T> {
+    const client = await this.pool.connect()
+    let broken = false
+    try {
+      await client.query('BEGIN')
+      const result = await fn(this.#on(client))
+      await client.query('COMMIT')
+      return result
+    } catch (e) {
+      await client.query('ROLLBACK').catch(() => (broken = true))
+      throw e
+    } finally {
+      // A connection that could not roll back is dropped, not handed to the next request mid-transaction.
+      client.release(broken)
+    }
+  }
+
+  #config(sql: string, params: readonly SqlValue[]): QueryConfig {
+    let name = this.#names.get(sql)
+    if (!name) {
+      name = `gnap_${this.#names.size}`
+      this.#names.set(sql, name)
+    }
+    return { name, text: sql, values: params.map(toPg), types: this.#types }
+  }
+
+  #on(target: Pool | PoolClient): SqlRunner {
+    return {
+      all: async <T>(sql: string, params: readonly SqlValue[] = []) => (await target.query(this.#config(sql, params))).rows as T[],
+      run: async (sql: string, params: readonly SqlValue[] = []) => (await target.query(this.#config(sql, params))).rowCount ?? 0,
+    }
+  }
+}
+
+// A zone in a literal for `timestamp without time zone` is ignored: the UTC wall-clock time is stored, as Prisma does.
+const toPg = (v: SqlValue): string | number | null => (v instanceof Date ? v.toISOString() : v)
