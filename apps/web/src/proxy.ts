@@ -5,8 +5,10 @@ import { newCspNonce, securityHeaders } from './server/security-headers'
 const settings = securitySettings()
 
 /**
- * The one place that sets the web security headers (issue #6), on every response: route handlers, pages, Next's
- * 404 and assets. A fresh CSP nonce per request goes on the request too: Next reads it from the request's
+ * Sets the web security headers (issue #6, defined in server/security-headers.ts) on every response but the GNAP
+ * JSON endpoints': pages, front-channel routes, the console's API, Next's 404 and assets. The GNAP endpoints are
+ * left out by `config.matcher` and set the same headers themselves (server/gnap-route.ts): running the proxy cost
+ * about a quarter of the CPU of a rotation or an introspection (issue #7). A fresh CSP nonce per request goes on the request too: Next reads it from the request's
  * Content-Security-Policy header and puts it on the inline scripts it renders, and `x-nonce` lets a server
  * component hand it to a <Script>. Pages that render scripts must render per request (the root layout is dynamic).
  */
@@ -25,6 +27,13 @@ export function proxy(request: NextRequest): NextResponse {
   const response = NextResponse.next({ request: { headers: requestHeaders } })
   for (const [name, value] of Object.entries(headers)) response.headers.set(name, value)
   return response
+}
+
+// Every path but the GNAP JSON endpoints: `/` (grant requests), `/introspect`, and `/continue/{id}` and `/token/{id}`
+// with an id of the shape the server issues (a UUID). Any other id, a malformed %-encoding among them, still comes
+// through here and gets the 400 above or the route's 404.
+export const config = {
+  matcher: ['/((?!$|introspect$|(?:continue|token)/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$).*)'],
 }
 
 function isDecodablePath(pathname: string): boolean {

@@ -1,5 +1,5 @@
 import { admitGrantRequestFromIp, parseGrantRequest, requestGrant } from '@gnap/domain'
-import { gnapRoute } from '../server/gnap-route'
+import { empty, gnapRoute, otherMethods } from '../server/gnap-route'
 import { callerIp } from '../server/caller-ip'
 
 export const dynamic = 'force-dynamic'
@@ -17,5 +17,11 @@ export const POST = gnapRoute(
 // The grant endpoint is POST only; a person opening the server's root in a browser lands on the admin console.
 // A relative Location (RFC 9110 §10.2.2) stays right behind a proxy that rewrites the host.
 export function GET(): Response {
-  return new Response(null, { status: 307, headers: { location: '/admin', 'cache-control': 'no-store' } })
+  return empty(307, { location: '/admin' })
 }
+
+const other = otherMethods('POST')
+export const PUT = other.notAllowed
+export const PATCH = other.notAllowed
+export const DELETE = other.notAllowed
+export const OPTIONS = other.options

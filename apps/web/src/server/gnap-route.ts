@@ -1,6 +1,8 @@
 import { GnapError, createRequestAuth, readCapped, readSignatureInputs, type Deps, type RequestAuth, type SignedRequest } from '@gnap/domain'
 import { getDeps } from './deps'
 import { MAX_BODY_BYTES, MAX_JSON_DEPTH } from './limits'
+import { securitySettings } from '../env'
+import { newCspNonce, securityHeaders } from './security-headers'
 
 export { MAX_BODY_BYTES }
 
@@ -55,7 +57,7 @@ export function gnapRoute(handler: Handler, options: GnapRouteOptions = {}) {
           return createRequestAuth(d, signed)
         },
       })
-      res = out instanceof Response ? out : out === null ? new Response(null, { status: 204 }) : json(200, out)
+      res = out instanceof Response ? withSecurityHeaders(out) : out === null ? empty(204) : json(200, out)
     } catch (e) {
       res = errorResponse(e, deps)
     }
@@ -66,11 +68,42 @@ export function gnapRoute(handler: Handler, options: GnapRouteOptions = {}) {
   }
 }
 
+const settings = securitySettings()
+
+/**
+ * The web security headers (security-headers.ts) on a GNAP JSON answer. The proxy sets them on everything else;
+ * the GNAP endpoints skip the proxy (src/proxy.ts `config`), because it cost about a quarter of a rotation's CPU.
+ */
+function securedHeaders(headers: Record<string, string>): Record<string, string> {
+  return { ...securityHeaders({ nonce: newCspNonce(), ...settings }), 'cache-control': 'no-store', ...headers }
+}
+
+function withSecurityHeaders(res: Response): Response {
+  const secured = new Response(res.body, res)
+  for (const [name, value] of Object.entries(securedHeaders({}))) if (!res.headers.has(name)) secured.headers.set(name, value)
+  return secured
+}
+
 export function json(status: number, body: unknown, headers: Record<string, string> = {}): Response {
-  return new Response(JSON.stringify(body), {
-    status,
-    headers: { 'content-type': 'application/json', 'cache-control': 'no-store', ...headers },
-  })
+  return new Response(JSON.stringify(body), { status, headers: securedHeaders({ 'content-type': 'application/json', ...headers }) })
+}
+
+/** A body-less answer (204, a redirect, an OPTIONS answer) with the security headers. */
+export function empty(status: number, headers: Record<string, string> = {}): Response {
+  return new Response(null, { status, headers: securedHeaders(headers) })
+}
+
+/**
+ * The methods a GNAP endpoint does not take: 405 with its Allow header (RFC 9110 §15.5.6) and a GNAP error body;
+ * OPTIONS answers 204 with Allow. Exported by each route file for GET, PUT, PATCH and OPTIONS, because Next's own
+ * answers to them would not pass through the proxy (HEAD follows GET).
+ */
+export function otherMethods(allow: string): { notAllowed: () => Response; options: () => Response } {
+  const allowed = `${allow}, OPTIONS`
+  return {
+    notAllowed: () => json(405, new GnapError('invalid_request', `method not allowed: use ${allow}`, 405).toBody(), { allow: allowed }),
+    options: () => empty(204, { allow: allowed }),
+  }
 }
 
 export function errorResponse(e: unknown, deps?: Deps): Response {

@@ -10,16 +10,25 @@ export type DbTx = Omit<PrismaClient, '$connect' | '$disconnect' | '$on' | '$tra
 /** Whether a DATABASE_URL names PostgreSQL (`postgres://` or `postgresql://`) rather than a SQLite `file:`. */
 export const isPostgresUrl = (url: string): boolean => /^postgres(ql)?:\/\//.test(url)
 
-const providers = new WeakMap<Db, 'sqlite' | 'postgresql'>()
-/** Which database a client opened by `openDb` talks to: for tests and tools that write raw SQL, never for use cases. */
-export const providerOf = (db: Db): 'sqlite' | 'postgresql' => providers.get(db) ?? 'sqlite'
+// What `openDb` knows about a client travels on the client itself, under registered symbols: Next bundles this module
+// more than once (a copy per route), so a module-level map filled by one copy would be empty in another.
+const PROVIDER = Symbol.for('gnap.db.provider')
+const SQL = Symbol.for('gnap.db.sql')
+type Opened = Db & { [PROVIDER]?: 'sqlite' | 'postgresql'; [SQL]?: Sql }
 
-const stores = new WeakMap<Db, Sql>()
+/** Which database a client opened by `openDb` talks to: for tests and tools that write raw SQL, never for use cases. */
+export const providerOf = (db: Db): 'sqlite' | 'postgresql' => (db as Opened)[PROVIDER] ?? 'sqlite'
+
 /** The hot paths' SQL runner (sql.ts) over the same connections as the client `openDb` returned. */
 export function sqlOf(db: Db): Sql {
-  const sql = stores.get(db)
+  const sql = (db as Opened)[SQL]
   if (!sql) throw new Error('sqlOf: this client was not opened by openDb')
   return sql
+}
+
+function opened(db: Db, provider: 'sqlite' | 'postgresql', sql: Sql): Db {
+  Object.defineProperties(db, { [PROVIDER]: { value: provider }, [SQL]: { value: sql } })
+  return db
 }
 
 /**
@@ -69,10 +78,7 @@ export async function openDb(url: string): Promise<Db> {
     const pool = new pg.Pool({ connectionString: url })
     const db = new PgPrismaClient({ adapter: new PrismaPg(pool, { disposeExternalPool: true }) })
     await db.$connect()
-    const typed = db as unknown as Db
-    providers.set(typed, 'postgresql')
-    stores.set(typed, new PgSql(pool, pg.types.getTypeParser))
-    return typed
+    return opened(db as unknown as Db, 'postgresql', new PgSql(pool, pg.types.getTypeParser))
   }
   if (!url.startsWith('file:')) {
     throw new Error(`DATABASE_URL must be a SQLite file: URL or a postgresql:// URL, got ${url.split(':')[0]}:`)
@@ -84,13 +90,12 @@ export async function openDb(url: string): Promise<Db> {
   await db.$queryRawUnsafe('PRAGMA journal_mode = WAL')
   await db.$queryRawUnsafe('PRAGMA synchronous = NORMAL')
   await db.$queryRawUnsafe('PRAGMA foreign_keys = ON')
-  providers.set(db, 'sqlite')
-  stores.set(
+  return opened(
     db,
+    'sqlite',
     new SqliteSql(() => {
       if (!connection) throw new Error('the SQLite connection is not open')
       return connection
     }, gate),
   )
-  return db
 }

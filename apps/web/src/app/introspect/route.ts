@@ -1,5 +1,5 @@
 import { authenticateResourceServer, introspectToken } from '@gnap/domain'
-import { gnapRoute } from '../../server/gnap-route'
+import { gnapRoute, otherMethods } from '../../server/gnap-route'
 
 export const dynamic = 'force-dynamic'
 
@@ -8,3 +8,10 @@ export const POST = gnapRoute(async ({ deps, req, body }) => {
   authenticateResourceServer(deps, req.headers.get('authorization'))
   return introspectToken(deps, body)
 })
+
+const other = otherMethods('POST')
+export const GET = other.notAllowed
+export const PUT = other.notAllowed
+export const PATCH = other.notAllowed
+export const DELETE = other.notAllowed
+export const OPTIONS = other.options

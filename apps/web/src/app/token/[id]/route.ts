@@ -1,5 +1,5 @@
 import { GnapError, revokeAccessToken, rotateAccessToken } from '@gnap/domain'
-import { gnapRoute } from '../../../server/gnap-route'
+import { gnapRoute, otherMethods } from '../../../server/gnap-route'
 
 export const dynamic = 'force-dynamic'
 
@@ -14,3 +14,9 @@ export const DELETE = gnapRoute(async ({ deps, params, auth }) => {
   await revokeAccessToken(deps, { managementId: params.id ?? '', auth: auth() })
   return null
 })
+
+const other = otherMethods('POST, DELETE')
+export const GET = other.notAllowed
+export const PUT = other.notAllowed
+export const PATCH = other.notAllowed
+export const OPTIONS = other.options
