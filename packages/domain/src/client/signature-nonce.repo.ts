@@ -1,15 +1,16 @@
 import type { SqlRunner } from '../db/sql'
 
 /**
- * Records a signature nonce; false when it was already seen within the window. The primary key decides,
- * so two instances sharing one database can never both accept the same nonce. A record whose window has passed
- * is dropped first, so the same nonce may come back after it.
+ * Records a signature nonce; false when it was already seen within the window. The primary key decides, so two
+ * instances sharing one database can never both accept the same nonce. One statement: a new nonce is inserted, a
+ * record whose window has passed (`expiresAt` before `now`) is taken over, and a live one is left alone (no row
+ * changed: a replay).
  */
 export async function rememberSignatureNonce(db: SqlRunner, keyRef: string, nonce: string, expiresAt: Date, now: Date): Promise<boolean> {
-  await db.run(`DELETE FROM "SignatureNonce" WHERE "keyRef" = $1 AND "nonce" = $2 AND "expiresAt" < $3`, [keyRef, nonce, now])
-  const inserted = await db.run(
-    `INSERT INTO "SignatureNonce" ("keyRef", "nonce", "expiresAt") VALUES ($1, $2, $3) ON CONFLICT DO NOTHING`,
-    [keyRef, nonce, expiresAt],
+  const changed = await db.run(
+    `INSERT INTO "SignatureNonce" ("keyRef", "nonce", "expiresAt") VALUES ($1, $2, $3)
+     ON CONFLICT ("keyRef", "nonce") DO UPDATE SET "expiresAt" = excluded."expiresAt" WHERE "SignatureNonce"."expiresAt" < $4`,
+    [keyRef, nonce, expiresAt, now],
   )
-  return inserted === 1
+  return changed === 1
 }
