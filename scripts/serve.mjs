@@ -16,7 +16,8 @@
 // - Each worker gets V8's old-space limit WORKER_HEAP_MB (0 keeps V8's default), unless NODE_OPTIONS sets one.
 //
 // Used by `pnpm start` (scripts/start.mjs, after migrations and seed), the benchmark and the two-instance set-up;
-// run directly, it expects a migrated database and the server's settings in the environment.
+// run directly, it expects a migrated database and the server's settings in the environment. Started with an IPC
+// channel, it tells its parent `{ gnap: 'ready' }` once every worker is ready, and stops when the parent goes.
 import cluster from 'node:cluster'
 import fs from 'node:fs'
 import { createRequire } from 'node:module'
@@ -115,6 +116,8 @@ export function serve(env = {}) {
       if (!announced && slots.every((s) => s.ready)) {
         announced = true
         log(`ready: ${slots.length} worker${slots.length > 1 ? 's' : ''} on ${where}${heapArgs.length ? ` (heap limit ${settings.WORKER_HEAP_MB} MB each)` : ''}`)
+        // A parent that started us with an IPC channel (scripts/lib/instances.ts) waits for this.
+        process.send?.({ gnap: 'ready', workers: slots.length })
       }
     })
     worker.on('exit', (code, signal) => {
@@ -180,6 +183,9 @@ export function serve(env = {}) {
       for (const s of live()) s.worker.process.kill('SIGKILL')
     })
   }
+  // Started by a script with an IPC channel: this server lives as long as that script (a test runner that dies
+  // leaves no server behind).
+  if (process.send) process.once('disconnect', () => stopping || (log('parent gone: stopping'), stop('SIGTERM', 0)))
   log(`starting ${slots.length} worker${slots.length > 1 ? 's' : ''} of next start on ${where}`)
   for (const slot of slots) fork(slot)
 }
