@@ -14,7 +14,7 @@ import { startWalletAddressServer } from '../../packages/domain/src/testing/wall
 import type { BenchClient } from './lib/prepare'
 import { continuationScenario, grantScenario, introspectionScenario, rotationScenario, runLoad, type Scenario, type Target } from './lib/load'
 import { formatSummary, summarise, type CpuProfile } from './lib/cpuprofile'
-import { requireBuild, root, startGnap } from './lib/servers'
+import { requireBuild, root, startGnapProcess } from './lib/servers'
 
 const seconds = Number(process.env.BENCH_SECONDS || 10)
 const warmup = Number(process.env.BENCH_WARMUP_SECONDS || 2)
@@ -38,7 +38,7 @@ async function main() {
       fs.mkdirSync(profDir, { recursive: true })
       const dbFile = path.join(dir, 'prof.db')
       migrateFile(dbFile)
-      const server = await startGnap(dbFile, {
+      const server = await startGnapProcess(dbFile, {
         LOG_LEVEL: 'warn',
         WAIT_SECONDS: '1',
         RATE_LIMIT_GRANTS_PER_MINUTE: '1000000',

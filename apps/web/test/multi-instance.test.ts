@@ -1,13 +1,17 @@
-// Two `next start` instances on one PostgreSQL database (issue #8): every race is decided by the database, so the
-// protocol's promises hold when competing requests land on different instances. Both instances share one
-// AUTH_SERVER_URL, as behind a proxy: clients sign the public URL, requests go to either port.
+// Two instances of the server on one PostgreSQL database (issue #8), started as `pnpm two-instances` starts them
+// (scripts/instances.ts: the launcher, one worker each): every race is decided by the database, so the protocol's
+// promises hold when competing requests land on different instances. Both instances share one AUTH_SERVER_URL, as
+// behind a proxy: clients sign the public URL, requests go to either port. The last suite runs the script itself.
 // Runs when MULTI_INSTANCE_PG_URL names a PostgreSQL server (CI sets it through `pnpm test`); skipped otherwise.
+import { spawn } from 'node:child_process'
 import { randomBytes, randomUUID } from 'node:crypto'
+import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createHash } from 'node:crypto'
 import { openDb } from '@gnap/domain'
-import { adminQuery, databaseUrl, generateClientKey, migrate, signedHeadersWithNonce, startWalletAddressServer } from '@gnap/domain/testing'
-import { IDP_SECRET, INTROSPECTION_SECRET, startServer, type RunningServer } from './support/server'
+import { adminQuery, databaseUrl, generateClientKey, signedHeadersWithNonce, startWalletAddressServer } from '@gnap/domain/testing'
+import { freePort, root, startInstances, type Instance } from '../scripts/instances'
+import { IDP_SECRET, INTROSPECTION_SECRET, testServerEnv } from './support/server'
 import { outgoingAccess, sleep } from './support/world'
 import { signedRequest, type IssuedToken } from './support/raw-http'
 
@@ -16,8 +20,8 @@ if (!pgAdmin) console.log('[multi-instance] MULTI_INSTANCE_PG_URL not set: the t
 
 describe.skipIf(!pgAdmin)('two instances on one PostgreSQL database', () => {
   const dbName = `gnap_multi_${randomBytes(5).toString('hex')}`
-  let a: RunningServer
-  let b: RunningServer
+  let a: Instance
+  let b: Instance
   let wallets: Awaited<ReturnType<typeof startWalletAddressServer>>
   const key = generateClientKey('key-1')
   let walletAddress: string
@@ -26,11 +30,9 @@ describe.skipIf(!pgAdmin)('two instances on one PostgreSQL database', () => {
 
   beforeAll(async () => {
     await adminQuery(pgAdmin!, `CREATE DATABASE "${dbName}"`)
-    const url = databaseUrl(pgAdmin!, dbName)
-    migrate(url)
-    a = await startServer({ DATABASE_URL: url })
+    // Migrates, then starts both; AUTH_SERVER_URL of both is instance a's URL.
+    ;[a, b] = (await startInstances({ databaseUrl: databaseUrl(pgAdmin!, dbName), env: testServerEnv() })) as [Instance, Instance]
     base = a.url
-    b = await startServer({ DATABASE_URL: url, AUTH_SERVER_URL: base })
     wallets = await startWalletAddressServer({})
     walletAddress = wallets.addClient('app', { publicName: 'Test App', keys: [key.jwk], authServer: base })
   })
@@ -43,8 +45,8 @@ describe.skipIf(!pgAdmin)('two instances on one PostgreSQL database', () => {
   })
 
   /** The same request sent to instance a or b: signed for the public URL, delivered to that instance's port. */
-  const on = (server: RunningServer, publicUrl: string) => publicUrl.replace(base, server.url)
-  const send = async (server: RunningServer, input: Parameters<typeof signedRequest>[1]) =>
+  const on = (server: Instance, publicUrl: string) => publicUrl.replace(base, server.url)
+  const send = async (server: Instance, input: Parameters<typeof signedRequest>[1]) =>
     fetch(on(server, input.url), await signedRequest(key, input))
 
   async function issuedToken(): Promise<{ token: IssuedToken; continueUri: string; continueToken: string }> {
@@ -54,7 +56,7 @@ describe.skipIf(!pgAdmin)('two instances on one PostgreSQL database', () => {
     return { token: body.access_token, continueUri: body.continue.uri, continueToken: body.continue.access_token.value }
   }
 
-  async function introspect(server: RunningServer, value: string): Promise<boolean> {
+  async function introspect(server: Instance, value: string): Promise<boolean> {
     const res = await fetch(`${server.url}introspect`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', authorization: `Bearer ${INTROSPECTION_SECRET}` },
@@ -176,5 +178,56 @@ describe.skipIf(!pgAdmin)('two instances on one PostgreSQL database', () => {
       await db.$disconnect()
     }
     expect(answered.length).toBeGreaterThan(chains.length)
+  })
+})
+
+describe.skipIf(!pgAdmin)('pnpm two-instances', () => {
+  const dbName = `gnap_cli_${randomBytes(5).toString('hex')}`
+  afterAll(async () => {
+    await adminQuery(pgAdmin!, `DROP DATABASE IF EXISTS "${dbName}" WITH (FORCE)`).catch(() => undefined)
+  })
+
+  it('migrates the database, serves it on both ports and stops both instances on SIGINT', async () => {
+    await adminQuery(pgAdmin!, `CREATE DATABASE "${dbName}"`)
+    const ports = [await freePort(), await freePort()]
+    const child = spawn(path.join(root, 'node_modules/.bin/tsx'), [path.join(root, 'apps/web/scripts/two-instances.ts'), '--ports', ports.join(',')], {
+      cwd: root,
+      env: {
+        PATH: process.env.PATH,
+        HOME: process.env.HOME,
+        ...testServerEnv({ DATABASE_URL: databaseUrl(pgAdmin!, dbName), AUTH_SERVER_URL: `http://127.0.0.1:${ports[0]}/` }),
+      } as Record<string, string | undefined> as NodeJS.ProcessEnv,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    })
+    let output = ''
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)))
+    try {
+      await new Promise<void>((resolve, reject) => {
+        const onData = (d: Buffer) => {
+          output += d.toString()
+          if (output.includes('ready; Ctrl-C stops both')) resolve()
+        }
+        child.stdout.on('data', onData)
+        child.stderr.on('data', onData)
+        void exited.then((code) => reject(new Error(`two-instances exited (${code}) before it was ready:\n${output}`)))
+      })
+      for (const port of ports) expect(output).toContain(`http://127.0.0.1:${port}/`)
+      const admin = new URL(pgAdmin!)
+      if (admin.password) expect(output, 'the database password is never printed').not.toContain(`${admin.username}:${admin.password}@`)
+      // Introspection reads the migrated tables: an unknown token is inactive on both instances.
+      for (const port of ports) {
+        const res = await fetch(`http://127.0.0.1:${port}/introspect`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', authorization: `Bearer ${INTROSPECTION_SECRET}` },
+          body: JSON.stringify({ access_token: 'NOT-A-TOKEN' }),
+        })
+        expect(res.status).toBe(200)
+        expect(await res.json()).toEqual({ active: false })
+      }
+    } finally {
+      child.kill('SIGINT')
+    }
+    expect(await exited).toBe(0)
+    for (const port of ports) await expect(fetch(`http://127.0.0.1:${port}/introspect`)).rejects.toThrow()
   })
 })

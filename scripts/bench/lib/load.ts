@@ -11,8 +11,10 @@ import { INTROSPECTION_SECRET, incomingGrantBody, prepareApproved, prepareTokens
 export interface Target {
   /** What is measured, e.g. `next`, `floor`, `ceiling`. */
   name: string
-  /** Base URL with one trailing slash (AUTH_SERVER_URL of the server). */
+  /** Base URL with one trailing slash (AUTH_SERVER_URL of the server): what requests are signed for. */
   url: string
+  /** Where the load connects when that is not `url`: one instance of several behind one public URL. */
+  connect?: string
 }
 
 /** What autocannon keeps for one request between `setupRequest` and `onResponse`. */
@@ -266,12 +268,18 @@ export interface RunResult {
   stoppedEarly?: string
 }
 
-/** One autocannon run of `seconds`, stopped early when the scenario's pool runs out. */
-export async function runLoad(target: Target, scenario: Scenario, connections: number, seconds: number): Promise<RunResult> {
-  const url = new URL(target.url)
-  const available = scenario.available()
-  const amount = Number.isFinite(available) ? Math.max(connections, available) : undefined
-  let stoppedEarly: string | undefined
+interface Run {
+  result: autocannon.Result
+  amount: number | undefined
+}
+
+/**
+ * One autocannon run of `seconds` against `target` (its `connect` address when given), or of `amount` requests
+ * stopped after `seconds`. `onLatency` gets the response time of every 2xx answer, in ms (what autocannon's own
+ * latency histogram records).
+ */
+async function autocannonRun(target: Target, scenario: Scenario, connections: number, seconds: number, amount: number | undefined, onLatency?: (ms: number) => void): Promise<Run> {
+  const url = new URL(target.connect ?? target.url)
   // Without a callback autocannon returns its instance (an EventEmitter with stop()), which is also a promise.
   const instance = autocannon({
     url: `${url.protocol}//${url.host}`,
@@ -282,6 +290,11 @@ export async function runLoad(target: Target, scenario: Scenario, connections: n
     ...(amount !== undefined ? { amount } : { duration: seconds }),
     requests: [scenario.request(target)] as unknown as autocannon.Request[],
   } as autocannon.Options) as unknown as autocannon.Instance
+  if (onLatency) {
+    instance.on('response', (_client: unknown, status: number, _bytes: number, ms: number) => {
+      if (status >= 200 && status < 300) onLatency(ms)
+    })
+  }
   const timer = amount !== undefined ? setTimeout(() => instance.stop(), seconds * 1000) : undefined
   const result = await new Promise<autocannon.Result>((resolve, reject) => {
     instance.on('done', resolve)
@@ -290,7 +303,27 @@ export async function runLoad(target: Target, scenario: Scenario, connections: n
     setTimeout(() => reject(new Error('load run did not end')), (seconds + 60) * 1000).unref()
   })
   if (timer) clearTimeout(timer)
-  if (amount !== undefined && result.duration < seconds - 0.5) stoppedEarly = `pool of ${amount} used up after ${result.duration} s`
+  return { result, amount }
+}
+
+/** How many requests a run may send: the scenario's pool when it is finite (each interact_ref works once). */
+function amountFor(scenario: Scenario, connections: number): number | undefined {
+  const available = scenario.available()
+  return Number.isFinite(available) ? Math.max(connections, available) : undefined
+}
+
+const stoppedEarlyNote = (runs: Run[], seconds: number) => {
+  const early = runs.filter((r) => r.amount !== undefined && r.result.duration < seconds - 0.5)
+  if (early.length === 0) return undefined
+  const amount = runs.reduce((a, r) => a + (r.amount ?? 0), 0)
+  return `pool of ${amount} used up after ${Math.max(...early.map((r) => r.result.duration))} s`
+}
+
+/** One autocannon run of `seconds`, stopped early when the scenario's pool runs out. */
+export async function runLoad(target: Target, scenario: Scenario, connections: number, seconds: number): Promise<RunResult> {
+  const run = await autocannonRun(target, scenario, connections, seconds, amountFor(scenario, connections))
+  const { result } = run
+  const stoppedEarly = stoppedEarlyNote([run], seconds)
   const f = scenario.takeFailures()
   const failuresCount = Object.values(f.statuses).reduce((a, b) => a + b, 0)
   const requests = result.requests.total
@@ -307,6 +340,58 @@ export async function runLoad(target: Target, scenario: Scenario, connections: n
     errors: result.errors,
     timeouts: result.timeouts,
     failures: failuresCount,
+    statuses: f.statuses,
+    samples: f.samples,
+    ...(stoppedEarly ? { stoppedEarly } : {}),
+  }
+}
+
+/** The nearest-rank percentile of sorted whole milliseconds (what autocannon's histogram reports for one run). */
+function percentile(sorted: number[], p: number): number {
+  if (sorted.length === 0) return 0
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!
+}
+
+/**
+ * The load of `connections` split across several instances at the same time: one autocannon run per target with
+ * its share of the connections (ceil/floor of connections / targets; a target whose share is 0 gets no run), all
+ * drawing on the scenario's one pool. Requests, req/s, errors and failures are summed over the runs; p50, p99 and
+ * max are computed over the merged response times of every 2xx answer of all runs (nearest rank, whole ms, as
+ * autocannon reports one run), not averaged from per-run percentiles.
+ */
+export async function runSplit(name: string, targets: Target[], scenario: Scenario, connections: number, seconds: number): Promise<RunResult & { split: number[] }> {
+  const split = targets.map((_, i) => Math.floor(connections / targets.length) + (i < connections % targets.length ? 1 : 0))
+  const total = amountFor(scenario, connections)
+  const latencies: number[] = []
+  const record = (ms: number) => latencies.push(Math.floor(ms))
+  const runs = await Promise.all(
+    targets.flatMap((target, i) => {
+      const share = split[i]!
+      if (share === 0) return []
+      // A finite pool is divided in proportion to the connections, so the runs together send it once.
+      const amount = total === undefined ? undefined : Math.max(share, Math.floor((total * share) / connections))
+      return [autocannonRun(target, scenario, share, seconds, amount, record)]
+    }),
+  )
+  latencies.sort((a, b) => a - b)
+  const f = scenario.takeFailures()
+  const sum = (pick: (r: autocannon.Result) => number) => runs.reduce((a, r) => a + pick(r.result), 0)
+  const requests = sum((r) => r.requests.total)
+  const stoppedEarly = stoppedEarlyNote(runs, seconds)
+  return {
+    target: name,
+    op: scenario.op,
+    connections,
+    split,
+    seconds: Math.max(...runs.map((r) => r.result.duration)),
+    requests,
+    rps: Math.round(runs.reduce((a, r) => a + r.result.requests.total / r.result.duration, 0)),
+    p50: percentile(latencies, 50),
+    p99: percentile(latencies, 99),
+    max: latencies.length > 0 ? latencies[latencies.length - 1]! : 0,
+    errors: sum((r) => r.errors),
+    timeouts: sum((r) => r.timeouts),
+    failures: Object.values(f.statuses).reduce((a, b) => a + b, 0),
     statuses: f.statuses,
     samples: f.samples,
     ...(stoppedEarly ? { stoppedEarly } : {}),

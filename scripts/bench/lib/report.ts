@@ -2,7 +2,10 @@
 import type { RunResult } from './load'
 
 export interface Row extends RunResult {
-  /** Peak RSS during the run: the server's process tree, and its largest process, MB. */
+  /**
+   * Peak RSS during the run, MB: the sum over every process of the server (a launcher's primary and workers, or
+   * several instances), and the largest serving process (the largest worker; the process itself without workers).
+   */
   rssTreeMb: number
   rssProcessMb: number
   /** CPU time of the server's processes per answered request, ms: 1000 / this is what one core could serve. */
@@ -20,7 +23,7 @@ export function table(headers: string[], rows: (string | number)[][]): string {
 
 export function resultTable(rows: Row[]): string {
   return table(
-    ['operation', 'target', 'conc', 'req/s', 'p50 ms', 'p99 ms', 'max ms', 'errors', 'non-2xx', 'RSS MB', 'CPU ms/req'],
+    ['operation', 'target', 'conc', 'req/s', 'p50 ms', 'p99 ms', 'max ms', 'errors', 'non-2xx', 'RSS MB/proc', 'RSS MB sum', 'CPU ms/req'],
     rows.map((r) => [
       r.op,
       r.target,
@@ -31,7 +34,8 @@ export function resultTable(rows: Row[]): string {
       r.max,
       r.errors,
       r.failures,
-      r.rssProcessMb === r.rssTreeMb ? r.rssTreeMb : `${r.rssProcessMb}/${r.rssTreeMb}`,
+      r.rssProcessMb,
+      r.rssTreeMb,
       r.serverCpuMsPerRequest,
     ]),
   )

@@ -1,5 +1,7 @@
 // Peak resident memory of a server: VmRSS of a process and all its descendants, read from /proc every 200 ms; and
-// the CPU time the tree spent (user + system), which stays meaningful when other processes share the machine.
+// the CPU time the tree spent (user + system), which stays meaningful when other processes share the machine. A
+// server started by the launcher is a primary with its workers as children: the per-process peak is then the
+// largest worker's (the primary serves nothing), the sum counts every process, primary included.
 import fs from 'node:fs'
 
 /** Clock ticks per second of /proc/<pid>/stat times (USER_HZ, 100 on Linux). */
@@ -57,30 +59,38 @@ export function cpuMs(pid: number): number {
 }
 
 export interface RssPeak {
-  /** Largest sum over the process tree, MB. */
+  /** Largest sum over the process trees, MB. */
   treeMb: number
-  /** Largest single process, MB. */
+  /** Largest single serving process (a worker, or the root when it has no children), MB. */
   processMb: number
   processes: number
   /** CPU time of the tree since the last reset, ms. */
   cpuMs: number
 }
 
-/** Samples until `stop()`; `peek()` gives the peaks so far. The tree is re-read every 5 s (workers may appear). */
-export function sampleRss(pid: number, intervalMs = 200) {
-  let tree = processTree(pid)
+/**
+ * Samples the trees of `pids` (several instances of one server) until `stop()`; `peek()` gives the peaks so far.
+ * The trees are re-read every 5 s (workers may be replaced).
+ */
+export function sampleRss(pids: number | number[], intervalMs = 200) {
+  const roots = Array.isArray(pids) ? pids : [pids]
+  let trees = roots.map(processTree)
   let treeKb = 0
   let processKb = 0
   let ticks = 0
-  const treeCpu = () => tree.reduce((sum, p) => sum + cpuMs(p), 0)
+  const treeCpu = () => trees.flat().reduce((sum, p) => sum + cpuMs(p), 0)
   let cpuStart = treeCpu()
   const sample = () => {
-    if (++ticks % 25 === 0) tree = processTree(pid)
+    if (++ticks % 25 === 0) trees = roots.map(processTree)
     let sum = 0
-    for (const p of tree) {
-      const kb = rssKb(p)
-      sum += kb
-      if (kb > processKb) processKb = kb
+    for (const tree of trees) {
+      for (const p of tree) {
+        const kb = rssKb(p)
+        sum += kb
+        // The root of a tree with children is a launcher's primary: not a serving process.
+        const serving = tree.length === 1 || p !== tree[0]
+        if (serving && kb > processKb) processKb = kb
+      }
     }
     if (sum > treeKb) treeKb = sum
   }
@@ -90,7 +100,7 @@ export function sampleRss(pid: number, intervalMs = 200) {
   const peek = (): RssPeak => ({
     treeMb: Math.round(treeKb / 1024),
     processMb: Math.round(processKb / 1024),
-    processes: tree.length,
+    processes: trees.flat().length,
     cpuMs: treeCpu() - cpuStart,
   })
   return {

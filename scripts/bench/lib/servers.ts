@@ -1,9 +1,11 @@
-// The servers the benchmark measures: our production build (`next start`), the floor (a bare node:http server) and
-// the ceiling (a minimal Next app answering constant JSON), each in a process of its own.
+// The servers the benchmark measures: our production build (through the launcher, scripts/serve.mjs, with its
+// workers, as `pnpm start` serves it), the floor (a bare node:http server) and the ceiling (a minimal Next app
+// answering constant JSON), each in processes of its own.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
 import fs from 'node:fs'
 import path from 'node:path'
-import { freePort, startServer, type RunningServer } from '../../../apps/web/test/support/server'
+import { freePort, startServer, testServerEnv, type RunningServer } from '../../../apps/web/test/support/server'
+import { startInstance, startInstances } from '../../../apps/web/scripts/instances'
 
 export const root = path.resolve(import.meta.dirname, '../../..')
 const webDir = path.join(root, 'apps', 'web')
@@ -24,14 +26,36 @@ export function requireBuild(): void {
   }
 }
 
-/** Our server under `next start` on an existing migrated file, with the benchmark's settings. */
-export async function startGnap(
-  dbFile: string,
-  env: Record<string, string | undefined>,
-  nodeArgs?: string[],
-): Promise<BenchServer & { server: RunningServer }> {
-  const server = await startServer(env, { dbFile, ...(nodeArgs ? { nodeArgs } : {}) })
+/** Our server on an existing migrated file, with the benchmark's settings: the launcher with `workers` workers. */
+export async function startGnap(dbFile: string, env: Record<string, string | undefined>, workers: number): Promise<BenchServer> {
+  const instance = await startInstance({ env: testServerEnv({ DATABASE_URL: `file:${dbFile}`, ...env }), workers })
+  return { name: 'next', url: instance.url, pid: instance.pid, logs: instance.logs, stop: instance.stop }
+}
+
+/** One `next start` process on an existing migrated file, with node options the launcher does not pass (--cpu-prof). */
+export async function startGnapProcess(dbFile: string, env: Record<string, string | undefined>, nodeArgs: string[]): Promise<BenchServer & { server: RunningServer }> {
+  const server = await startServer(env, { dbFile, nodeArgs })
   return { name: 'next', url: server.url, pid: server.pid, logs: server.logs, stop: server.stop, server }
+}
+
+/**
+ * Several instances (launchers) on one PostgreSQL database, migrated first, all answering for the first one's URL
+ * as behind a proxy: `url` is that public URL, `instances` each instance's own address.
+ */
+export async function startGnapInstances(
+  databaseUrl: string,
+  env: Record<string, string | undefined>,
+  opts: { count: number; workers: number },
+): Promise<{ url: string; pids: number[]; instances: { name: string; url: string }[]; stop(): Promise<void> }> {
+  const instances = await startInstances({ databaseUrl, env: testServerEnv(env), count: opts.count, workers: opts.workers })
+  return {
+    url: instances[0]!.url,
+    pids: instances.map((i) => i.pid),
+    instances: instances.map((i) => ({ name: i.name, url: i.url })),
+    stop: async () => {
+      await Promise.all(instances.map((i) => i.stop()))
+    },
+  }
 }
 
 async function waitListening(url: string, child: ChildProcess, output: () => string): Promise<void> {

@@ -10,6 +10,20 @@ const webDir = path.resolve(import.meta.dirname, '../..')
 export const INTROSPECTION_SECRET = 'test-introspection-secret-0123456789'
 export const IDP_SECRET = 'test-idp-secret-0123456789'
 
+/** The settings every test server runs with (production build, the test secrets), under `overrides`. */
+export function testServerEnv(overrides: Record<string, string | undefined> = {}): Record<string, string | undefined> {
+  return {
+    NODE_ENV: 'production',
+    NEXT_TELEMETRY_DISABLED: '1',
+    INTROSPECTION_SECRET,
+    IDENTITY_SERVER_URL: 'https://idp.example/consent',
+    IDENTITY_SERVER_SECRET: IDP_SECRET,
+    WAIT_SECONDS: '1',
+    LOG_LEVEL: 'info',
+    ...overrides,
+  }
+}
+
 export interface RunningServer {
   /** Base URL, with one trailing slash: what wallet addresses advertise as authServer. */
   url: string
@@ -55,18 +69,10 @@ export async function startServer(env: Record<string, string | undefined> = {}, 
   if (dir) migrateFile(dbFile)
   const url = `http://127.0.0.1:${port}/`
   let output = ''
-  const settings: NodeJS.ProcessEnv = {
+  const settings: Record<string, string | undefined> = {
     PATH: process.env.PATH,
     HOME: process.env.HOME,
-    NODE_ENV: 'production',
-    NEXT_TELEMETRY_DISABLED: '1',
-    AUTH_SERVER_URL: url,
-    DATABASE_URL: `file:${dbFile}`,
-    INTROSPECTION_SECRET,
-    IDENTITY_SERVER_URL: 'https://idp.example/consent',
-    IDENTITY_SERVER_SECRET: IDP_SECRET,
-    WAIT_SECONDS: '1',
-    LOG_LEVEL: 'info',
+    ...testServerEnv({ AUTH_SERVER_URL: url, DATABASE_URL: `file:${dbFile}` }),
     ...env,
   }
   for (const key of Object.keys(settings)) if (settings[key] === undefined) delete settings[key]
@@ -74,7 +80,7 @@ export async function startServer(env: Record<string, string | undefined> = {}, 
   const [command, commandArgs] = options.nodeArgs
     ? [process.execPath, [...options.nodeArgs, path.join(webDir, 'node_modules/next/dist/bin/next'), ...args]]
     : [path.join(webDir, 'node_modules/.bin/next'), args]
-  const child: ChildProcess = spawn(command, commandArgs, { cwd: webDir, env: settings, stdio: ['ignore', 'pipe', 'pipe'] })
+  const child: ChildProcess = spawn(command, commandArgs, { cwd: webDir, env: settings as NodeJS.ProcessEnv, stdio: ['ignore', 'pipe', 'pipe'] })
   child.stdout?.on('data', (d: Buffer) => (output += d.toString()))
   child.stderr?.on('data', (d: Buffer) => (output += d.toString()))
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()))

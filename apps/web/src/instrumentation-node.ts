@@ -1,0 +1,23 @@
+import cluster from 'node:cluster'
+import { startRetentionJob } from '@gnap/domain'
+import { getDeps } from './server/deps'
+
+/**
+ * Validates the settings and opens the database, so a bad setting stops the server with a message naming it
+ * instead of failing the first request; then starts the retention job.
+ */
+export async function registerNode(): Promise<void> {
+  try {
+    const deps = await getDeps()
+    // Deletes dead token rows, expired signature nonces and old rate-limit counters in small batches, in the
+    // background of this process (unref'd timers: they never hold a shutdown).
+    startRetentionJob(deps)
+    deps.log.info({ authServer: deps.config.authServerUrl }, 'authorization server ready')
+    // Under the launcher (scripts/serve.mjs) this worker counts as started only now: one that exits before this is a
+    // start-up failure, and repeated ones stop the launcher instead of restarting forever.
+    if (cluster.isWorker) process.send?.({ gnap: 'ready' })
+  } catch (e) {
+    console.error(e instanceof Error ? e.message : String(e))
+    process.exit(1)
+  }
+}
