@@ -1,10 +1,14 @@
-// Two instances of the server on one PostgreSQL database (issue #8), started as `pnpm two-instances` starts them
+// Two instances of the server on one database (issue #8), started as `pnpm two-instances` starts them
 // (scripts/instances.ts: the launcher, one worker each): every race is decided by the database, so the protocol's
 // promises hold when competing requests land on different instances. Both instances share one AUTH_SERVER_URL, as
 // behind a proxy: clients sign the public URL, requests go to either port. The last suite runs the script itself.
-// Runs when MULTI_INSTANCE_PG_URL names a PostgreSQL server (CI sets it through `pnpm test`); skipped otherwise.
+// The same suite runs on one SQLite file shared by the two instances' processes, as `pnpm start` shares it between
+// its workers (issue #7), and on one PostgreSQL database when MULTI_INSTANCE_PG_URL names a PostgreSQL server (CI
+// sets it through `pnpm test`; skipped otherwise).
 import { spawn } from 'node:child_process'
 import { randomBytes, randomUUID } from 'node:crypto'
+import fs from 'node:fs'
+import os from 'node:os'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createHash } from 'node:crypto'
@@ -18,8 +22,42 @@ import { signedRequest, type IssuedToken } from './support/raw-http'
 const pgAdmin = process.env.MULTI_INSTANCE_PG_URL
 if (!pgAdmin) console.log('[multi-instance] MULTI_INSTANCE_PG_URL not set: the two-instance PostgreSQL tests are skipped')
 
-describe.skipIf(!pgAdmin)('two instances on one PostgreSQL database', () => {
-  const dbName = `gnap_multi_${randomBytes(5).toString('hex')}`
+interface Store {
+  label: string
+  skip: boolean
+  /** Makes the empty database and names it (the instances migrate it). */
+  create(): Promise<string>
+  drop(): Promise<void>
+}
+
+const pgName = `gnap_multi_${randomBytes(5).toString('hex')}`
+let sqliteDir = ''
+const stores: Store[] = [
+  {
+    label: 'one SQLite file',
+    skip: false,
+    create: () => {
+      sqliteDir = fs.mkdtempSync(path.join(os.tmpdir(), 'gnap-multi-'))
+      return Promise.resolve(`file:${path.join(sqliteDir, 'gnap.db')}`)
+    },
+    drop: () => {
+      if (sqliteDir) fs.rmSync(sqliteDir, { recursive: true, force: true })
+      return Promise.resolve()
+    },
+  },
+  {
+    label: 'one PostgreSQL database',
+    skip: !pgAdmin,
+    create: async () => {
+      await adminQuery(pgAdmin!, `CREATE DATABASE "${pgName}"`)
+      return databaseUrl(pgAdmin!, pgName)
+    },
+    drop: () => adminQuery(pgAdmin!, `DROP DATABASE IF EXISTS "${pgName}" WITH (FORCE)`).then(() => undefined),
+  },
+]
+
+describe.each(stores.filter((s) => !s.skip))('two instances on $label', (store) => {
+  let dbUrl: string
   let a: Instance
   let b: Instance
   let wallets: Awaited<ReturnType<typeof startWalletAddressServer>>
@@ -29,9 +67,9 @@ describe.skipIf(!pgAdmin)('two instances on one PostgreSQL database', () => {
   let base: string
 
   beforeAll(async () => {
-    await adminQuery(pgAdmin!, `CREATE DATABASE "${dbName}"`)
+    dbUrl = await store.create()
     // Migrates, then starts both; AUTH_SERVER_URL of both is instance a's URL.
-    ;[a, b] = (await startInstances({ databaseUrl: databaseUrl(pgAdmin!, dbName), env: testServerEnv() })) as [Instance, Instance]
+    ;[a, b] = (await startInstances({ databaseUrl: dbUrl, env: testServerEnv() })) as [Instance, Instance]
     base = a.url
     wallets = await startWalletAddressServer({})
     walletAddress = wallets.addClient('app', { publicName: 'Test App', keys: [key.jwk], authServer: base })
@@ -41,7 +79,7 @@ describe.skipIf(!pgAdmin)('two instances on one PostgreSQL database', () => {
     await a?.stop()
     await b?.stop()
     await wallets?.close()
-    await adminQuery(pgAdmin!, `DROP DATABASE IF EXISTS "${dbName}" WITH (FORCE)`).catch(() => undefined)
+    await store.drop().catch(() => undefined)
   })
 
   /** The same request sent to instance a or b: signed for the public URL, delivered to that instance's port. */
@@ -164,7 +202,7 @@ describe.skipIf(!pgAdmin)('two instances on one PostgreSQL database', () => {
     await Promise.all(loops)
     expect(await introspect(a, (await issuedToken()).token.value)).toBe(true)
 
-    const db = await openDb(databaseUrl(pgAdmin!, dbName))
+    const db = await openDb(dbUrl)
     try {
       const sha = (v: string) => createHash('sha256').update(v).digest('hex')
       for (const value of answered) {
