@@ -7,6 +7,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { generateKeyPairSync } from 'node:crypto'
 import { openDb } from '../packages/domain/src/db/client'
+import { isUniqueViolation } from '../packages/domain/src/db/errors'
 import { createOwner } from '../packages/domain/src/owner/owner'
 import { DEMO_OWNER } from '../packages/domain/src/owner/demo-owner'
 import { ensureFirstAdmin, FirstAdminError } from '../packages/domain/src/admin/ensure-first-admin'
@@ -22,7 +23,13 @@ async function main() {
     const empty = (await db.grant.count()) === 0 && (await db.owner.count()) === 0
     if (!empty) return
     if (process.env.NODE_ENV === 'production') return
-    await createOwner(db, { ...DEMO_OWNER, walletAddresses: [...DEMO_OWNER.walletAddresses] })
+    try {
+      await createOwner(db, { ...DEMO_OWNER, walletAddresses: [...DEMO_OWNER.walletAddresses] })
+    } catch (e) {
+      // Another instance starting on the same empty database at the same moment created it first.
+      if (isUniqueViolation(e)) return
+      throw e
+    }
     console.log('[seed] demo resource owner for the consent screen:')
     console.log(`[seed]   email ${DEMO_OWNER.email}, password ${DEMO_OWNER.password}, wallet address ${DEMO_OWNER.walletAddresses[0]}`)
     if (!fs.existsSync(keyFile)) writeDemoClientKey()
