@@ -4,7 +4,7 @@
 // file as `pnpm start` does (the launcher, scripts/serve.mjs, with BENCH_WORKERS workers of `next start`), prepares grants through the real flow with N loopback test clients, and drives rotation chains,
 // introspection, continuation with interact_ref and grant requests with autocannon at each concurrency, after a
 // warm-up. On the fresh file it also measures the floor (a bare node:http server doing the same SQLite and Ed25519
-// work), the ceiling (a minimal Next app answering constant JSON) and our own app shell (a 405 through proxy and
+// work), the ceiling (a minimal Next app answering constant JSON) and our own app shell (a 405 from our handler after
 // routing). It prints a table per size, the slowdown at scale, the ratios to floor and ceiling, and the hot queries'
 // plans, and writes everything to bench/results/<time>.json. With BENCH_DATABASE_URL (a PostgreSQL server), it also
 // runs two instances on one PostgreSQL database with the load split across both, beside one instance on SQLite.
@@ -270,7 +270,8 @@ async function main() {
           await warmServer([target], chosen)
           for (const scenario of chosen) await measure(server.pid, target, scenario, report.rows)
           if (size.tokens === 0 && settings.baselines) {
-            // Our app's shell: proxy (security headers) and routing, no database: GET on a POST-only route is a 405.
+            // Our app's shell: Next's routing and our handler, no database: GET on a POST-only route is a 405 (the GNAP
+            // endpoints skip the proxy and set the security headers themselves).
             await measure(server.pid, target, constantScenario('app-shell', '/introspect', 405), baselineRows)
             // The floor serves the same file: enough live chains and tokens for it, prepared now, then Next stops.
             const most = Math.max(...settings.concurrency)
@@ -416,7 +417,7 @@ async function main() {
   }
 
   for (const r of reports.filter((x) => x.plans.length > 0)) {
-    console.log(`== query plans of the hot queries (${r.tokensSeeded.toLocaleString('en')} tokens seeded; EXPLAIN QUERY PLAN of the SQL Prisma sends)`)
+    console.log(`== query plans of the hot queries (${r.tokensSeeded.toLocaleString('en')} tokens seeded; EXPLAIN QUERY PLAN of the SQL the server sends)`)
     for (const p of r.plans) {
       console.log(`${p.indexedOnly ? '  ' : '!!'} ${p.operation}: ${p.sql.replace(/\s+/g, ' ').slice(0, 160)}${p.sql.length > 160 ? '…' : ''}`)
       for (const line of p.plan) console.log(`       ${line}`)
