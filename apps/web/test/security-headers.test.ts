@@ -65,6 +65,32 @@ describe.each([
     expectSecurityHeaders(await fetch(`${server.url}introspect`), { https })
   })
 
+  // The GNAP JSON endpoints skip the proxy (src/proxy.ts `config`): the answers they give to methods they do not
+  // take come from the route files themselves, and must carry the headers as well.
+  it.each([
+    ['PUT', 'continue/00000000-0000-4000-8000-000000000000', 'POST, DELETE, OPTIONS'],
+    ['PATCH', 'token/00000000-0000-4000-8000-000000000000', 'POST, DELETE, OPTIONS'],
+    ['DELETE', 'introspect', 'POST, OPTIONS'],
+    ['PUT', '', 'POST, OPTIONS'],
+  ])('are on the 405 a GNAP endpoint gives to %s /%s, with Allow and a GNAP error body', async (method, path, allow) => {
+    const res = await fetch(`${server.url}${path}`, { method })
+    expect(res.status).toBe(405)
+    expect(res.headers.get('allow')).toBe(allow)
+    expect(await res.json()).toMatchObject({ error: { code: 'invalid_request' } })
+    expectSecurityHeaders(res, { https })
+  })
+
+  it('are on the OPTIONS answer of a GNAP endpoint, and on the redirect of GET /', async () => {
+    const options = await fetch(`${server.url}token/00000000-0000-4000-8000-000000000000`, { method: 'OPTIONS' })
+    expect(options.status).toBe(204)
+    expect(options.headers.get('allow')).toBe('POST, DELETE, OPTIONS')
+    expectSecurityHeaders(options, { https })
+    const root = await fetch(server.url, { redirect: 'manual' })
+    expect(root.status).toBe(307)
+    expect(root.headers.get('location')).toBe('/admin')
+    expectSecurityHeaders(root, { https })
+  })
+
   it('are on a front-channel HTML error page', async () => {
     const res = await fetch(`${server.url}interact/unknown/unknown`, { redirect: 'manual' })
     expect(res.status).toBe(400)

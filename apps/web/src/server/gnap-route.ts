@@ -95,8 +95,8 @@ export function empty(status: number, headers: Record<string, string> = {}): Res
 
 /**
  * The methods a GNAP endpoint does not take: 405 with its Allow header (RFC 9110 §15.5.6) and a GNAP error body;
- * OPTIONS answers 204 with Allow. Exported by each route file for GET, PUT, PATCH and OPTIONS, because Next's own
- * answers to them would not pass through the proxy (HEAD follows GET).
+ * OPTIONS answers 204 with Allow. Exported by each GNAP route file for every method it does not take, because Next's
+ * own answers to them would not pass through the proxy (HEAD follows GET).
  */
 export function otherMethods(allow: string): { notAllowed: () => Response; options: () => Response } {
   const allowed = `${allow}, OPTIONS`
