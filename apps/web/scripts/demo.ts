@@ -79,7 +79,7 @@ async function main() {
     step(`Waiting ${pending.continue.wait} s, then continuing with the interact_ref`)
     await new Promise((r) => setTimeout(r, (pending.continue.wait ?? 0) * 1000))
     const issued = await client.grant.continue({ url: pending.continue.uri, accessToken: pending.continue.access_token.value }, { interact_ref: interactRef })
-    if (!issued.access_token) throw new Error('expected a token')
+    if (!isFinalizedGrant(issued) || !issued.access_token) throw new Error('expected a token')
     say(`token ${mask(issued.access_token.value)} for ${issued.access_token.access.map((a) => a.type).join(', ')}`)
 
     step('Rotating the token')
