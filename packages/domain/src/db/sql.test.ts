@@ -21,34 +21,36 @@ const nonces = async () => (await t.db.signatureNonce.findMany({ orderBy: { nonc
 const expiresAt = new Date('2030-01-01T00:00:00.000Z')
 
 describe('statements outside a transaction, while one is open', () => {
-  it('writes made during a Prisma transaction that rolls back are kept', async () => {
-    const outside: Promise<unknown>[] = []
-    await expect(
-      t.db.$transaction(async (tx) => {
-        await tx.signatureNonce.create({ data: { keyRef: 'k', nonce: 'in-rolled-back-tx', expiresAt } })
-        outside.push(t.db.signatureNonce.create({ data: { keyRef: 'k', nonce: 'plain-prisma', expiresAt } }))
-        outside.push(
-          sql.run(`INSERT INTO "SignatureNonce" ("keyRef", "nonce", "expiresAt") VALUES ($1, $2, $3)`, ['k', 'plain-sql', expiresAt]),
-        )
-        await later(30)
-        throw new Abort()
-      }),
-    ).rejects.toBeInstanceOf(Abort)
-    await Promise.all(outside)
-    expect(await nonces()).toEqual(['plain-prisma', 'plain-sql'])
-  })
+  // Each opens a transaction, inserts a nonce inside it, and then runs `meanwhile` before rolling back.
+  const insideTransactions: [string, (meanwhile: () => void) => Promise<unknown>][] = [
+    [
+      'a Prisma transaction',
+      (meanwhile) =>
+        t.db.$transaction(async (tx) => {
+          await tx.signatureNonce.create({ data: { keyRef: 'k', nonce: 'in-rolled-back-tx', expiresAt } })
+          meanwhile()
+          await later(30)
+          throw new Abort()
+        }),
+    ],
+    [
+      'a hot-path transaction',
+      (meanwhile) =>
+        sql.transaction(async (tx) => {
+          await tx.run(`INSERT INTO "SignatureNonce" ("keyRef", "nonce", "expiresAt") VALUES ($1, $2, $3)`, ['k', 'in-rolled-back-tx', expiresAt])
+          meanwhile()
+          await later(30)
+          throw new Abort()
+        }),
+    ],
+  ]
 
-  it('writes made during a hot-path transaction that rolls back are kept', async () => {
+  it.each(insideTransactions)('writes made during %s that rolls back are kept', async (_name, rolledBack) => {
     const outside: Promise<unknown>[] = []
     await expect(
-      sql.transaction(async (tx) => {
-        await tx.run(`INSERT INTO "SignatureNonce" ("keyRef", "nonce", "expiresAt") VALUES ($1, $2, $3)`, ['k', 'in-rolled-back-tx', expiresAt])
+      rolledBack(() => {
         outside.push(t.db.signatureNonce.create({ data: { keyRef: 'k', nonce: 'plain-prisma', expiresAt } }))
-        outside.push(
-          sql.run(`INSERT INTO "SignatureNonce" ("keyRef", "nonce", "expiresAt") VALUES ($1, $2, $3)`, ['k', 'plain-sql', expiresAt]),
-        )
-        await later(30)
-        throw new Abort()
+        outside.push(sql.run(`INSERT INTO "SignatureNonce" ("keyRef", "nonce", "expiresAt") VALUES ($1, $2, $3)`, ['k', 'plain-sql', expiresAt]))
       }),
     ).rejects.toBeInstanceOf(Abort)
     await Promise.all(outside)
