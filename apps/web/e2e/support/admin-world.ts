@@ -1,7 +1,7 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import AxeBuilder from '@axe-core/playwright'
-import { expect, test as base, type Page, type TestInfo } from '@playwright/test'
+import { expect, type Page, type TestInfo } from '@playwright/test'
 import { isFinalizedGrant, isPendingGrant } from '@interledger/open-payments'
 import { createAdmin, createLogger, openDb, revokeGrantById, type Db, type Deps, type WalletAddressResolver } from '@gnap/domain'
 import {
@@ -18,7 +18,7 @@ import {
   type TestDeps,
 } from '@gnap/domain/testing'
 import { consent, finishParams, outgoingAccess, sleep, startWorld, type World } from '../../test/support/world'
-import { attachLogs } from './fixtures'
+import { worldTest } from './fixtures'
 
 // The world of the admin console's browser tests: the production build (identity-provider mode, so the SDK's
 // interactive grant is approved through the identity-provider API, not by clicks), an administrator, and grants of
@@ -142,27 +142,7 @@ export async function startAdminWorld(): Promise<AdminWorld> {
   }
 }
 
-// One server per worker, shared by the file's tests; each test has a fresh browser context (no cookies).
-export const test = base.extend<{ checks: void }, { world: AdminWorld }>({
-  world: [
-    async ({}, use) => {
-      const world = await startAdminWorld()
-      await use(world)
-      await world.stop()
-    },
-    { scope: 'worker', timeout: 120_000 },
-  ],
-  // Every answer the SDK got met the contract; on a failure the server's log is attached.
-  checks: [
-    async ({ world }, use, testInfo) => {
-      const seen = world.spec.failures.length
-      await use()
-      if (testInfo.status !== testInfo.expectedStatus) await attachLogs(testInfo, 'server log', world.server.logs())
-      expect(world.spec.failures.slice(seen), 'answers that do not meet the contract').toEqual([])
-    },
-    { auto: true },
-  ],
-})
+export const test = worldTest<AdminWorld>(startAdminWorld)
 
 export { expect }
 

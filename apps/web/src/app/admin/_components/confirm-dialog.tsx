@@ -60,3 +60,22 @@ export function ConfirmDialog({ open, title, children, confirmLabel, busyLabel, 
     </dialog>
   )
 }
+
+/**
+ * A danger button that opens a ConfirmDialog whose confirm button carries the same label (the console's revoke
+ * actions). The caller keeps `open` and `error`, which its mutation's callbacks change.
+ */
+export function ConfirmedAction({
+  label,
+  onOpen,
+  ...dialog
+}: Omit<ConfirmDialogProps, 'confirmLabel'> & { label: string; onOpen(): void }) {
+  return (
+    <>
+      <button type="button" className="button danger" onClick={onOpen}>
+        {label}
+      </button>
+      <ConfirmDialog {...dialog} confirmLabel={label} />
+    </>
+  )
+}

@@ -8,7 +8,7 @@ import type { AppRouter } from '@gnap/api'
 import { useTRPC } from '../../../_lib/trpc'
 import { errorMessage } from '../../../_lib/errors'
 import { ACCESS_TYPE_LABEL, GRANT_STATUS_MEANING, formatAmount, formatSeconds, sentenceCase } from '../../../_lib/format'
-import { ConfirmDialog } from '../../../_components/confirm-dialog'
+import { ConfirmedAction } from '../../../_components/confirm-dialog'
 import { Notice } from '../../../_components/notice'
 import { ErrorMessage, GrantStatusBadge, Loading, Time } from '../../../_components/ui'
 import { TokenChain } from './token-chain'
@@ -283,35 +283,27 @@ function RevokeGrant({ grant, onRevoked }: { grant: GrantDetail; onRevoked(messa
 
   if (!REVOCABLE.has(grant.status) && !open) return null
   return (
-    <>
-      <button
-        type="button"
-        className="button danger"
-        onClick={() => {
-          setError(null)
-          setOpen(true)
-        }}
-      >
-        Revoke grant
-      </button>
-      <ConfirmDialog
-        open={open}
-        title="Revoke this grant?"
-        confirmLabel="Revoke grant"
-        busyLabel="Revoking…"
-        busy={revoke.isPending}
-        error={error}
-        onConfirm={() => revoke.mutate({ id: grant.id })}
-        onCancel={() => setOpen(false)}
-      >
-        <p>
-          {grant.client.name ?? grant.client.walletAddress} will lose access granted by <span className="mono">{grant.id}</span>
-          {liveTokens > 0 ? `, and its ${liveTokens} live token${liveTokens === 1 ? '' : 's'} will stop working` : ''}. This cannot be undone.
-        </p>
-        <p className="muted">
-          It can no longer continue the grant or rotate a token, as after its own DELETE /continue. The revocation is recorded in the audit log.
-        </p>
-      </ConfirmDialog>
-    </>
+    <ConfirmedAction
+      label="Revoke grant"
+      onOpen={() => {
+        setError(null)
+        setOpen(true)
+      }}
+      open={open}
+      title="Revoke this grant?"
+      busyLabel="Revoking…"
+      busy={revoke.isPending}
+      error={error}
+      onConfirm={() => revoke.mutate({ id: grant.id })}
+      onCancel={() => setOpen(false)}
+    >
+      <p>
+        {grant.client.name ?? grant.client.walletAddress} will lose access granted by <span className="mono">{grant.id}</span>
+        {liveTokens > 0 ? `, and its ${liveTokens} live token${liveTokens === 1 ? '' : 's'} will stop working` : ''}. This cannot be undone.
+      </p>
+      <p className="muted">
+        It can no longer continue the grant or rotate a token, as after its own DELETE /continue. The revocation is recorded in the audit log.
+      </p>
+    </ConfirmedAction>
   )
 }

@@ -8,7 +8,7 @@ import type { AppRouter } from '@gnap/api'
 import { useTRPC } from '../../../_lib/trpc'
 import { errorMessage } from '../../../_lib/errors'
 import { formatSeconds } from '../../../_lib/format'
-import { ConfirmDialog } from '../../../_components/confirm-dialog'
+import { ConfirmedAction } from '../../../_components/confirm-dialog'
 import { Notice } from '../../../_components/notice'
 import { ErrorMessage, GrantStatusBadge, Loading, Time, TokenStatusBadge } from '../../../_components/ui'
 
@@ -159,33 +159,25 @@ function RevokeToken({ detail, onRevoked }: { detail: TokenDetail; onRevoked(mes
 
   if (!revocable && !open) return null
   return (
-    <>
-      <button
-        type="button"
-        className="button danger"
-        onClick={() => {
-          setError(null)
-          setOpen(true)
-        }}
-      >
-        Revoke token
-      </button>
-      <ConfirmDialog
-        open={open}
-        title="Revoke this token?"
-        confirmLabel="Revoke token"
-        busyLabel="Revoking…"
-        busy={revoke.isPending}
-        error={error}
-        onConfirm={() => revoke.mutate({ managementId: t.managementId })}
-        onCancel={() => setOpen(false)}
-      >
-        <p>
-          The token <span className="mono">{t.managementId}</span> of {detail.grant.client.name ?? detail.grant.client.walletAddress} will stop working
-          and cannot be rotated{t.status === 'expired' ? ' back to life' : ''}. Its grant stays as it is. This cannot be undone.
-        </p>
-        <p className="muted">The revocation is recorded in the audit log.</p>
-      </ConfirmDialog>
-    </>
+    <ConfirmedAction
+      label="Revoke token"
+      onOpen={() => {
+        setError(null)
+        setOpen(true)
+      }}
+      open={open}
+      title="Revoke this token?"
+      busyLabel="Revoking…"
+      busy={revoke.isPending}
+      error={error}
+      onConfirm={() => revoke.mutate({ managementId: t.managementId })}
+      onCancel={() => setOpen(false)}
+    >
+      <p>
+        The token <span className="mono">{t.managementId}</span> of {detail.grant.client.name ?? detail.grant.client.walletAddress} will stop working
+        and cannot be rotated{t.status === 'expired' ? ' back to life' : ''}. Its grant stays as it is. This cannot be undone.
+      </p>
+      <p className="muted">The revocation is recorded in the audit log.</p>
+    </ConfirmedAction>
   )
 }
