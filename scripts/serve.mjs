@@ -14,6 +14,8 @@
 //   in flight, exits); the primary exits 0 when all are gone, or kills the rest after SHUTDOWN_TIMEOUT_SECONDS and
 //   exits 1. A second signal kills at once. If the primary dies, the workers exit too (their IPC channel closes).
 // - Each worker gets V8's old-space limit WORKER_HEAP_MB (0 keeps V8's default), unless NODE_OPTIONS sets one.
+// - Each worker's request listener is wrapped by fairTurns (scripts/lib/fair-turns.mjs, TURN_BUDGET_MS): a busy
+//   worker's event loop spends a few milliseconds on requests per turn, so it keeps accepting new connections.
 //
 // Used by `pnpm start` (scripts/start.mjs, after migrations and seed), the benchmark and the two-instance set-up;
 // run directly, it expects a migrated database and the server's settings in the environment. Started with an IPC
@@ -24,6 +26,7 @@ import { createRequire } from 'node:module'
 import os from 'node:os'
 import path from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
+import { installFairTurns } from './lib/fair-turns.mjs'
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 const webDir = path.join(root, 'apps', 'web')
@@ -49,6 +52,11 @@ export function launcherSettings(env = process.env) {
     // busy worker passed 400 MB of RSS within seconds with V8's default, and stayed near 240 MB with 256 MB of old
     // space, with no measurable change in requests per second or CPU time per request (README, "Several processes").
     WORKER_HEAP_MB: int(0, 65536).default(256),
+    // A busy worker's event loop spends at most this on requests per turn before it goes back to accept new
+    // connections (scripts/lib/fair-turns.mjs); 0 turns that off. Measured with the benchmark at 256 connections:
+    // no timeouts with 2, 5 or 10 ms (the latest answer 1.1, 1.5 and 2.0 s), ~2 % of the connections timed out
+    // without; requests per second within the run-to-run noise at 32 and 256.
+    TURN_BUDGET_MS: int(0, 1000).default(5),
     STARTUP_TIMEOUT_SECONDS: int(1, 3600).default(60),
     SHUTDOWN_TIMEOUT_SECONDS: int(1, 3600).default(10),
   })
@@ -87,7 +95,13 @@ export function serve(env = {}) {
 
   const host = settings.HOSTNAME
   const where = `http://${host ?? 'localhost'}:${settings.PORT}`
-  const workerEnv = { ...env, PORT: String(settings.PORT), ...(host ? { HOSTNAME: host } : {}), GNAP_SERVE_WORKER: '1' }
+  const workerEnv = {
+    ...env,
+    PORT: String(settings.PORT),
+    ...(host ? { HOSTNAME: host } : {}),
+    GNAP_SERVE_WORKER: '1',
+    GNAP_TURN_BUDGET_MS: String(settings.TURN_BUDGET_MS),
+  }
   /** One slot per wanted worker: the current worker, whether it said ready, and its failure history. */
   const slots = Array.from({ length: settings.WEB_CONCURRENCY }, (_, i) => ({
     index: i,
@@ -198,6 +212,8 @@ function runWorker() {
   const nextBin = webRequire.resolve('next/dist/bin/next')
   const args = ['start', webDir, '-p', process.env.PORT ?? '3000', ...(process.env.HOSTNAME ? ['-H', process.env.HOSTNAME] : [])]
   process.argv = [process.execPath, nextBin, ...args]
+  // Short event-loop turns under load, so a busy worker still takes new connections (scripts/lib/fair-turns.mjs).
+  installFairTurns({ budgetMs: Number(process.env.GNAP_TURN_BUDGET_MS) })
   webRequire(nextBin)
 }
 
