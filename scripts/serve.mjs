@@ -26,7 +26,7 @@ import { createRequire } from 'node:module'
 import os from 'node:os'
 import path from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
-import { installFairTurns } from './lib/fair-turns.mjs'
+import { DEFAULT_TURN_BUDGET_MS, installFairTurns } from './lib/fair-turns.mjs'
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 const webDir = path.join(root, 'apps', 'web')
@@ -56,7 +56,7 @@ export function launcherSettings(env = process.env) {
     // connections (scripts/lib/fair-turns.mjs); 0 turns that off. Measured with the benchmark at 256 connections:
     // no timeouts with 2, 5 or 10 ms (the latest answer 1.1, 1.5 and 2.0 s), ~2 % of the connections timed out
     // without; requests per second within the run-to-run noise at 32 and 256.
-    TURN_BUDGET_MS: int(0, 1000).default(5),
+    TURN_BUDGET_MS: int(0, 1000).default(DEFAULT_TURN_BUDGET_MS),
     STARTUP_TIMEOUT_SECONDS: int(1, 3600).default(60),
     SHUTDOWN_TIMEOUT_SECONDS: int(1, 3600).default(10),
   })

@@ -9,6 +9,7 @@ import { createHash, createPublicKey, randomBytes, randomUUID, timingSafeEqual, 
 import { createServer } from 'node:http'
 import { createRequire } from 'node:module'
 import path from 'node:path'
+import { fairTurns } from '../lib/fair-turns.mjs'
 
 const require = createRequire(path.resolve(import.meta.dirname, '../../apps/web/package.json'))
 const Database = require('better-sqlite3')
@@ -118,7 +119,9 @@ function handleIntrospection(req, res, body) {
   send(res, 200, { active: true, grant: token.grantId, access: [], client: { walletAddress: token.client } })
 }
 
-const server = createServer((req, res) => {
+// With the same fair event-loop turns as our workers (scripts/lib/fair-turns.mjs), so that at 256 connections it
+// keeps accepting them as they do.
+const server = createServer(fairTurns((req, res) => {
   const chunks = []
   req.on('data', (c) => chunks.push(c))
   req.on('end', () => {
@@ -132,7 +135,7 @@ const server = createServer((req, res) => {
       })
       .catch((e) => send(res, 500, { error: { code: 'request_denied', description: String(e) } }))
   })
-})
+}))
 server.keepAliveTimeout = 60_000
 server.listen(Number(process.env.PORT), '127.0.0.1', () => console.log('floor server listening'))
 process.on('SIGTERM', () => server.close(() => process.exit(0)))

@@ -14,7 +14,7 @@ import { startWalletAddressServer } from '../../packages/domain/src/testing/wall
 import type { BenchClient } from './lib/prepare'
 import { continuationScenario, grantScenario, introspectionScenario, rotationScenario, runLoad, type Scenario, type Target } from './lib/load'
 import { formatSummary, summarise, type CpuProfile } from './lib/cpuprofile'
-import { requireBuild, root, startGnapProcess } from './lib/servers'
+import { FAIR_TURNS_IMPORT, requireBuild, root, startGnapProcess } from './lib/servers'
 
 const seconds = Number(process.env.BENCH_SECONDS || 10)
 const warmup = Number(process.env.BENCH_WARMUP_SECONDS || 2)
@@ -45,7 +45,9 @@ async function main() {
         RATE_LIMIT_GRANTS_PER_MINUTE_PER_IP: '1000000',
         ACCESS_TOKEN_EXPIRY_SECONDS: '7200',
       }, [
-        // Node refuses --cpu-prof in NODE_OPTIONS: the server's node gets it on its command line.
+        // Node refuses --cpu-prof in NODE_OPTIONS: the server's node gets it on its command line, with the fair
+        // event-loop turns the launcher gives each worker.
+        FAIR_TURNS_IMPORT,
         '--cpu-prof',
         `--cpu-prof-dir=${profDir}`,
       ])

@@ -7,6 +7,8 @@ export interface FairTurnsOptions {
   now?: () => number
 }
 
+export const DEFAULT_TURN_BUDGET_MS: number
+
 export function fairTurns(listener: RequestListener, options?: FairTurnsOptions): RequestListener
 
 export function installFairTurns(options?: FairTurnsOptions): void

@@ -15,11 +15,14 @@
 import http from 'node:http'
 import { performance } from 'node:perf_hooks'
 
+/** What the launcher uses unless TURN_BUDGET_MS says otherwise (README, "Several processes on one machine"). */
+export const DEFAULT_TURN_BUDGET_MS = 5
+
 /**
  * Wraps `listener` (an `http.Server` 'request' listener). `budgetMs`: the time one turn of the event loop may spend
  * before further requests wait for a later turn. `now`: a clock in milliseconds (tests).
  */
-export function fairTurns(listener, { budgetMs = 5, now = () => performance.now() } = {}) {
+export function fairTurns(listener, { budgetMs = DEFAULT_TURN_BUDGET_MS, now = () => performance.now() } = {}) {
   if (!(budgetMs > 0)) return listener
   /** Waiting requests, oldest first: [server, req, res]. */
   const queue = []

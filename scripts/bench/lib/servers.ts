@@ -4,6 +4,7 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
 import fs from 'node:fs'
 import path from 'node:path'
+import { pathToFileURL } from 'node:url'
 import { freePort, startServer, testServerEnv, type RunningServer } from '../../../apps/web/test/support/server'
 import { startInstance, startInstances } from '../../../apps/web/scripts/instances'
 
@@ -11,6 +12,8 @@ export const root = path.resolve(import.meta.dirname, '../../..')
 const webDir = path.join(root, 'apps', 'web')
 const nextBin = path.join(webDir, 'node_modules', '.bin', 'next')
 const ceilingDir = path.join(root, 'scripts', 'bench', 'ceiling-app')
+/** The node option that gives a `next start` process the launcher's fair event-loop turns (scripts/lib/fair-turns.mjs). */
+export const FAIR_TURNS_IMPORT = `--import=${pathToFileURL(path.join(root, 'scripts', 'lib', 'fair-turns-preload.mjs')).href}`
 
 export interface BenchServer {
   name: string
@@ -130,7 +133,9 @@ export async function startCeiling(): Promise<BenchServer> {
   }
   const port = await freePort()
   const url = `http://127.0.0.1:${port}/`
-  const child = spawn(nextBin, ['start', '-p', String(port), '-H', '127.0.0.1'], { cwd: ceilingDir, env, stdio: ['ignore', 'pipe', 'pipe'] })
+  // With our workers' fair event-loop turns (scripts/lib/fair-turns.mjs), as the launcher runs `next start`.
+  const startEnv = { ...env, NODE_OPTIONS: FAIR_TURNS_IMPORT }
+  const child = spawn(nextBin, ['start', '-p', String(port), '-H', '127.0.0.1'], { cwd: ceilingDir, env: startEnv, stdio: ['ignore', 'pipe', 'pipe'] })
   const server = spawned('ceiling', url, child)
   await server.ready(`${url}ping`)
   return server
