@@ -55,6 +55,9 @@ export function sqlIn(tx: DbTx): SqlRunner {
   }
 }
 
+/** How long a SQLite statement waits for another process's write lock before it fails with SQLITE_BUSY. */
+const SQLITE_BUSY_TIMEOUT_MS = 10_000
+
 /**
  * Opens the store named by DATABASE_URL: a SQLite `file:` or a PostgreSQL `postgresql://` URL.
  *
@@ -85,7 +88,7 @@ export async function openDb(url: string): Promise<Db> {
   }
   const gate = new Gate()
   let connection: Database | null = null
-  const adapter = new GatedSqliteAdapterFactory({ url, timeout: 10_000 }, gate, (c) => (connection = c))
+  const adapter = new GatedSqliteAdapterFactory({ url, timeout: SQLITE_BUSY_TIMEOUT_MS }, gate, (c) => (connection = c))
   const db = new PrismaClient({ adapter })
   await db.$queryRawUnsafe('PRAGMA journal_mode = WAL')
   await db.$queryRawUnsafe('PRAGMA synchronous = NORMAL')
@@ -96,6 +99,6 @@ export async function openDb(url: string): Promise<Db> {
     new SqliteSql(() => {
       if (!connection) throw new Error('the SQLite connection is not open')
       return connection
-    }, gate),
+    }, gate, SQLITE_BUSY_TIMEOUT_MS),
   )
 }

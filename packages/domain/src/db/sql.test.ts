@@ -1,13 +1,14 @@
+import Database from 'better-sqlite3'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { createTestDb } from '../testing/test-db'
 import { sqlOf, type Db } from './client'
-import type { Sql } from './sql'
+import { Gate, SqliteSql, type Sql } from './sql'
 
 // One process shares one SQLite connection between Prisma and the hot paths. A statement made outside a transaction
 // while another request's transaction is open must neither land inside it (and be undone by its rollback) nor read
 // its uncommitted rows. On PostgreSQL each transaction has a connection of its own; the same tests hold there.
 
-let t: { db: Db; cleanup: () => Promise<void> }
+let t: { db: Db; url: string; cleanup: () => Promise<void> }
 let sql: Sql
 beforeEach(async () => {
   t = await createTestDb()
@@ -104,5 +105,55 @@ describe('the hot paths’ SQL', () => {
     expect(await sql.all(`SELECT "keyRef", "nonce" FROM "SignatureNonce" WHERE "keyRef" = $1 OR "nonce" = $1`, ['k'])).toEqual([
       { keyRef: 'k', nonce: 'n' },
     ])
+  })
+})
+
+// Workers of `pnpm start` share one SQLite file; a second connection to the test's file stands for another worker.
+// While it holds the write lock, a hot-path write waits for it without putting this process to sleep: here the other
+// worker's COMMIT is scheduled on this very event loop, so a write that slept in SQLite's busy handler would sleep
+// through the whole busy timeout and fail.
+describe.runIf(process.env.TEST_DATABASE_URL === undefined)('the write lock held by another worker', () => {
+  let other: Database.Database
+  beforeEach(() => {
+    other = new Database(t.url.slice('file:'.length))
+    other.exec('BEGIN IMMEDIATE')
+  })
+  afterEach(() => {
+    if (other.inTransaction) other.exec('ROLLBACK')
+    other.close()
+  })
+  const insert = `INSERT INTO "SignatureNonce" ("keyRef", "nonce", "expiresAt") VALUES ($1, $2, $3)`
+
+  it('a transaction waits for it while the event loop goes on, then commits', async () => {
+    setTimeout(() => other.exec('COMMIT'), 50)
+    await sql.transaction(async (tx) => {
+      await tx.run(insert, ['k', 'after-the-other', expiresAt])
+    })
+    expect(await nonces()).toEqual(['after-the-other'])
+  })
+
+  it('so does a write outside a transaction, while reads go on', async () => {
+    setTimeout(() => other.exec('COMMIT'), 50)
+    const write = sql.run(insert, ['k', 'plain-write', expiresAt])
+    // The other worker has not committed yet: reads are not held up by the waiting write.
+    expect(await sql.all(`SELECT "nonce" FROM "SignatureNonce"`)).toEqual([])
+    await write
+    expect(await nonces()).toEqual(['plain-write'])
+  })
+
+  it('fails with SQLITE_BUSY after the busy timeout, and leaves the connection its busy timeout', async () => {
+    const mine = new Database(t.url.slice('file:'.length), { timeout: 100 })
+    try {
+      const hot = new SqliteSql(() => mine, new Gate(), 100)
+      let timerRan = false
+      setTimeout(() => (timerRan = true), 20)
+      await expect(hot.run(insert, ['k', 'never', expiresAt])).rejects.toMatchObject({ code: 'SQLITE_BUSY' })
+      await expect(hot.transaction(async () => 'never')).rejects.toMatchObject({ code: 'SQLITE_BUSY' })
+      expect(timerRan).toBe(true)
+      expect(mine.pragma('busy_timeout', { simple: true })).toBe(100)
+      expect(mine.inTransaction).toBe(false)
+    } finally {
+      mine.close()
+    }
   })
 })
