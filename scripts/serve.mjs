@@ -54,8 +54,8 @@ export function launcherSettings(env = process.env) {
     WORKER_HEAP_MB: int(0, 65536).default(256),
     // A busy worker's event loop spends at most this on requests per turn before it goes back to accept new
     // connections (scripts/lib/fair-turns.mjs); 0 turns that off. Measured with the benchmark at 256 connections:
-    // no timeouts with 2, 5 or 10 ms (the latest answer 1.1, 1.5 and 2.0 s), ~2 % of the connections timed out
-    // without; requests per second within the run-to-run noise at 32 and 256.
+    // ~2 % of the connections timed out without it, none with 5 ms (the slowest answer 1.0–1.9 s); 2 and 10 ms gave
+    // the same requests per second, the slowest answer growing with the budget.
     TURN_BUDGET_MS: int(0, 1000).default(DEFAULT_TURN_BUDGET_MS),
     STARTUP_TIMEOUT_SECONDS: int(1, 3600).default(60),
     SHUTDOWN_TIMEOUT_SECONDS: int(1, 3600).default(10),
