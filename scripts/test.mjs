@@ -6,6 +6,7 @@ import { spawnSync } from 'node:child_process'
 import fs from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { summarizeReports } from './lib/test-summary.mjs'
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 const reports = path.join(root, 'test-results')
@@ -29,29 +30,11 @@ const pg = pgUrl
   : null
 if (!pgUrl) console.log('[test] TEST_DATABASE_URL not set: the PostgreSQL run is skipped (pnpm test:pg; CI sets it)')
 
-let passed = 0
-let failed = 0
-let skipped = 0
-const files = fs.readdirSync(reports).filter((f) => f.endsWith('.json'))
-for (const f of files) {
-  const r = JSON.parse(fs.readFileSync(path.join(reports, f), 'utf8'))
-  if (r.stats && typeof r.stats.expected === 'number') {
-    // Playwright's JSON report: expected = passed, unexpected = failed, flaky = passed on a retry.
-    passed += r.stats.expected + (r.stats.flaky ?? 0)
-    failed += r.stats.unexpected ?? 0
-    // An error outside any test (config, global setup, a file that failed to load) fails the run once.
-    if (!r.stats.unexpected && r.errors?.length) failed += 1
-    skipped += r.stats.skipped ?? 0
-    continue
-  }
-  passed += r.numPassedTests ?? 0
-  failed += r.numFailedTests ?? 0
-  // A file that failed to load has no failed test of its own: count it once.
-  if (!r.numFailedTests && r.numFailedTestSuites) failed += r.numFailedTestSuites
-  skipped += (r.numPendingTests ?? 0) + (r.numTodoTests ?? 0)
-}
+const { passed, failed: failedTests, skipped, failures } = summarizeReports(reports, root)
+let failed = failedTests
 const status = (turbo.status ?? 1) || (pg ? (pg.status ?? 1) : 0)
 // A suite that crashed before writing its report still fails the run.
 if (status !== 0 && failed === 0) failed = 1
+if (failures.length) console.log(`[test] failed:\n${failures.map((x) => `  ${x}`).join('\n')}`)
 console.log(`${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`)
 process.exit(status)
