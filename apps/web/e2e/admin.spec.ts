@@ -2,9 +2,10 @@
 // in, reads the overview's counts of the seeded grants, filters and searches the grants table, opens the grant the
 // real Open Payments client rotated twice, follows its rotation chain, revokes it (after confirming) and sees the
 // client's next rotation fail, finds the revocation in the audit log, and signs out. Each page is photographed and
-// scanned with axe.
+// scanned with axe. Also: no console page without a session, CSRF refusals, the keyboard alone, and a revocation
+// whose request fails.
 import { OpenPaymentsClientError } from '@interledger/open-payments'
-import { ADMIN, OWNER_WALLET, SEEDED_COUNTS, expect, screenshot, seriousViolations, signInAsAdmin, test } from './support/admin-world'
+import { ADMIN, OWNER_WALLET, SEEDED_COUNTS, SHOP, expect, screenshot, seriousViolations, signInAsAdmin, test } from './support/admin-world'
 
 const statTexts = (counts: Record<string, number>, labels: Record<string, string>) => Object.entries(labels).map(([key, label]) => `${counts[key]} ${label}`)
 
@@ -272,5 +273,43 @@ test.describe('admin console', () => {
     await page.keyboard.press('Escape')
     await expect(page.getByRole('dialog')).toBeHidden()
     await expect(page.getByRole('region', { name: 'Summary', exact: true })).toContainText('Approved')
+  })
+
+  test('a revocation that fails says why in its dialog, which stays open; opened again, it starts clean', async ({ page, world }) => {
+    const url = world.server.url
+    await signInAsAdmin(page, url)
+    await expect(page).toHaveURL(`${url}admin`)
+    await page.goto(`${url}admin/grants?state=finalized&reason=issued`)
+    await page.getByRole('table').getByRole('row').filter({ hasText: SHOP }).first().getByRole('link').first().click()
+    await expect(page).toHaveURL(new RegExp(`^${url}admin/grants/[0-9a-f-]{36}$`))
+    await page.getByRole('link', { name: /^Token 1: / }).click()
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(/^Access token /)
+    const revokeButton = page.getByRole('button', { name: 'Revoke token' })
+    const dialog = page.getByRole('dialog', { name: 'Revoke this token?' })
+
+    // The connection drops as the administrator confirms: the dialog stays, and says what happened.
+    const isRevoke = (u: URL) => u.pathname.includes('tokens.revoke')
+    await page.route(isRevoke, (route) => route.abort('connectionreset'))
+    await revokeButton.click()
+    await dialog.getByRole('button', { name: 'Revoke token' }).click()
+    await expect(dialog.getByRole('alert')).toHaveText(
+      'The server could not be reached. Check that it is running and that you are online, then try again.',
+    )
+    await expect(dialog).toBeVisible()
+    expect(await seriousViolations(page)).toEqual([])
+    await page.unroute(isRevoke)
+
+    // Cancelled and opened again: the old failure is gone, and this time the revocation goes through.
+    await dialog.getByRole('button', { name: 'Cancel' }).click()
+    await expect(dialog).toBeHidden()
+    await revokeButton.click()
+    await expect(dialog).toBeVisible()
+    await expect(dialog.getByRole('alert')).toHaveCount(0)
+    await dialog.getByRole('button', { name: 'Revoke token' }).click()
+    await expect(dialog).toBeHidden()
+    await expect(page.getByRole('status').filter({ hasText: 'Token revoked' })).toHaveText(
+      'Token revoked. It no longer works and cannot be rotated; its grant is unchanged.',
+    )
+    await expect(revokeButton).toHaveCount(0)
   })
 })

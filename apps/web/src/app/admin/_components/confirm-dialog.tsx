@@ -1,6 +1,6 @@
 'use client'
 
-import { useEffect, useId, useRef, type ReactNode } from 'react'
+import { useEffect, useId, useRef, useState, type ReactNode } from 'react'
 
 interface ConfirmDialogProps {
   open: boolean
@@ -63,7 +63,7 @@ export function ConfirmDialog({ open, title, children, confirmLabel, busyLabel, 
 
 /**
  * A danger button that opens a ConfirmDialog whose confirm button carries the same label (the console's revoke
- * actions). The caller keeps `open` and `error`, which its mutation's callbacks change.
+ * actions). Its open and error state comes from `useConfirmation`, which the caller's mutation callbacks change.
  */
 export function ConfirmedAction({
   label,
@@ -78,4 +78,27 @@ export function ConfirmedAction({
       <ConfirmDialog {...dialog} confirmLabel={label} />
     </>
   )
+}
+
+/**
+ * The state of a ConfirmedAction: `props` go to it; the caller's mutation calls `close()` on success and `fail(message)`
+ * on failure (shown inside the dialog, which stays open). Opening the dialog again clears the last failure.
+ */
+export function useConfirmation() {
+  const [open, setOpen] = useState(false)
+  const [error, setError] = useState<string | null>(null)
+  return {
+    open,
+    close: () => setOpen(false),
+    fail: (message: string) => setError(message),
+    props: {
+      open,
+      error,
+      onOpen: () => {
+        setError(null)
+        setOpen(true)
+      },
+      onCancel: () => setOpen(false),
+    },
+  }
 }

@@ -8,7 +8,7 @@ import type { AppRouter } from '@gnap/api'
 import { useTRPC } from '../../../_lib/trpc'
 import { errorMessage } from '../../../_lib/errors'
 import { ACCESS_TYPE_LABEL, GRANT_STATUS_MEANING, formatAmount, formatSeconds, sentenceCase } from '../../../_lib/format'
-import { ConfirmedAction } from '../../../_components/confirm-dialog'
+import { ConfirmedAction, useConfirmation } from '../../../_components/confirm-dialog'
 import { Notice } from '../../../_components/notice'
 import { ErrorMessage, GrantStatusBadge, Loading, Time } from '../../../_components/ui'
 import { TokenChain } from './token-chain'
@@ -259,14 +259,13 @@ function Interaction({ interaction: i }: { interaction: GrantDetail['interaction
 function RevokeGrant({ grant, onRevoked }: { grant: GrantDetail; onRevoked(message: string): void }) {
   const trpc = useTRPC()
   const queryClient = useQueryClient()
-  const [open, setOpen] = useState(false)
-  const [error, setError] = useState<string | null>(null)
+  const confirmation = useConfirmation()
   const liveTokens = grant.tokens.filter((t) => t.status === 'active' || t.status === 'expired').length
 
   const revoke = useMutation(
     trpc.grants.revoke.mutationOptions({
       onSuccess: async (r) => {
-        setOpen(false)
+        confirmation.close()
         onRevoked(
           r.revokedTokens === 0
             ? 'Grant revoked. It had no live token.'
@@ -275,27 +274,21 @@ function RevokeGrant({ grant, onRevoked }: { grant: GrantDetail; onRevoked(messa
         await queryClient.invalidateQueries()
       },
       onError: (e) => {
-        setError(errorMessage(e, { notFound: 'This grant no longer exists.' }))
+        confirmation.fail(errorMessage(e, { notFound: 'This grant no longer exists.' }))
         void queryClient.invalidateQueries()
       },
     }),
   )
 
-  if (!REVOCABLE.has(grant.status) && !open) return null
+  if (!REVOCABLE.has(grant.status) && !confirmation.open) return null
   return (
     <ConfirmedAction
       label="Revoke grant"
-      onOpen={() => {
-        setError(null)
-        setOpen(true)
-      }}
-      open={open}
+      {...confirmation.props}
       title="Revoke this grant?"
       busyLabel="Revoking…"
       busy={revoke.isPending}
-      error={error}
       onConfirm={() => revoke.mutate({ id: grant.id })}
-      onCancel={() => setOpen(false)}
     >
       <p>
         {grant.client.name ?? grant.client.walletAddress} will lose access granted by <span className="mono">{grant.id}</span>

@@ -8,7 +8,7 @@ import type { AppRouter } from '@gnap/api'
 import { useTRPC } from '../../../_lib/trpc'
 import { errorMessage } from '../../../_lib/errors'
 import { formatSeconds } from '../../../_lib/format'
-import { ConfirmedAction } from '../../../_components/confirm-dialog'
+import { ConfirmedAction, useConfirmation } from '../../../_components/confirm-dialog'
 import { Notice } from '../../../_components/notice'
 import { ErrorMessage, GrantStatusBadge, Loading, Time, TokenStatusBadge } from '../../../_components/ui'
 
@@ -138,40 +138,33 @@ export function TokenDetailView({ managementId }: { managementId: string }) {
 function RevokeToken({ detail, onRevoked }: { detail: TokenDetail; onRevoked(message: string): void }) {
   const trpc = useTRPC()
   const queryClient = useQueryClient()
-  const [open, setOpen] = useState(false)
-  const [error, setError] = useState<string | null>(null)
+  const confirmation = useConfirmation()
   const t = detail.token
   const revocable = t.status === 'active' || t.status === 'expired'
 
   const revoke = useMutation(
     trpc.tokens.revoke.mutationOptions({
       onSuccess: async () => {
-        setOpen(false)
+        confirmation.close()
         onRevoked('Token revoked. It no longer works and cannot be rotated; its grant is unchanged.')
         await queryClient.invalidateQueries()
       },
       onError: (e) => {
-        setError(errorMessage(e, { notFound: 'This token no longer exists.' }))
+        confirmation.fail(errorMessage(e, { notFound: 'This token no longer exists.' }))
         void queryClient.invalidateQueries()
       },
     }),
   )
 
-  if (!revocable && !open) return null
+  if (!revocable && !confirmation.open) return null
   return (
     <ConfirmedAction
       label="Revoke token"
-      onOpen={() => {
-        setError(null)
-        setOpen(true)
-      }}
-      open={open}
+      {...confirmation.props}
       title="Revoke this token?"
       busyLabel="Revoking…"
       busy={revoke.isPending}
-      error={error}
       onConfirm={() => revoke.mutate({ managementId: t.managementId })}
-      onCancel={() => setOpen(false)}
     >
       <p>
         The token <span className="mono">{t.managementId}</span> of {detail.grant.client.name ?? detail.grant.client.walletAddress} will stop working
