@@ -34,7 +34,10 @@ const { passed, failed: failedTests, skipped, failures } = summarizeReports(repo
 let failed = failedTests
 const status = (turbo.status ?? 1) || (pg ? (pg.status ?? 1) : 0)
 // A suite that crashed before writing its report still fails the run.
-if (status !== 0 && failed === 0) failed = 1
+if (status !== 0 && failed === 0) {
+  failed = 1
+  failures.push('a suite ended with an error and no failed test in its report (see its output above)')
+}
 if (failures.length) console.log(`[test] failed:\n${failures.map((x) => `  ${x}`).join('\n')}`)
 console.log(`${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`)
 process.exit(status)
