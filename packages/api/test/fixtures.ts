@@ -1,4 +1,4 @@
-import { revokeGrantById } from '@gnap/domain'
+import { revokeGrant } from '@gnap/domain'
 import type { AccessItem } from '@gnap/domain'
 import {
   grantRequest,
@@ -68,9 +68,9 @@ export async function seedVariety(t: TestDeps) {
   await issue(CLIENT_UPPER, [quoteAccess()])
   step()
   // Revocations change updatedAt, so the two sort orders differ.
-  await revokeGrantById(t.deps, (await t.db.grant.findUniqueOrThrow({ where: { continueId: toRevoke.continueId } })).id)
+  await revokeGrant(t.deps, (await t.db.grant.findUniqueOrThrow({ where: { continueId: toRevoke.continueId } })).id)
   step()
-  await revokeGrantById(t.deps, (await t.db.grant.findUniqueOrThrow({ where: { continueId: cancelled.continueId } })).id)
+  await revokeGrant(t.deps, (await t.db.grant.findUniqueOrThrow({ where: { continueId: cancelled.continueId } })).id)
 
   return { truth: await readTruth(t), made, interactive }
 }

@@ -30,7 +30,12 @@ const defaultStatus = {
 // copies of this class (the deps built at start-up throw the other copy's errors). `instanceof` therefore checks
 // a process-wide brand instead of the prototype chain.
 const BRAND = Symbol.for('@gnap/domain GnapError')
+const PRESCRIBED = Symbol('prescribed status')
 
+/**
+ * A protocol error. `new GnapError(code, description)` always answers the code's own status; a status the contract
+ * prescribes for one case only comes from a named factory below, so no throw site picks a number.
+ */
 export class GnapError extends Error {
   static [Symbol.hasInstance](value: unknown): value is GnapError {
     return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[BRAND] === true
@@ -39,16 +44,17 @@ export class GnapError extends Error {
   readonly status: number
   /** Sent as `Retry-After` (seconds) with the answer, for a refused rate-limited request (429). */
   readonly retryAfterSeconds?: number
+
+  /** `prescribed` is module-private (its key is not exported): only the factories below give another status. */
   constructor(
     readonly code: GnapErrorCode,
     description: string,
-    status?: number,
-    options: { retryAfterSeconds?: number } = {},
+    prescribed?: { [PRESCRIBED]: number; retryAfterSeconds?: number },
   ) {
     super(description)
     this.name = 'GnapError'
-    this.status = status ?? defaultStatus[code]
-    if (options.retryAfterSeconds !== undefined) this.retryAfterSeconds = options.retryAfterSeconds
+    this.status = prescribed?.[PRESCRIBED] ?? defaultStatus[code]
+    if (prescribed?.retryAfterSeconds !== undefined) this.retryAfterSeconds = prescribed.retryAfterSeconds
     Object.defineProperty(this, BRAND, { value: true })
   }
 
@@ -62,3 +68,69 @@ export interface GnapErrorBody {
 }
 
 export const isGnapError = (e: unknown): e is GnapError => e instanceof GnapError
+
+const withStatus = (code: GnapErrorCode, description: string, status: number, retryAfterSeconds?: number): GnapError =>
+  new GnapError(code, description, { [PRESCRIBED]: status, ...(retryAfterSeconds !== undefined ? { retryAfterSeconds } : {}) })
+
+/** The contract operations a client signs (auth-server.yaml operation ids). */
+export type ClientOperation = 'post-request' | 'post-continue' | 'delete-continue' | 'post-token' | 'delete-token'
+
+// docs/protocol.md §4.3: when no key of the client can be found (no such kid, or its wallet address or key set cannot
+// be fetched), the contract lists 400 invalid_client for the grant request and continuation only; the other
+// operations list no 400, so there it is the 401 of any failed signature.
+const unresolvableKeyStatus = {
+  'post-request': 400,
+  'post-continue': 400,
+  'delete-continue': 401,
+  'post-token': 401,
+  'delete-token': 401,
+} satisfies Record<ClientOperation, number>
+
+/** No key of the client can be resolved for `operation`: 400 or 401 as its contract says. */
+export const unresolvableClientKey = (operation: ClientOperation, description = 'could not determine client'): GnapError =>
+  withStatus('invalid_client', description, unresolvableKeyStatus[operation])
+
+/** The `client` of a grant request is absent, malformed, not allowed, or its wallet address cannot be used (400). */
+export const badClient = (description: string): GnapError => withStatus('invalid_client', description, 400)
+
+/** post-continue: no grant has this continuation id (404). */
+export const unknownContinuationId = (): GnapError => withStatus('invalid_continuation', 'unknown continuation id', 404)
+
+/** delete-continue: no grant has this continuation id (404 invalid_request). */
+export const unknownGrantToCancel = (): GnapError => withStatus('invalid_request', 'unknown continuation id', 404)
+
+/** The grant a request refers to does not exist (any longer): 404 invalid_request. */
+export const unknownGrant = (): GnapError => withStatus('invalid_request', 'unknown grant', 404)
+
+/** post-continue: the interact_ref is not this grant's (404). */
+export const unknownInteractRef = (): GnapError => withStatus('invalid_continuation', 'unknown interaction reference', 404)
+
+/** post-continue: an interact_ref used a second time (RFC 9635 §5.1; docs/protocol.md §2.2 answers 401). */
+export const interactRefReused = (): GnapError =>
+  withStatus('too_many_attempts', 'the interaction reference was already used', 401)
+
+/** post-token: the management URI names no live token (unknown, rotated away, revoked) (404). */
+export const unknownManagementId = (): GnapError => withStatus('invalid_rotation', 'no live token at this management URI', 404)
+
+/** id-provider.yaml: the interaction is not waiting for a decision (400). */
+export const interactionNotAwaitingDecision = (): GnapError =>
+  withStatus('invalid_interaction', 'the interaction is not awaiting a decision', 400)
+
+/** id-provider.yaml: the `x-idp-secret` header is missing or wrong (401, with the operation's code). */
+export const badIdpSecret = (code: 'invalid_request' | 'invalid_interaction'): GnapError =>
+  withStatus(code, 'invalid x-idp-secret', 401)
+
+/** Too many requests: 429 request_denied with `Retry-After` (docs/protocol.md §7). */
+export const rateLimited = (description: string, retryAfterSeconds: number): GnapError =>
+  withStatus('request_denied', description, 429, retryAfterSeconds)
+
+/** The request body is larger than the server takes (413). */
+export const bodyTooLarge = (maxBytes: number): GnapError =>
+  withStatus('invalid_request', `request body larger than ${maxBytes} bytes`, 413)
+
+/** A method the endpoint does not take (405). */
+export const methodNotAllowed = (allow: string): GnapError =>
+  withStatus('invalid_request', `method not allowed: use ${allow}`, 405)
+
+/** Anything that is not a GnapError: 500 with a generic text, the cause logged and never sent. */
+export const internalError = (): GnapError => withStatus('request_denied', 'internal error', 500)

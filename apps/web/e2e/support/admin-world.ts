@@ -3,7 +3,7 @@ import path from 'node:path'
 import AxeBuilder from '@axe-core/playwright'
 import { expect, type Page, type TestInfo } from '@playwright/test'
 import { isFinalizedGrant, isPendingGrant } from '@interledger/open-payments'
-import { createAdmin, createLogger, openDb, revokeGrantById, type Db, type Deps, type WalletAddressResolver } from '@gnap/domain'
+import { createAdmin, createLogger, openDb, revokeGrant, type Db, type Deps, type WalletAddressResolver } from '@gnap/domain'
 import {
   approvedGrant,
   fakeClock,
@@ -94,7 +94,7 @@ async function seedConsole(db: Db, serverUrl: string): Promise<void> {
   const quote = await issueNonInteractiveGrant(t, { client: PAYROLL, access: [quoteAccess()] })
   clock.advance(60)
   const { id } = await db.grant.findUniqueOrThrow({ where: { continueId: quote.continueId }, select: { id: true } })
-  await revokeGrantById(deps, id)
+  await revokeGrant(deps, id)
 }
 
 /** The real client asks for an outgoing-payment grant, the owner approves (identity-provider API), it continues and rotates twice. */

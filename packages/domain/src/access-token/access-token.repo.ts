@@ -1,4 +1,3 @@
-import type { DbTx } from '../db/client'
 import type { SqlRunner } from '../db/sql'
 import type { AccessItem as AccessItemModel, AccessToken } from '../db/generated/client'
 import { hashSecret, isId, newId, newSecret } from '../secrets'
@@ -77,9 +76,9 @@ export async function markRotated(tx: SqlRunner, id: string, now: Date): Promise
 }
 
 /** Revokes the live tokens given; tokens already rotated or revoked keep their state and first time. */
-export async function revokeLiveTokens(tx: DbTx, where: { grantId: string } | { id: string }, now: Date): Promise<number> {
-  const { count } = await tx.accessToken.updateMany({ where: { ...where, state: 'active' }, data: { state: 'revoked', revokedAt: now } })
-  return count
+export function revokeLiveTokens(tx: SqlRunner, where: { grantId: string } | { id: string }, now: Date): Promise<number> {
+  const [column, value] = 'grantId' in where ? ['grantId', where.grantId] : ['id', where.id]
+  return tx.run(`UPDATE "AccessToken" SET "state" = 'revoked', "revokedAt" = $1 WHERE "${column}" = $2 AND "state" = 'active'`, [now, value])
 }
 
 export const isTokenExpired = (t: { expiresAt: Date }, now: Date): boolean => now.getTime() >= t.expiresAt.getTime()

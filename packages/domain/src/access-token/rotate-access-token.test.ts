@@ -111,7 +111,7 @@ describe('rotateAccessToken: rotation (PROTOCOL §2.4 steps 4–6)', () => {
       expiresIn: 1800,
       expiresAt: new Date(t.clock.now.getTime() + 1_800_000),
     })
-    const text = await databaseText(t.db)
+    const text = await databaseText(t)
     expect(text).not.toContain(access_token.value)
     expect(text).not.toContain(g.tokenValue)
   })
@@ -173,7 +173,7 @@ describe('rotateAccessToken: rotation (PROTOCOL §2.4 steps 4–6)', () => {
 
   it('keeps the old token untouched when inserting the successor fails', async () => {
     const g = await issueNonInteractiveGrant(t)
-    const restore = await failWrites(t.db, 'AccessToken', 'INSERT')
+    const restore = await failWrites(t, 'AccessToken', 'INSERT')
     await expect(rotateOwn(g)).rejects.not.toBeInstanceOf(GnapError)
     expect(await tokenRow(g.managementId)).toMatchObject({ state: 'active', rotatedAt: null })
     expect(await introspectToken(t.deps, { access_token: g.tokenValue })).toMatchObject({ active: true })

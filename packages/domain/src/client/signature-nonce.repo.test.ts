@@ -13,7 +13,7 @@ const at = (s: string) => new Date(`2030-01-01T00:${s}.000Z`)
 
 describe('rememberSignatureNonce', () => {
   it('accepts a nonce once within its window, and again only after the window has passed', async () => {
-    const sql = sqlOf(t.db)
+    const sql = t.sql
     expect(await rememberSignatureNonce(sql, 'w#k', 'n1', at('05:00'), at('00:00'))).toBe(true)
     expect(await rememberSignatureNonce(sql, 'w#k', 'n1', at('05:30'), at('04:59'))).toBe(false)
     // Another key may use the same nonce.
@@ -28,7 +28,7 @@ describe('rememberSignatureNonce', () => {
   })
 
   it('lets exactly one of many concurrent uses of a nonce through', async () => {
-    const sql = sqlOf(t.db)
+    const sql = t.sql
     const results = await Promise.all(Array.from({ length: 20 }, () => rememberSignatureNonce(sql, 'w#k', 'race', at('05:00'), at('00:00'))))
     expect(results.filter(Boolean)).toHaveLength(1)
   })

@@ -82,9 +82,9 @@ function redirectTo(result: FrontChannelResult | { kind: string }): { base: stri
 
 /** Runs `act` and asserts that not one row of any table changed. */
 async function expectNoWrites<T>(act: () => Promise<T>): Promise<T> {
-  const before = await databaseText(t.db)
+  const before = await databaseText(t)
   const result = await act()
-  expect(await databaseText(t.db)).toBe(before)
+  expect(await databaseText(t)).toBe(before)
   return result
 }
 

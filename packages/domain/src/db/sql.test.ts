@@ -12,7 +12,7 @@ let t: { db: Db; url: string; cleanup: () => Promise<void> }
 let sql: Sql
 beforeEach(async () => {
   t = await createTestDb()
-  sql = sqlOf(t.db)
+  sql = t.sql
 })
 afterEach(() => t.cleanup())
 

@@ -152,7 +152,7 @@ describe('cancelGrant: states (PROTOCOL §2.3)', () => {
 
   it('changes nothing when revoking the tokens fails', async () => {
     const g = await issueNonInteractiveGrant(t)
-    await failWrites(t.db, 'AccessToken', 'UPDATE')
+    await failWrites(t, 'AccessToken', 'UPDATE')
     await expect(cancel(g)).rejects.not.toBeInstanceOf(GnapError)
     expect(await grantRow(g.continueId)).toMatchObject({ state: 'finalized', finalizedReason: 'issued', accessTokens: [{ state: 'active' }] })
   })

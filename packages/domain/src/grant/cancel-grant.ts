@@ -2,7 +2,7 @@ import type { Deps } from '../deps'
 import { GnapError } from '../errors'
 import { verifySignatureAs401, type RequestAuth } from '../client/request-auth'
 import { authenticateContinuation } from './continue-grant'
-import { revokeGrantById } from './revoke-grant'
+import { revokeGrant } from './revoke-grant'
 
 /**
  * DELETE /continue/{id} — cancel a pending grant or revoke an issued one (PROTOCOL.md §2.3).
@@ -16,6 +16,6 @@ export async function cancelGrant(deps: Deps, input: { continueId: string; auth:
     () => new GnapError('invalid_request', 'unknown continuation id', 404),
     verifySignatureAs401,
   )
-  await revokeGrantById(deps, grant.id)
+  await revokeGrant(deps, grant.id)
 }
 

@@ -266,7 +266,7 @@ describe('continueGrant: with interact_ref (PROTOCOL §2.2 step 7)', () => {
       expiresIn: 1200,
       expiresAt: new Date(t.clock.now.getTime() + 1_200_000),
     })
-    const text = await databaseText(t.db)
+    const text = await databaseText(t)
     expect(text).not.toContain(response.access_token!.value)
     expect(text).not.toContain(g.continueToken)
   })

@@ -1,11 +1,10 @@
 import type { AccessItem, Grant, Interaction } from '../db/generated/client'
 import type { SqlRunner, SqlValue } from '../db/sql'
 import { isId } from '../secrets'
-import type { FinalizedReason, GrantState } from './grant-state'
+import type { FinalizedReason, GrantState, GrantStatus } from './grant-state'
 
-// Grants are read on every continuation and moved by continuation, interaction, cancel and revocation: plain SQL
-// through the hot paths' runner (db/sql.ts), or through `sqlIn(tx)` inside a Prisma transaction, so each rule is
-// written once for both. Rows keep the model's shape and types.
+// Every SQL statement about grants: read on every continuation, moved by continuation, interaction, cancel and
+// revocation. Rows keep the model's shape and types.
 
 export type GrantWithRelations = Grant & { accessItems: AccessItem[]; interaction: Interaction | null }
 
@@ -19,6 +18,12 @@ export async function findGrantByContinueId(db: SqlRunner, continueId: string): 
     db.all<Interaction>(`SELECT * FROM "Interaction" WHERE "grantId" = $1`, [grant.id]),
   ])
   return { ...grant, accessItems, interaction: interactions[0] ?? null }
+}
+
+/** A grant's state and finalization reason; null when no grant has this id. */
+export async function findGrantStatus(db: SqlRunner, id: string): Promise<GrantStatus | null> {
+  const [row] = await db.all<GrantStatus>(`SELECT "state", "finalizedReason" FROM "Grant" WHERE "id" = $1`, [id])
+  return row ?? null
 }
 
 /** A new grant row; `updatedAt` starts at `createdAt`. Columns left out are null. */

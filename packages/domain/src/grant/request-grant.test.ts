@@ -173,7 +173,7 @@ describe('requestGrant: non-interactive (PROTOCOL §2.1 step 5)', () => {
 
   it('stores only hashes of the token and continuation values', async () => {
     const response = await requestGrant(t.deps, grantRequest({ access: [incomingAccess()], interact: null }), authAs(null))
-    const text = await databaseText(t.db)
+    const text = await databaseText(t)
     expect(text).not.toContain(response.access_token!.value)
     expect(text).not.toContain(response.continue.access_token.value)
     expect(text).toContain(hashSecret(response.access_token!.value))
@@ -203,7 +203,7 @@ describe('requestGrant: non-interactive (PROTOCOL §2.1 step 5)', () => {
   })
 
   it('persists nothing when the transaction fails half-way (step 7)', async () => {
-    await failWrites(t.db, 'AccessToken')
+    await failWrites(t, 'AccessToken')
     const failure = requestGrant(t.deps, grantRequest({ access: [incomingAccess()], interact: null }), authAs(null))
     await expect(failure).rejects.toThrow()
     await expect(failure).rejects.not.toBeInstanceOf(GnapError)
@@ -291,7 +291,7 @@ describe('requestGrant: interactive (PROTOCOL §2.1 step 6)', () => {
       finishedAt: null,
       refUsedAt: null,
     })
-    expect(await databaseText(t.db)).not.toContain(response.continue.access_token.value)
+    expect(await databaseText(t)).not.toContain(response.continue.access_token.value)
   })
 
   it('returns interact.finish even when the client sent no finish method', async () => {
@@ -336,7 +336,7 @@ describe('requestGrant: interactive (PROTOCOL §2.1 step 6)', () => {
   })
 
   it('persists nothing when the transaction fails half-way (step 7)', async () => {
-    await failWrites(t.db, 'Interaction')
+    await failWrites(t, 'Interaction')
     await expect(requestGrant(t.deps, grantRequest(), authAs(null))).rejects.not.toBeInstanceOf(GnapError)
     expect(await rowCounts(t.db)).toEqual(nothing)
   })

@@ -1,8 +1,9 @@
 import type { Deps } from '../deps'
-import { sqlIn, type DbTx } from '../db/client'
-import { GnapError } from '../errors'
+import type { SqlRunner } from '../db/sql'
+import { GnapError, unknownGrant } from '../errors'
 import { revokeLiveTokens } from '../access-token/access-token.repo'
-import { moveGrant } from './grant.repo'
+import { findGrantStatus, moveGrant } from './grant.repo'
+import { isRejected, isRevoked } from './grant-state'
 
 export type GrantRevocation =
   | { outcome: 'revoked'; revokedTokens: number }
@@ -11,17 +12,17 @@ export type GrantRevocation =
 /**
  * The revocation itself, inside the caller's transaction: pending or approved → finalized/revoked,
  * finalized/issued → finalized/revoked, every live token revoked (tokens already rotated or revoked keep their
- * first time, PROTOCOL.md §8.12); a rejected grant is left as it is. Shared by DELETE /continue/{id} and the
+ * first time, docs/protocol.md §8.12); a rejected grant is left as it is. Shared by DELETE /continue/{id} and the
  * administrators' revoke, so both do exactly the same; the admin action writes its audit row in the same
  * transaction.
  */
-export async function revokeGrantInTransaction(tx: DbTx, grantId: string, now: Date): Promise<GrantRevocation> {
-  const grant = await tx.grant.findUnique({ where: { id: grantId }, select: { state: true, finalizedReason: true } })
+export async function revokeGrantInTransaction(tx: SqlRunner, grantId: string, now: Date): Promise<GrantRevocation> {
+  const grant = await findGrantStatus(tx, grantId)
   if (!grant) return { outcome: 'unknown', revokedTokens: 0 }
-  if (grant.state === 'finalized' && grant.finalizedReason === 'revoked') return { outcome: 'already-revoked', revokedTokens: 0 }
-  if (grant.state === 'finalized' && grant.finalizedReason === 'rejected') return { outcome: 'unchanged', revokedTokens: 0 }
+  if (isRevoked(grant)) return { outcome: 'already-revoked', revokedTokens: 0 }
+  if (isRejected(grant)) return { outcome: 'unchanged', revokedTokens: 0 }
   const moved = await moveGrant(
-    sqlIn(tx),
+    tx,
     grantId,
     [{ state: 'pending' }, { state: 'approved' }, { state: 'finalized', finalizedReason: 'issued' }],
     { state: 'finalized', finalizedReason: 'revoked', now },
@@ -34,15 +35,15 @@ export async function revokeGrantInTransaction(tx: DbTx, grantId: string, now: D
 /**
  * Revokes a grant and every live token of it, in one transaction: pending or approved → finalized/revoked,
  * finalized/issued → finalized/revoked; a rejected grant is left as it is. Used by DELETE /continue/{id}.
- * @throws GnapError invalid_continuation when the grant was already revoked, invalid_request (404) for an unknown grant
+ * @throws GnapError invalid_continuation when the grant was already revoked, invalid_request for an unknown grant
  */
-export async function revokeGrantById(deps: Deps, grantId: string): Promise<'revoked' | 'unchanged'> {
+export async function revokeGrant(deps: Deps, grantId: string): Promise<'revoked' | 'unchanged'> {
   const now = deps.clock()
-  return deps.db.$transaction(async (tx) => {
+  return deps.sql.transaction(async (tx) => {
     const result = await revokeGrantInTransaction(tx, grantId, now)
     switch (result.outcome) {
       case 'unknown':
-        throw new GnapError('invalid_request', 'unknown grant', 404)
+        throw unknownGrant()
       case 'already-revoked':
         throw new GnapError('invalid_continuation', 'the grant was already revoked')
       case 'unchanged':

@@ -75,7 +75,7 @@ describe('startInteraction (PROTOCOL §2.7)', () => {
     expect(result).toMatchObject({ session: { value: expect.any(String), maxAgeSeconds: 600 } })
     const session = (result as { session: { value: string } }).session.value
     expect((await interactionRow(g)).sessionHash).toBe(hashSecret(session))
-    expect(await databaseText(t.db)).not.toContain(session)
+    expect(await databaseText(t)).not.toContain(session)
   })
 
   it('gives the session cookie the lifetime the interaction has left', async () => {

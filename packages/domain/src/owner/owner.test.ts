@@ -26,7 +26,7 @@ describe('createOwner', () => {
     expect(owner.email).toBe('alice@example.com')
     expect(owner.walletAddresses.map((w) => w.url)).toEqual(['https://wallet.example/alice'])
     expect(owner.passwordHash).toMatch(/^\$argon2id\$/)
-    expect(await databaseText(t.db)).not.toContain(ALICE.password)
+    expect(await databaseText(t)).not.toContain(ALICE.password)
   })
 
   it.each([
@@ -55,7 +55,7 @@ describe('signInOwner', () => {
     const row = await t.db.session.findUniqueOrThrow({ where: { id: hashSecret(value) } })
     expect(row).toMatchObject({ kind: 'owner', subjectId: ownerId, expiresAt })
     expect(await findSession(t.db, 'owner', value, t.deps.clock())).toMatchObject({ subjectId: ownerId })
-    expect(await databaseText(t.db)).not.toContain(value)
+    expect(await databaseText(t)).not.toContain(value)
   })
 
   it('opens a new session, with a new value, at every sign-in', async () => {

@@ -18,7 +18,7 @@ describe('hitRateLimit (fixed window, decided by the database)', () => {
   it('allows exactly `limit` hits per window and says how long until the window ends', async () => {
     const now = new Date('2025-01-15T12:00:45.000Z')
     const hits = []
-    for (let i = 0; i < 5; i++) hits.push(await hitRateLimit(sqlOf(t.db), 'k', 3, 60, now))
+    for (let i = 0; i < 5; i++) hits.push(await hitRateLimit(t.sql, 'k', 3, 60, now))
     expect(hits.map((h) => h.allowed)).toEqual([true, true, true, false, false])
     expect(hits.every((h) => h.retryAfterSeconds === 15)).toBe(true)
     // A refused hit is not counted.
@@ -27,25 +27,25 @@ describe('hitRateLimit (fixed window, decided by the database)', () => {
 
   it('starts a new count in the next window and keeps keys apart', async () => {
     const now = new Date('2025-01-15T12:00:59.500Z')
-    expect((await hitRateLimit(sqlOf(t.db), 'a', 1, 60, now)).allowed).toBe(true)
-    expect((await hitRateLimit(sqlOf(t.db), 'a', 1, 60, now)).allowed).toBe(false)
-    expect((await hitRateLimit(sqlOf(t.db), 'b', 1, 60, now)).allowed).toBe(true)
-    expect(await hitRateLimit(sqlOf(t.db), 'a', 1, 60, new Date('2025-01-15T12:01:00.000Z'))).toEqual({ allowed: true, retryAfterSeconds: 60 })
+    expect((await hitRateLimit(t.sql, 'a', 1, 60, now)).allowed).toBe(true)
+    expect((await hitRateLimit(t.sql, 'a', 1, 60, now)).allowed).toBe(false)
+    expect((await hitRateLimit(t.sql, 'b', 1, 60, now)).allowed).toBe(true)
+    expect(await hitRateLimit(t.sql, 'a', 1, 60, new Date('2025-01-15T12:01:00.000Z'))).toEqual({ allowed: true, retryAfterSeconds: 60 })
   })
 
   it('lets exactly `limit` of many concurrent first hits through', async () => {
     const now = new Date('2025-01-15T12:00:00.000Z')
-    const hits = await Promise.all(Array.from({ length: 40 }, () => hitRateLimit(sqlOf(t.db), 'race', 25, 60, now)))
+    const hits = await Promise.all(Array.from({ length: 40 }, () => hitRateLimit(t.sql, 'race', 25, 60, now)))
     expect(hits.filter((h) => h.allowed)).toHaveLength(25)
     expect((await t.db.rateLimit.findFirstOrThrow({ where: { key: 'race' } })).count).toBe(25)
   })
 
   it('has no limit at 0 and refuses windows it cannot keep', async () => {
     const now = new Date('2025-01-15T12:00:00.000Z')
-    expect((await hitRateLimit(sqlOf(t.db), 'off', 0, 60, now)).allowed).toBe(true)
+    expect((await hitRateLimit(t.sql, 'off', 0, 60, now)).allowed).toBe(true)
     expect(await t.db.rateLimit.count()).toBe(0)
-    await expect(hitRateLimit(sqlOf(t.db), 'k', 1, 0, now)).rejects.toThrow(RangeError)
-    await expect(hitRateLimit(sqlOf(t.db), 'k', 1, 86_401, now)).rejects.toThrow(RangeError)
+    await expect(hitRateLimit(t.sql, 'k', 1, 0, now)).rejects.toThrow(RangeError)
+    await expect(hitRateLimit(t.sql, 'k', 1, 86_401, now)).rejects.toThrow(RangeError)
   })
 })
 

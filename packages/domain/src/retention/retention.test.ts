@@ -133,10 +133,10 @@ describe('deleteExpiredRecords: rotation chains', () => {
 describe('deleteExpiredRecords: nonces and rate-limit counters', () => {
   it('deletes expired signature nonces and counters of windows older than a day', async () => {
     const now = t.clock.now
-    await rememberSignatureNonce(sqlOf(t.db), 'k', 'old', new Date(now.getTime() - 1000), now)
-    await rememberSignatureNonce(sqlOf(t.db), 'k', 'fresh', new Date(now.getTime() + 300_000), now)
-    await hitRateLimit(sqlOf(t.db), 'old', 10, 60, new Date(now.getTime() - 2 * DAY * 1000))
-    await hitRateLimit(sqlOf(t.db), 'fresh', 10, 60, now)
+    await rememberSignatureNonce(t.sql, 'k', 'old', new Date(now.getTime() - 1000), now)
+    await rememberSignatureNonce(t.sql, 'k', 'fresh', new Date(now.getTime() + 300_000), now)
+    await hitRateLimit(t.sql, 'old', 10, 60, new Date(now.getTime() - 2 * DAY * 1000))
+    await hitRateLimit(t.sql, 'fresh', 10, 60, now)
     expect(await deleteExpiredRecords(t.deps, { batchSize: 1 })).toEqual({ accessTokens: 0, signatureNonces: 1, rateLimits: 1 })
     expect((await t.db.signatureNonce.findMany()).map((n) => n.nonce)).toEqual(['fresh'])
     expect((await t.db.rateLimit.findMany()).map((r) => r.key)).toEqual(['fresh'])

@@ -29,7 +29,7 @@ describe('createSession', () => {
       createdAt: t.clock.now,
       expiresAt,
     })
-    const text = await databaseText(t.db)
+    const text = await databaseText(t)
     expect(text).not.toContain(value)
     expect(text).not.toContain(csrfTokenFor(value))
   })

@@ -1,5 +1,7 @@
 import type { Deps } from '../deps'
-import { providerOf, type Db } from '../db/client'
+import type { PrismaClient } from '../db/generated/client'
+import type { Provider, Store } from '../db/store'
+import type { Sql } from '../db/sql'
 import type { GnapConfig } from '../config/config'
 import type { GnapError, GnapErrorCode } from '../errors'
 import type { RequestAuth } from '../client/request-auth'
@@ -94,7 +96,11 @@ export function stubWalletAddresses(documents: Record<string, Partial<WalletAddr
 
 export interface TestDeps {
   deps: Deps
-  db: Db
+  /** The full Prisma client, for arranging and asserting rows; use cases never get it. */
+  db: PrismaClient
+  /** The same store's SQL runner (`deps.sql`). */
+  sql: Sql
+  provider: Provider
   clock: FakeClock
   walletAddresses: WalletAddressResolver
   cleanup: () => Promise<void>
@@ -103,17 +109,18 @@ export interface TestDeps {
 export async function buildTestDeps(
   overrides: { config?: Partial<GnapConfig>; walletAddresses?: WalletAddressResolver; now?: Date } = {},
 ): Promise<TestDeps> {
-  const { db, cleanup } = await createTestDb()
+  const { store, cleanup } = await createTestDb()
   const clock = fakeClock(overrides.now)
   const walletAddresses = overrides.walletAddresses ?? stubWalletAddresses()
   const deps: Deps = {
-    db,
+    sql: store.sql,
+    reads: store.reads,
     config: testConfig(overrides.config),
     clock: () => new Date(clock.now.getTime()),
     log: createLogger('silent'),
     walletAddresses,
   }
-  return { deps, db, clock, walletAddresses, cleanup }
+  return { deps, db: store.prisma, sql: store.sql, provider: store.provider, clock, walletAddresses, cleanup }
 }
 
 export interface StubAuth extends RequestAuth {
@@ -172,10 +179,11 @@ export function grantRequest(
  * Every row of every table as text, for asserting that a secret (token or session value) is stored nowhere:
  * only its hash may be.
  */
-export async function databaseText(db: Db): Promise<string> {
+export async function databaseText(t: Pick<TestDeps, 'db' | 'provider'>): Promise<string> {
+  const { db } = t
   // PostgreSQL: catalog names are cast to text (the adapter cannot read the `name` type).
   const tables = await db.$queryRawUnsafe<{ name: string }[]>(
-    providerOf(db) === 'postgresql'
+    t.provider === 'postgresql'
       ? `SELECT table_name::text AS name FROM information_schema.tables WHERE table_schema = current_schema() AND table_type = 'BASE TABLE'`
       : `SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'`,
   )
@@ -188,7 +196,7 @@ export async function databaseText(db: Db): Promise<string> {
 }
 
 /** Rows per table of the protocol's models: "bad input writes nothing" is all zeros after a refused request. */
-export async function rowCounts(db: Db): Promise<{ grants: number; accessItems: number; tokens: number; interactions: number }> {
+export async function rowCounts(db: PrismaClient): Promise<{ grants: number; accessItems: number; tokens: number; interactions: number }> {
   const [grants, accessItems, tokens, interactions] = await Promise.all([
     db.grant.count(),
     db.accessItem.count(),
@@ -206,12 +214,13 @@ export const gnapError = (code: GnapErrorCode, status: number) => ({ name: 'Gnap
  * transaction fails half-way leaves nothing behind. Returns a function that removes the failure again.
  */
 export async function failWrites(
-  db: Db,
+  t: Pick<TestDeps, 'db' | 'provider'>,
   table: 'Grant' | 'AccessItem' | 'AccessToken' | 'Interaction',
   operation: 'INSERT' | 'UPDATE' = 'INSERT',
 ): Promise<() => Promise<void>> {
+  const { db } = t
   const trigger = `fail_${operation.toLowerCase()}_${table}`
-  if (providerOf(db) === 'postgresql') {
+  if (t.provider === 'postgresql') {
     await db.$executeRawUnsafe(
       `CREATE OR REPLACE FUNCTION gnap_injected_failure() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'injected failure'; END $$`,
     )

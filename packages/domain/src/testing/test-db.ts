@@ -3,7 +3,7 @@ import os from 'node:os'
 import path from 'node:path'
 import { randomBytes } from 'node:crypto'
 import { execFileSync } from 'node:child_process'
-import { openDb, type Db } from '../db/client'
+import { openStore, type Store } from '../db/store'
 
 const repoRoot = path.resolve(import.meta.dirname, '../../../..')
 
@@ -35,7 +35,7 @@ export async function setupTemplateDb(label: string): Promise<() => Promise<void
  * A migrated database of its own for one test file: on SQLite a copy of the template file, on PostgreSQL
  * (TEST_DATABASE_URL) `CREATE DATABASE … TEMPLATE` the migrated template.
  */
-export async function createTestDb(): Promise<{ db: Db; url: string; cleanup: () => Promise<void> }> {
+export async function createTestDb(): Promise<{ store: Store; url: string; cleanup: () => Promise<void> }> {
   const admin = process.env.TEST_DATABASE_URL
   if (admin) {
     const name = `gnap_test_${randomBytes(6).toString('hex')}`
@@ -43,12 +43,12 @@ export async function createTestDb(): Promise<{ db: Db; url: string; cleanup: ()
     await createDatabase(admin, name, template)
     const url = databaseUrl(admin, name)
     if (!template) migrate(url)
-    const db = await openDb(url)
+    const store = await openStore(url)
     return {
-      db,
+      store,
       url,
       cleanup: async () => {
-        await db.$disconnect()
+        await store.close()
         // A database left behind costs nothing but disk; a failed drop (e.g. a backend the role may not signal)
         // must not fail the test that used it.
         await adminQuery(admin, `DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`).catch((e: unknown) =>
@@ -63,12 +63,12 @@ export async function createTestDb(): Promise<{ db: Db; url: string; cleanup: ()
   if (template && fs.existsSync(template)) fs.copyFileSync(template, file)
   else migrateFile(file)
   const url = `file:${file}`
-  const db = await openDb(url)
+  const store = await openStore(url)
   return {
-    db,
+    store,
     url,
     cleanup: async () => {
-      await db.$disconnect()
+      await store.close()
       fs.rmSync(dir, { recursive: true, force: true })
     },
   }

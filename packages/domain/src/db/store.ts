@@ -1,0 +1,81 @@
+import type { Database } from 'better-sqlite3'
+import { PrismaClient } from './generated/client'
+import { GatedSqliteAdapterFactory } from './sqlite-adapter'
+import type { ReadModels } from './read-models'
+import { Gate, PgSql, SqliteSql, type Sql } from './sql'
+
+/** Which database a store talks to. */
+export type Provider = 'sqlite' | 'postgresql'
+
+/**
+ * The one storage port (docs/protocol.md §9): the SQL runner every repository is written against, the console's
+ * read-only Prisma models over the same connections, and the full Prisma client for tests and tools only (seeding,
+ * assertions). Use cases receive `sql` and `reads` through `Deps`, never the client.
+ */
+export interface Store {
+  provider: Provider
+  sql: Sql
+  reads: ReadModels
+  /** Tests and tools only: use cases never see it. */
+  prisma: PrismaClient
+  close(): Promise<void>
+}
+
+/** Whether a DATABASE_URL names PostgreSQL (`postgres://` or `postgresql://`) rather than a SQLite `file:`. */
+export const isPostgresUrl = (url: string): boolean => /^postgres(ql)?:\/\//.test(url)
+
+const store = (provider: Provider, prisma: PrismaClient, sql: Sql): Store => ({
+  provider,
+  sql,
+  reads: prisma,
+  prisma,
+  close: () => prisma.$disconnect(),
+})
+
+/** How long a SQLite statement waits for another process's write lock before it fails with SQLITE_BUSY. */
+const SQLITE_BUSY_TIMEOUT_MS = 10_000
+
+/**
+ * Opens the store named by DATABASE_URL: a SQLite `file:` or a PostgreSQL `postgresql://` URL.
+ *
+ * SQLite runs in WAL mode with synchronous=NORMAL (a committed transaction survives a process crash; the last ones
+ * may be lost on power loss) and a busy timeout, so readers never block the single writer.
+ *
+ * PostgreSQL goes through its own generated client (prisma/postgres/schema.prisma, written from the SQLite schema
+ * by scripts/pg-schema.mjs): one generated client refuses a driver adapter of another provider. Both clients come
+ * from the same models, so their model APIs are the same; the PostgreSQL client only adds options SQLite lacks
+ * (such as `mode: 'insensitive'`). It is typed as the SQLite client here, the one cast, so the rest of the code
+ * stays within what both databases do. Loaded on demand, so a SQLite server never loads pg.
+ */
+export async function openStore(url: string): Promise<Store> {
+  if (isPostgresUrl(url)) {
+    const [{ PrismaPg }, { PrismaClient: PgPrismaClient }, { default: pg }] = await Promise.all([
+      import('@prisma/adapter-pg'),
+      import('./generated-pg/client'),
+      import('pg'),
+    ])
+    // One pool for Prisma and the hot paths; $disconnect ends it.
+    const pool = new pg.Pool({ connectionString: url })
+    const db = new PgPrismaClient({ adapter: new PrismaPg(pool, { disposeExternalPool: true }) })
+    await db.$connect()
+    return store('postgresql', db as unknown as PrismaClient, new PgSql(pool, pg.types.getTypeParser))
+  }
+  if (!url.startsWith('file:')) {
+    throw new Error(`DATABASE_URL must be a SQLite file: URL or a postgresql:// URL, got ${url.split(':')[0]}:`)
+  }
+  const gate = new Gate()
+  let connection: Database | null = null
+  const adapter = new GatedSqliteAdapterFactory({ url, timeout: SQLITE_BUSY_TIMEOUT_MS }, gate, (c) => (connection = c))
+  const db = new PrismaClient({ adapter })
+  await db.$queryRawUnsafe('PRAGMA journal_mode = WAL')
+  await db.$queryRawUnsafe('PRAGMA synchronous = NORMAL')
+  await db.$queryRawUnsafe('PRAGMA foreign_keys = ON')
+  return store(
+    'sqlite',
+    db,
+    new SqliteSql(() => {
+      if (!connection) throw new Error('the SQLite connection is not open')
+      return connection
+    }, gate, SQLITE_BUSY_TIMEOUT_MS),
+  )
+}
