@@ -6,9 +6,9 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { generateKeyPairSync } from 'node:crypto'
-import { openDb } from '../packages/domain/src/db/client'
+import { openStore, type Store } from '../packages/domain/src/db/store'
 import { isUniqueViolation } from '../packages/domain/src/db/errors'
-import { createOwner } from '../packages/domain/src/owner/owner'
+import { createOwner } from '../packages/domain/src/owner/create-owner'
 import { DEMO_OWNER } from '../packages/domain/src/owner/demo-owner'
 import { ensureFirstAdmin, FirstAdminError } from '../packages/domain/src/admin/ensure-first-admin'
 import { DEMO_ADMIN } from '../packages/domain/src/admin/demo-admin'
@@ -17,14 +17,14 @@ const root = path.resolve(import.meta.dirname, '..')
 const keyFile = path.join(root, 'data', 'demo-client.json')
 
 async function main() {
-  const db = await openDb(process.env.DATABASE_URL ?? `file:${path.join(root, 'data', 'gnap.db')}`)
+  const store = await openStore(process.env.DATABASE_URL ?? `file:${path.join(root, 'data', 'gnap.db')}`)
   try {
-    await seedFirstAdmin(db)
-    const empty = (await db.grant.count()) === 0 && (await db.owner.count()) === 0
+    await seedFirstAdmin(store)
+    const empty = (await store.reads.grant.count()) === 0 && (await store.reads.owner.count()) === 0
     if (!empty) return
     if (process.env.NODE_ENV === 'production') return
     try {
-      await createOwner(db, { ...DEMO_OWNER, walletAddresses: [...DEMO_OWNER.walletAddresses] })
+      await createOwner(store.sql, { ...DEMO_OWNER, walletAddresses: [...DEMO_OWNER.walletAddresses] })
     } catch (e) {
       // Another instance starting on the same empty database at the same moment created it first.
       if (isUniqueViolation(e)) return
@@ -34,12 +34,12 @@ async function main() {
     console.log(`[seed]   email ${DEMO_OWNER.email}, password ${DEMO_OWNER.password}, wallet address ${DEMO_OWNER.walletAddresses[0]}`)
     if (!fs.existsSync(keyFile)) writeDemoClientKey()
   } finally {
-    await db.$disconnect()
+    await store.close()
   }
 }
 
-async function seedFirstAdmin(db: Awaited<ReturnType<typeof openDb>>) {
-  const result = await ensureFirstAdmin(db, {
+async function seedFirstAdmin(store: Store) {
+  const result = await ensureFirstAdmin(store.sql, {
     email: process.env.ADMIN_EMAIL,
     password: process.env.ADMIN_PASSWORD,
     isProduction: process.env.NODE_ENV === 'production',

@@ -1,6 +1,6 @@
 // The built-in consent screen in a real browser (Debian's chromium): the owner follows the client's
 // interact.redirect link, signs in, reads the request in plain words, approves or denies, and the browser lands on
-// the client's finish URI; the real Open Payments SDK then continues the grant (PROTOCOL.md §2.7, §2.8, §5).
+// the client's finish URI; the real Open Payments SDK then continues the grant (docs/protocol.md §2.7, §2.8, §5).
 import fs from 'node:fs'
 import path from 'node:path'
 import AxeBuilder from '@axe-core/playwright'
@@ -95,7 +95,7 @@ test.describe('built-in consent screen', () => {
     expect(interactRef).toMatch(/^[0-9a-f-]{36}$/)
     expect(back.get('hash')).toBe(expectedHash(clientNonce, pending.interact.finish, interactRef, world.server.url))
 
-    // The protocol's wait before continuing (PROTOCOL.md §2.2: too_fast otherwise).
+    // The protocol's wait before continuing (docs/protocol.md §2.2: too_fast otherwise).
     await sleep((pending.continue.wait ?? 0) * 1000)
     const grant = await world.client.grant.continue({ url: pending.continue.uri, accessToken: pending.continue.access_token.value }, { interact_ref: interactRef })
     if (!isFinalizedGrant(grant) || !grant.access_token) throw new Error('expected an issued grant')

@@ -1,20 +1,17 @@
 import { NextResponse, type NextRequest } from 'next/server'
-import { securitySettings } from './env'
-import { newCspNonce, securityHeaders } from './server/security-headers'
-
-const settings = securitySettings()
+import { newCspNonce, secureHeaders } from './server/security-headers'
 
 /**
- * Sets the web security headers (issue #6, defined in server/security-headers.ts) on every response but the GNAP
- * JSON endpoints': pages, front-channel routes, the console's API, Next's 404 and assets. The GNAP endpoints are
- * left out by `config.matcher` and set the same headers themselves (server/gnap-route.ts): running the proxy cost
- * about a quarter of the CPU of a rotation or an introspection (issue #7). A fresh CSP nonce per request goes on the request too: Next reads it from the request's
+ * Sets the web security headers (server/security-headers.ts, which states who applies them) on every response but
+ * the GNAP JSON endpoints': pages, front-channel routes, the console's API, Next's 404 and assets. The GNAP endpoints
+ * are left out by `config.matcher` and set the same headers through their wrapper (server/gnap-route.ts).
+ * A fresh CSP nonce per request goes on the request too: Next reads it from the request's
  * Content-Security-Policy header and puts it on the inline scripts it renders, and `x-nonce` lets a server
  * component hand it to a <Script>. Pages that render scripts must render per request (the root layout is dynamic).
  */
 export function proxy(request: NextRequest): NextResponse {
   const nonce = newCspNonce()
-  const headers = securityHeaders({ nonce, ...settings })
+  const headers = secureHeaders(nonce)
   // Next fails a path segment it cannot percent-decode with a plain-text 500 while matching the route; such a URL
   // names nothing, so it is refused here, before routing, as a malformed request.
   if (!isDecodablePath(request.nextUrl.pathname)) {

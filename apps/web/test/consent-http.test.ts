@@ -2,11 +2,12 @@
 // with fetch, manual redirects and cookies; the client is the Open Payments SDK.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { isFinalizedGrant, isPendingGrant } from '@interledger/open-payments'
-import { DEMO_OWNER, createOwner, openDb, type Db } from '@gnap/domain'
+import { DEMO_OWNER, createOwner, openStore, type Store } from '@gnap/domain'
 import { expectedHash, finishParams, outgoingAccess, sleep, startWorld, type World } from './support/world'
 
 let w: World
-let db: Db
+let store: Store
+let db: Store['prisma']
 
 const ALICE_WALLET = DEMO_OWNER.walletAddresses[0]
 const BOB = { email: 'bob@example.com', name: 'Bob Other', password: 'bob-other-password', walletAddresses: ['https://wallet.example/bob'] }
@@ -14,13 +15,14 @@ const BOB = { email: 'bob@example.com', name: 'Bob Other', password: 'bob-other-
 beforeAll(async () => {
   w = await startWorld({ IDENTITY_SERVER_URL: undefined })
   // The owners live in the server's database, written beside the running server as the seed script would.
-  db = await openDb(`file:${w.server.dbFile}`)
-  await createOwner(db, { ...DEMO_OWNER, walletAddresses: [...DEMO_OWNER.walletAddresses] })
-  await createOwner(db, BOB)
+  store = await openStore(`file:${w.server.dbFile}`)
+  db = store.prisma
+  await createOwner(store.sql, { ...DEMO_OWNER, walletAddresses: [...DEMO_OWNER.walletAddresses] })
+  await createOwner(store.sql, BOB)
 })
 
 afterAll(async () => {
-  await db?.$disconnect()
+  await store?.close()
   await w?.stop()
 })
 
@@ -142,7 +144,7 @@ const interactionRow = (g: Interaction) => db.interaction.findUniqueOrThrow({ wh
 
 async function expectUndecided(g: Interaction): Promise<void> {
   const row = await interactionRow(g)
-  expect(row).toMatchObject({ state: 'PENDING', ownerId: null, decidedAt: null, finishedAt: null })
+  expect(row).toMatchObject({ state: 'pending', ownerId: null, decidedAt: null, finishedAt: null })
   expect(row.grant.state).toBe('pending')
 }
 
@@ -305,7 +307,7 @@ describe('POST /interact/{id}/{nonce}/decision', () => {
     expect(decided.status).toBe(303)
     expect(decided.headers.get('location')).toBe(`${g.base}/finish`)
     const ownerRow = await db.owner.findUniqueOrThrow({ where: { email: DEMO_OWNER.email } })
-    expect(await interactionRow(g)).toMatchObject({ state: 'APPROVED', ownerId: ownerRow.id })
+    expect(await interactionRow(g)).toMatchObject({ state: 'approved', ownerId: ownerRow.id })
 
     const finished = await get(`${g.base}/finish`, [interaction])
     expect(finished.status).toBe(302)
@@ -343,7 +345,7 @@ describe('POST /interact/{id}/{nonce}/decision', () => {
     const again = await post(`${g.base}/decision`, [interaction, owner], { csrf, choice: 'deny' })
     expect(again.status).toBe(303)
     expect(again.headers.get('location')).toBe(`${g.base}/finish`)
-    expect((await interactionRow(g)).state).toBe('APPROVED')
+    expect((await interactionRow(g)).state).toBe('approved')
   })
 })
 

@@ -1,4 +1,4 @@
-// Crash safety (issue #6): concurrent loops of signed requests (grant requests, interactive grants continued with
+// Crash safety: concurrent loops of signed requests (grant requests, interactive grants continued with
 // their interact_ref, rotations, revocations, cancels) against `next start`; the server is SIGKILLed in the middle,
 // restarted on the same SQLite file, and the file is checked: integrity, the protocol's invariants, and that every
 // answer a client got (200/204) is what the database holds. Three kill cycles.

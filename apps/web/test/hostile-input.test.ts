@@ -1,4 +1,4 @@
-// Hostile input, property-based (issue #6): generated bodies, headers, path ids and query strings thrown at every
+// Hostile input, property-based: generated bodies, headers, path ids and query strings thrown at every
 // endpoint of `next start`. Whatever arrives: never a 5xx, never a non-JSON error body from a JSON endpoint (the
 // browser pages may answer HTML), and never a write. Some requests carry real ids, real tokens or a valid signature
 // by the real client key, so the checks behind the first ones are reached too; none combines all the parts a

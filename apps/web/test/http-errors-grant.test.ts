@@ -1,4 +1,4 @@
-// Error rows of PROTOCOL.md §2.1–§2.3 (grant request, continue, cancel) over raw HTTP against `next start`:
+// Error rows of docs/protocol.md §2.1–§2.3 (grant request, continue, cancel) over raw HTTP against `next start`:
 // plain fetch with SDK-style signed headers, so every header and byte is under the test's control.
 import { randomUUID } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'

@@ -1,4 +1,4 @@
-// Error rows of PROTOCOL.md §2.7–§2.10 (interaction start and finish in the browser, the identity-provider API)
+// Error rows of docs/protocol.md §2.7–§2.10 (interaction start and finish in the browser, the identity-provider API)
 // over raw HTTP against `next start`.
 import { randomUUID } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'

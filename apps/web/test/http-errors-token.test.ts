@@ -1,4 +1,4 @@
-// Error rows of PROTOCOL.md §2.4–§2.6 (rotate, revoke, introspect) over raw HTTP against `next start`.
+// Error rows of docs/protocol.md §2.4–§2.6 (rotate, revoke, introspect) over raw HTTP against `next start`.
 import { randomUUID } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { generateClientKey } from '@gnap/domain/testing'

@@ -1,9 +1,9 @@
-// Two instances of the server on one database (issue #8), started as `pnpm two-instances` starts them
+// Two instances of the server on one database, started as `pnpm two-instances` starts them
 // (scripts/instances.ts: the launcher, one worker each): every race is decided by the database, so the protocol's
 // promises hold when competing requests land on different instances. Both instances share one AUTH_SERVER_URL, as
 // behind a proxy: clients sign the public URL, requests go to either port. The last suite runs the script itself.
 // The same suite runs on one SQLite file shared by the two instances' processes, as `pnpm start` shares it between
-// its workers (issue #7), and on one PostgreSQL database when MULTI_INSTANCE_PG_URL names a PostgreSQL server (CI
+// its workers, and on one PostgreSQL database when MULTI_INSTANCE_PG_URL names a PostgreSQL server (CI
 // sets it through `pnpm test`; skipped otherwise).
 import { spawn } from 'node:child_process'
 import { randomBytes, randomUUID } from 'node:crypto'
@@ -12,7 +12,7 @@ import os from 'node:os'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createHash } from 'node:crypto'
-import { openDb } from '@gnap/domain'
+import { openStore } from '@gnap/domain'
 import { adminQuery, databaseUrl, generateClientKey, signedHeadersWithNonce, startWalletAddressServer } from '@gnap/domain/testing'
 import { freePort, root, startInstances, type Instance } from '../scripts/instances'
 import { IDP_SECRET, INTROSPECTION_SECRET, testServerEnv } from './support/server'
@@ -202,7 +202,8 @@ describe.each(stores.filter((s) => !s.skip))('two instances on $label', (store) 
     await Promise.all(loops)
     expect(await introspect(a, (await issuedToken()).token.value)).toBe(true)
 
-    const db = await openDb(dbUrl)
+    const store = await openStore(dbUrl)
+    const db = store.prisma
     try {
       const sha = (v: string) => createHash('sha256').update(v).digest('hex')
       for (const value of answered) {
@@ -213,7 +214,7 @@ describe.each(stores.filter((s) => !s.skip))('two instances on $label', (store) 
       expect(await db.accessToken.count({ where: { state: 'rotated', next: null } })).toBe(0)
       expect(await db.grant.count({ where: { state: 'finalized', finalizedReason: 'issued', accessTokens: { none: {} } } })).toBe(0)
     } finally {
-      await db.$disconnect()
+      await store.close()
     }
     expect(answered.length).toBeGreaterThan(chains.length)
   })

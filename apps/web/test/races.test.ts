@@ -1,4 +1,4 @@
-// Races through HTTP against `next start` (issue #6): the database decides every race, never process memory.
+// Races through HTTP against `next start`: the database decides every race, never process memory.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { introspect, startWorld, type World } from './support/world'
 import { continueRequest, expectOk, issuedGrant, signedRequest, type IssuedToken } from './support/raw-http'

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { ACCESS_TYPES, FINALIZED_REASONS, GRANT_STATES } from '@gnap/domain'
+import { ACCESS_TYPES, FINALIZED_REASONS, GRANT_STATES, GRANT_STATUS_NAMES, TOKEN_STATUSES } from '@gnap/domain'
 
 // Output schemas of every procedure. Strict objects listing the fields the console may see: a field that is not
 // listed (a token value, a hash, a session or CSRF hash, a password hash, an interact_ref or nonce) makes the
@@ -10,10 +10,7 @@ const id = z.string().min(1).max(64)
 const date = z.date()
 const url = z.string().max(4096)
 
-export const GRANT_STATUSES = ['pending', 'approved', 'issued', 'revoked', 'rejected'] as const
-export const TOKEN_STATUSES = ['active', 'expired', 'rotated', 'revoked'] as const
-
-export const AdminSchema = z.strictObject({ id, email: z.string().max(254) })
+const AdminSchema = z.strictObject({ id, email: z.string().max(254) })
 
 export const SessionInfoSchema = z.strictObject({
   admin: AdminSchema,
@@ -27,12 +24,12 @@ export const SessionInfoSchema = z.strictObject({
 
 export const OkSchema = z.strictObject({ ok: z.literal(true) })
 
-export const ClientViewSchema = z.strictObject({ walletAddress: url, name: z.string().max(1024).nullable() })
+const ClientViewSchema = z.strictObject({ walletAddress: url, name: z.string().max(1024).nullable() })
 
-export const GrantRowSchema = z.strictObject({
+const GrantRowSchema = z.strictObject({
   id,
   continueId: id,
-  status: z.enum(GRANT_STATUSES),
+  status: z.enum(GRANT_STATUS_NAMES),
   state: z.enum(GRANT_STATES),
   finalizedReason: z.enum(FINALIZED_REASONS).nullable(),
   client: ClientViewSchema,
@@ -44,7 +41,7 @@ export const GrantRowSchema = z.strictObject({
 
 export const GrantPageSchema = z.strictObject({ items: z.array(GrantRowSchema), nextCursor: z.string().max(512).nullable() })
 
-export const TokenViewSchema = z.strictObject({
+const TokenViewSchema = z.strictObject({
   managementId: id,
   status: z.enum(TOKEN_STATUSES),
   issuedAt: date,
@@ -73,13 +70,13 @@ const AccessItemSchema = z.strictObject({
     .optional(),
 })
 
-export const AccessItemViewSchema = z.strictObject({
+const AccessItemViewSchema = z.strictObject({
   item: AccessItemSchema,
   description: z.strictObject({ title: z.string(), lines: z.array(z.string()) }),
 })
 
-export const InteractionViewSchema = z.strictObject({
-  state: z.enum(['PENDING', 'APPROVED', 'DENIED']),
+const InteractionViewSchema = z.strictObject({
+  state: z.enum(['pending', 'approved', 'denied']),
   outcome: z.enum(['awaiting decision', 'approved', 'denied', 'expired without a decision']),
   startModes: z.array(z.string().max(32)),
   finishMethod: z.string().max(32).nullable(),
@@ -92,7 +89,7 @@ export const InteractionViewSchema = z.strictObject({
   refUsedAt: date.nullable(),
 })
 
-export const HistoryEventSchema = z.strictObject({
+const HistoryEventSchema = z.strictObject({
   at: date,
   kind: z.enum([
     'grant-requested',
@@ -114,9 +111,10 @@ export const HistoryEventSchema = z.strictObject({
 export const GrantDetailSchema = z.strictObject({
   id,
   continueId: id,
-  status: z.enum(GRANT_STATUSES),
+  status: z.enum(GRANT_STATUS_NAMES),
   state: z.enum(GRANT_STATES),
   finalizedReason: z.enum(FINALIZED_REASONS).nullable(),
+  revocable: z.boolean(),
   client: ClientViewSchema,
   createdAt: date,
   updatedAt: date,
@@ -133,7 +131,7 @@ export const TokenChainSchema = z.strictObject({ grantId: id, tokens: z.array(To
 
 export const TokenDetailSchema = z.strictObject({
   token: TokenViewSchema,
-  grant: z.strictObject({ id, status: z.enum(GRANT_STATUSES), client: ClientViewSchema }),
+  grant: z.strictObject({ id, status: z.enum(GRANT_STATUS_NAMES), client: ClientViewSchema }),
 })
 
 export const TokenRevokedSchema = z.strictObject({ managementId: id, grantId: id })

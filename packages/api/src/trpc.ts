@@ -1,13 +1,13 @@
 import { initTRPC, TRPCError, type TRPC_ERROR_CODE_KEY } from '@trpc/server'
 import superjson from 'superjson'
-import { isGnapError, type GnapErrorCode } from '@gnap/domain'
+import { isConsoleError, isGnapError, type ConsoleErrorCode, type GnapErrorCode } from '@gnap/domain'
 import type { Context } from './context'
 
 // The only initTRPC of the repository (STYLE.md §5). Dates cross the wire through superjson, so the browser's
 // client must use the same transformer.
 
-/** The tRPC code for a GnapError's HTTP status. */
-export function trpcCodeForStatus(status: number): TRPC_ERROR_CODE_KEY {
+/** The tRPC code for a GnapError's HTTP status (sign-in's 429). */
+function trpcCodeForStatus(status: number): TRPC_ERROR_CODE_KEY {
   switch (status) {
     case 400:
       return 'BAD_REQUEST'
@@ -25,6 +25,13 @@ export function trpcCodeForStatus(status: number): TRPC_ERROR_CODE_KEY {
       return status >= 500 ? 'INTERNAL_SERVER_ERROR' : 'BAD_REQUEST'
   }
 }
+
+/** The tRPC code of a console error: the console's own codes follow tRPC's. */
+const consoleCodes = {
+  not_found: 'NOT_FOUND',
+  conflict: 'CONFLICT',
+  bad_request: 'BAD_REQUEST',
+} as const satisfies Record<ConsoleErrorCode, TRPC_ERROR_CODE_KEY>
 
 interface Issue {
   path?: readonly PropertyKey[] | readonly { key: PropertyKey }[]
@@ -52,7 +59,8 @@ const t = initTRPC.context<Context>().create({
     const internal = error.code === 'INTERNAL_SERVER_ERROR'
     // Descriptions are safe for the browser (STYLE.md §4): domain messages and input issues, never an internal
     // error's message (it may quote SQL or a value).
-    const message = internal ? 'internal error' : error.code === 'BAD_REQUEST' && !gnap && hasIssues(cause) ? describeIssues(cause) : shape.message
+    const known = gnap !== null || isConsoleError(cause)
+    const message = internal ? 'internal error' : error.code === 'BAD_REQUEST' && !known && hasIssues(cause) ? describeIssues(cause) : shape.message
     const { stack: _stack, ...data } = shape.data
     return {
       ...shape,
@@ -67,13 +75,17 @@ const t = initTRPC.context<Context>().create({
 })
 
 /**
- * Turns a GnapError thrown by a use case into the TRPCError of its status (so callers in the same process see the
- * right code too, not only HTTP clients), and logs what is not a GnapError.
+ * Turns a ConsoleError or GnapError thrown by a use case into the TRPCError of its code or status (so callers in the
+ * same process see the right code too, not only HTTP clients), message kept, and logs what is neither.
  */
 const mapErrors = t.middleware(async ({ ctx, path, next }) => {
   const result = await next()
   if (result.ok) return result
   const cause = result.error.cause
+  if (isConsoleError(cause)) {
+    ctx.deps.log.info({ path, code: cause.code }, 'admin procedure refused')
+    return { ...result, error: new TRPCError({ code: consoleCodes[cause.code], message: cause.message, cause }) }
+  }
   if (isGnapError(cause)) {
     ctx.deps.log.info({ path, code: cause.code, status: cause.status }, 'admin procedure refused')
     return { ...result, error: new TRPCError({ code: trpcCodeForStatus(cause.status), message: cause.message, cause }) }

@@ -70,7 +70,7 @@ describe('authorization: every procedure but auth.signIn needs a live admin sess
 describe('CSRF: mutations need the session’s token in the header', () => {
   it.each(MUTATIONS)('%s answers FORBIDDEN without the header, with a wrong one, or with another session’s', async (path) => {
     const mine = await signedInAdmin(t)
-    await createAdmin(t.db, { email: 'other@example.com', password: 'another long password' })
+    await createAdmin(t.sql, { email: 'other@example.com', password: 'another long password' })
     const other = await signInAdmin(t.deps, { email: 'other@example.com', password: 'another long password', ip: null })
     const call = everyProcedure(ids).find(([p]) => p === path)![1]
     for (const csrf of [null, '', 'wrong', csrfTokenFor(other!.value), mine.value]) {
@@ -100,7 +100,7 @@ describe('CSRF: mutations need the session’s token in the header', () => {
 
 describe('auth.signIn', () => {
   beforeEach(async () => {
-    await createAdmin(t.db, ADMIN)
+    await createAdmin(t.sql, ADMIN)
   })
 
   it('sets the session cookie through the jar and returns the administrator, expiry and CSRF token, not the cookie value', async () => {

@@ -41,7 +41,7 @@ async function listAll(input: ListGrantsInput): Promise<string[]> {
   return ids
 }
 
-describe('grants.list filters (PROTOCOL.md §8.13: combined with AND)', () => {
+describe('grants.list filters (docs/protocol.md §8.13: combined with AND)', () => {
   it('keeps exactly the rows every filter allows, for every combination of state, reason, client, access type and date', async () => {
     const { truth } = await seedVariety(t)
     const byCreated = ordered(truth, 'createdAt', 'desc')

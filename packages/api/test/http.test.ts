@@ -1,10 +1,10 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import superjson from 'superjson'
 import { fetchRequestHandler } from '@trpc/server/adapters/fetch'
-import { ADMIN_SESSION_SECONDS, createAdmin } from '@gnap/domain'
+import { ADMIN_SESSION_SECONDS, createAdmin, ADMIN_COOKIE, adminCookieJar, readCookie } from '@gnap/domain'
 import { issueNonInteractiveGrant, type TestDeps } from '@gnap/domain/testing'
 import { appRouter } from '../src/root'
-import { ADMIN_COOKIE, CSRF_HEADER, createFetchContext } from '../src/context'
+import { CSRF_HEADER, createContext } from '../src/context'
 import { publicProcedure, router } from '../src/trpc'
 import { ADMIN, apiTestDeps } from './support'
 
@@ -14,7 +14,7 @@ import { ADMIN, apiTestDeps } from './support'
 let t: TestDeps
 beforeEach(async () => {
   t = await apiTestDeps()
-  await createAdmin(t.db, ADMIN)
+  await createAdmin(t.sql, ADMIN)
 })
 afterEach(async () => {
   await t.cleanup()
@@ -27,7 +27,15 @@ function handle(req: Request, r = appRouter) {
     endpoint: ENDPOINT,
     req,
     router: r,
-    createContext: ({ req, resHeaders }) => createFetchContext({ deps: t.deps, req, resHeaders, ip: null }),
+    // As the route builds it (apps/web api/trpc): the app's cookie reader and Set-Cookie builder.
+    createContext: ({ req, resHeaders }) =>
+      createContext({
+        deps: t.deps,
+        sessionValue: readCookie(req.headers.get('cookie'), ADMIN_COOKIE),
+        csrfToken: req.headers.get(CSRF_HEADER),
+        ip: null,
+        cookies: adminCookieJar(t.deps, resHeaders),
+      }),
   })
 }
 
@@ -90,11 +98,11 @@ describe('over HTTP (fetch adapter)', () => {
     expect(conflict.status).toBe(409)
     expect(((await conflict.json()) as ErrorBody).error.json).toMatchObject({
       message: 'the token was already revoked',
-      data: { code: 'CONFLICT', gnapCode: 'invalid_request' },
+      data: { code: 'CONFLICT', gnapCode: null },
     })
     const missing = await handle(query('grants.byId', { id: crypto.randomUUID() }, { cookie }))
     expect(missing.status).toBe(404)
-    expect(((await missing.json()) as ErrorBody).error.json.data).toMatchObject({ code: 'NOT_FOUND', gnapCode: 'invalid_request' })
+    expect(((await missing.json()) as ErrorBody).error.json.data).toMatchObject({ code: 'NOT_FOUND', gnapCode: null })
   })
 
   it('answers 429 with the seconds to wait after too many failed sign-ins', async () => {

@@ -6,7 +6,7 @@ import { ADMIN, apiTestDeps, callerWith, ownerSessionValue, recordingJar, signed
 import { createAdmin } from '@gnap/domain'
 
 // The console must never receive a token value, a hash, a password (hash), a session value or id, or any other
-// secret (issue 5; STYLE.md §5). Every procedure is called on data holding each kind of secret, every output is
+// secret (STYLE.md §5). Every procedure is called on data holding each kind of secret, every output is
 // serialised as the HTTP adapter would (superjson), and searched for every secret the test knows or the database
 // stores.
 
@@ -47,7 +47,7 @@ describe('no output carries a secret', () => {
     known(session.value)
 
     // Sign-in output (with its own new session) and every other procedure.
-    await createAdmin(t.db, { email: 'second@example.com', password: 'second admin password' })
+    await createAdmin(t.sql, { email: 'second@example.com', password: 'second admin password' })
     secrets.add('second admin password')
     const jar = recordingJar()
     const outputs: [string, unknown][] = []

@@ -27,7 +27,7 @@ export function recordingJar(): RecordingJar {
 
 /** An administrator account and a live session of theirs, with its CSRF token. */
 export async function signedInAdmin(t: TestDeps, admin = ADMIN) {
-  await createAdmin(t.db, admin)
+  await createAdmin(t.sql, admin)
   const session = await signInAdmin(t.deps, { ...admin, ip: '192.0.2.10' })
   if (!session) throw new Error('sign-in failed')
   return { ...session, csrf: csrfTokenFor(session.value) }
@@ -53,7 +53,7 @@ export async function adminCaller(t: TestDeps) {
 
 /** A live owner session (the consent screen's): not an admin session. */
 export async function ownerSessionValue(t: TestDeps): Promise<string> {
-  await createOwner(t.db, { email: 'alice@example.com', name: 'Alice', password: 'alice-password', walletAddresses: ['https://wallet.example/alice'] })
+  await createOwner(t.sql, { email: 'alice@example.com', name: 'Alice', password: 'alice-password', walletAddresses: ['https://wallet.example/alice'] })
   const s = await signInOwner(t.deps, { email: 'alice@example.com', password: 'alice-password' })
   if (!s) throw new Error('owner sign-in failed')
   return s.value
@@ -61,7 +61,7 @@ export async function ownerSessionValue(t: TestDeps): Promise<string> {
 
 /** A session row of kind admin for a subject that is no administrator. */
 export async function orphanAdminSession(t: TestDeps): Promise<string> {
-  const s = await createSession(t.db, { kind: 'admin', subjectId: crypto.randomUUID(), ttlSeconds: 3600, now: t.clock.now })
+  const s = await createSession(t.sql, { kind: 'admin', subjectId: crypto.randomUUID(), ttlSeconds: 3600, now: t.clock.now })
   return s.value
 }
 

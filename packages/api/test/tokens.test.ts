@@ -92,7 +92,7 @@ describe('grants.byId and tokens.chain after two rotations', () => {
       finalizedReason: 'issued',
       client: { walletAddress: 'https://wallet.example/test-app', name: 'Test App' },
       interaction: {
-        state: 'APPROVED',
+        state: 'approved',
         outcome: 'approved',
         startModes: ['redirect'],
         finishMethod: 'redirect',
@@ -142,7 +142,7 @@ describe('grants.byId and tokens.chain after two rotations', () => {
     t.clock.advance(t.deps.config.interactionExpirySeconds + 1)
     expect((await caller.grants.byId({ id: await grantIdOf(pending) })).interaction?.outcome).toBe('expired without a decision')
     const d = await caller.grants.byId({ id: await grantIdOf(denied) })
-    expect(d).toMatchObject({ status: 'rejected', finalizedReason: 'rejected', interaction: { state: 'DENIED', outcome: 'denied' } })
+    expect(d).toMatchObject({ status: 'rejected', finalizedReason: 'rejected', interaction: { state: 'denied', outcome: 'denied' } })
     expect(d.history.map((e) => e.kind)).toEqual(['grant-requested', 'owner-denied', 'interaction-finished', 'grant-rejected'])
   })
 
@@ -177,7 +177,7 @@ describe('grants.revoke', () => {
 
     const detail = await caller.grants.byId({ id: grantId })
     expect(detail).toMatchObject({ status: 'revoked', state: 'finalized', finalizedReason: 'revoked', finalizedAt: revokedAt })
-    // Rotated tokens keep their state and first time (PROTOCOL.md §8.12); the live one is revoked now.
+    // Rotated tokens keep their state and first time (docs/protocol.md §8.12); the live one is revoked now.
     expect(detail.tokens.map((k) => [k.status, k.revokedAt])).toEqual([
       ['rotated', null],
       ['rotated', null],
@@ -185,7 +185,7 @@ describe('grants.revoke', () => {
     ])
     expect(detail.history.slice(-2).map((e) => e.kind)).toEqual(['grant-revoked', 'token-revoked'])
     await expect(rotate(tokens[2]!)).rejects.toMatchObject({ code: 'invalid_rotation', status: 404 })
-    expect(await introspectToken(t.deps, { access_token: tokens[2]!.value })).toEqual({ active: false })
+    expect(await introspectToken(t.deps, { accessToken: tokens[2]!.value, access: null })).toEqual({ active: false })
 
     const audit = await caller.audit.list({})
     expect(audit.items[0]).toMatchObject({ actor: ADMIN.email, action: 'grant.revoke', target: `grant:${grantId}`, detail: '1 live token revoked', at: revokedAt })
@@ -219,7 +219,7 @@ describe('tokens.revoke', () => {
     expect(await caller.tokens.revoke({ managementId: g.managementId })).toEqual({ managementId: g.managementId, grantId })
     expect((await caller.tokens.byManagementId({ managementId: g.managementId })).token).toMatchObject({ status: 'revoked', revokedAt: t.clock.now })
     expect((await caller.grants.byId({ id: grantId })).status).toBe('issued')
-    expect(await introspectToken(t.deps, { access_token: g.tokenValue })).toEqual({ active: false })
+    expect(await introspectToken(t.deps, { accessToken: g.tokenValue, access: null })).toEqual({ active: false })
     await expect(rotate({ managementId: g.managementId, value: g.tokenValue })).rejects.toMatchObject({ code: 'invalid_rotation' })
     expect((await caller.audit.list({})).items[0]).toMatchObject({ action: 'token.revoke', target: `token:${g.managementId}`, detail: `of grant ${grantId}` })
   })

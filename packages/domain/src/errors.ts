@@ -1,3 +1,5 @@
+import type { z } from 'zod'
+
 // One error type for the protocol. The HTTP status belongs to the code (RFC 9635 §3.6 codes, statuses from
 // auth-server.yaml); a second status is given only where the contract lists one for that code.
 
@@ -134,3 +136,13 @@ export const methodNotAllowed = (allow: string): GnapError =>
 
 /** Anything that is not a GnapError: 500 with a generic text, the cause logged and never sent. */
 export const internalError = (): GnapError => withStatus('request_denied', 'internal error', 500)
+
+/** The first zod issue as a client-safe invalid_request description ("access_token.access.0.actions: ..."). */
+export function zodToGnap(error: z.ZodError): GnapError {
+  const issue = error.issues[0]
+  if (!issue) return new GnapError('invalid_request', 'invalid request')
+  const path = issue.path.map(String).join('.')
+  let message = issue.message
+  if (issue.code === 'unrecognized_keys') message = `unknown field ${issue.keys.map((k) => `"${k}"`).join(', ')}`
+  return new GnapError('invalid_request', path ? `${path}: ${message}` : message)
+}

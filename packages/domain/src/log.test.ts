@@ -15,7 +15,7 @@ function capture() {
 
 const SECRET = 'S3CRET-VALUE-0123456789'
 
-describe('createLogger redaction (PROTOCOL.md §8.9)', () => {
+describe('createLogger redaction (docs/protocol.md §8.9)', () => {
   it.each<[string, Record<string, unknown>]>([
     ['an Authorization header', { headers: { authorization: `GNAP ${SECRET}` } }],
     ['a nested header bag', { req: { headers: { authorization: `GNAP ${SECRET}`, signature: `sig1=:${SECRET}:`, cookie: `s=${SECRET}` } } }],

@@ -2,10 +2,10 @@ import pino, { type Logger } from 'pino'
 
 /**
  * Structured logs. Secrets are never passed to the logger by our code; redaction is a second line of defence
- * for anything that carries headers or bodies (PROTOCOL.md §8.9).
+ * for anything that carries headers or bodies (docs/protocol.md §8.9).
  *
- * By default lines go to stdout asynchronously: a request never waits for a write to the terminal or a pipe
- * (issue #7). pino flushes what is buffered when the process exits; a crash may lose the last lines.
+ * By default lines go to stdout asynchronously: a request never waits for a write to the terminal or a pipe.
+ * pino flushes what is buffered when the process exits; a crash may lose the last lines.
  */
 export function createLogger(level: string, destination?: pino.DestinationStream): Logger {
   return pino(

@@ -3,7 +3,7 @@ import path from 'node:path'
 import AxeBuilder from '@axe-core/playwright'
 import { expect, type Page, type TestInfo } from '@playwright/test'
 import { isFinalizedGrant, isPendingGrant } from '@interledger/open-payments'
-import { createAdmin, createLogger, openDb, revokeGrant, type Db, type Deps, type WalletAddressResolver } from '@gnap/domain'
+import { createAdmin, createLogger, openStore, revokeGrant, type Deps, type Store, type WalletAddressResolver } from '@gnap/domain'
 import {
   approvedGrant,
   fakeClock,
@@ -56,7 +56,7 @@ export interface RotatedGrant {
  * Grants through the use cases, three days to one day ago on a fake clock: two non-interactive incoming-payment
  * grants, a pending, an approved and a denied outgoing-payment grant, and a revoked quote grant.
  */
-async function seedConsole(db: Db, serverUrl: string): Promise<void> {
+async function seedConsole(store: Store, serverUrl: string): Promise<void> {
   const clock = fakeClock(new Date(Date.now() - 3 * DAY_S * 1000))
   const names: Record<string, string> = { [SHOP]: 'Corner Shop', [PAYROLL]: 'Payroll Runner' }
   const walletAddresses: WalletAddressResolver = {
@@ -72,13 +72,14 @@ async function seedConsole(db: Db, serverUrl: string): Promise<void> {
       }),
   }
   const deps: Deps = {
-    db,
+    sql: store.sql,
+    reads: store.reads,
     config: testConfig({ authServerUrl: serverUrl, waitSeconds: 1 }),
     clock: () => new Date(clock.now.getTime()),
     log: createLogger('silent'),
     walletAddresses,
   }
-  const t: TestDeps = { deps, db, clock, walletAddresses, cleanup: () => Promise.resolve() }
+  const t: TestDeps = { deps, db: store.prisma, sql: store.sql, provider: store.provider, clock, walletAddresses, cleanup: () => Promise.resolve() }
   const outgoing = (client: string) => grantRequest({ client })
 
   await issueNonInteractiveGrant(t, { client: SHOP, access: [incomingAccess()] })
@@ -93,7 +94,7 @@ async function seedConsole(db: Db, serverUrl: string): Promise<void> {
   clock.advance(DAY_S)
   const quote = await issueNonInteractiveGrant(t, { client: PAYROLL, access: [quoteAccess()] })
   clock.advance(60)
-  const { id } = await db.grant.findUniqueOrThrow({ where: { continueId: quote.continueId }, select: { id: true } })
+  const { id } = await store.prisma.grant.findUniqueOrThrow({ where: { continueId: quote.continueId }, select: { id: true } })
   await revokeGrant(deps, id)
 }
 
@@ -128,12 +129,12 @@ export interface AdminWorld extends World {
 export async function startAdminWorld(): Promise<AdminWorld> {
   const world = await startWorld()
   try {
-    const db = await openDb(`file:${world.server.dbFile}`)
+    const store = await openStore(`file:${world.server.dbFile}`)
     try {
-      await createAdmin(db, ADMIN)
-      await seedConsole(db, world.server.url)
+      await createAdmin(store.sql, ADMIN)
+      await seedConsole(store, world.server.url)
     } finally {
-      await db.$disconnect()
+      await store.close()
     }
     return { ...world, rotated: await rotatedGrant(world) }
   } catch (e) {

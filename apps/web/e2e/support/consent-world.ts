@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { randomUUID } from 'node:crypto'
 import { isPendingGrant, type PendingGrant } from '@interledger/open-payments'
-import { DEMO_OWNER, createOwner, openDb } from '@gnap/domain'
+import { DEMO_OWNER, createOwner, openStore } from '@gnap/domain'
 import { outgoingAccess, startWorld, type World } from '../../test/support/world'
 
 // The world of the browser tests: the production build serving the built-in consent screen (no
@@ -21,23 +21,23 @@ export const outgoingGrantAccess = (identifier: string) => {
 
 /** Seeds owners the way `prisma/seed.ts` does (createOwner), into the server's own SQLite file. */
 export async function seedOwners(dbFile: string, owners: Parameters<typeof createOwner>[1][]): Promise<void> {
-  const db = await openDb(`file:${dbFile}`)
+  const store = await openStore(`file:${dbFile}`)
   try {
-    for (const owner of owners) await createOwner(db, owner)
+    for (const owner of owners) await createOwner(store.sql, owner)
   } finally {
-    await db.$disconnect()
+    await store.close()
   }
 }
 
 /** When the interaction behind an `interact.redirect` link expires, as the server stored it. */
 export async function interactionExpiry(dbFile: string, redirect: string): Promise<Date> {
   const [, , id] = new URL(redirect).pathname.split('/')
-  const db = await openDb(`file:${dbFile}`)
+  const store = await openStore(`file:${dbFile}`)
   try {
-    const row = await db.interaction.findUniqueOrThrow({ where: { id: id ?? '' } })
+    const row = await store.prisma.interaction.findUniqueOrThrow({ where: { id: id ?? '' } })
     return row.expiresAt
   } finally {
-    await db.$disconnect()
+    await store.close()
   }
 }
 

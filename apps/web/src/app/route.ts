@@ -7,11 +7,8 @@ export const dynamic = 'force-dynamic'
 // auth-server.yaml post-request. Every attempt counts against the caller's address first (429 request_denied);
 // the client's own allowance is counted once its signature verified (requestGrant).
 export const POST = gnapRoute(
-  async ({ deps, body, auth }) => {
-    const request = parseGrantRequest(body)
-    return requestGrant(deps, request, auth())
-  },
-  { admit: (deps, req) => admitGrantRequestFromIp(deps, callerIp(req, deps.config.trustProxy)) },
+  { admit: (deps, req) => admitGrantRequestFromIp(deps, callerIp(req, deps.config.trustProxy)), parse: parseGrantRequest },
+  ({ deps, input, auth }) => requestGrant(deps, input, auth()),
 )
 
 // The grant endpoint is POST only; a person opening the server's root in a browser lands on the admin console.

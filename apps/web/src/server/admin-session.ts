@@ -1,12 +1,13 @@
-import { cookies } from 'next/headers'
+import { headers } from 'next/headers'
 import { TRPCError } from '@trpc/server'
-import { ADMIN_COOKIE, createCaller, createContext } from '@gnap/api'
+import { createCaller, createContext } from '@gnap/api'
 import { getDeps } from './deps'
+import { ADMIN_COOKIE, readCookie } from '@gnap/domain'
 
 /** The in-process tRPC caller of the console's server components, as the request's admin cookie allows. */
 export async function adminCaller() {
   const deps = await getDeps()
-  const sessionValue = (await cookies()).get(ADMIN_COOKIE)?.value ?? null
+  const sessionValue = readCookie((await headers()).get('cookie'), ADMIN_COOKIE)
   // Server components only read: no CSRF token, and no cookie jar (they never sign in or out).
   return createCaller(await createContext({ deps, sessionValue, csrfToken: null, ip: null }))
 }

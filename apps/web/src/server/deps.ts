@@ -1,18 +1,19 @@
 import path from 'node:path'
-import { createLogger, createWalletAddressResolver, openDb, type Deps } from '@gnap/domain'
+import { createLogger, createWalletAddressResolver, openStore, type Deps } from '@gnap/domain'
 import { readConfig } from '../env'
 
 const globalForDeps = globalThis as unknown as { gnapDeps?: Promise<Deps> }
 
 /** The repository's data folder: the default home of the SQLite file (ignored by git). */
-export const defaultDatabaseUrl = () => `file:${path.resolve(process.cwd(), '../../data/gnap.db')}`
+const defaultDatabaseUrl = () => `file:${path.resolve(process.cwd(), '../../data/gnap.db')}`
 
 async function buildDeps(): Promise<Deps> {
   const { env, config } = readConfig()
   const log = createLogger(env.LOG_LEVEL)
-  const db = await openDb(env.DATABASE_URL ?? defaultDatabaseUrl())
+  const store = await openStore(env.DATABASE_URL ?? defaultDatabaseUrl())
   return {
-    db,
+    sql: store.sql,
+    reads: store.reads,
     config,
     clock: () => new Date(),
     log,

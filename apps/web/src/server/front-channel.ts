@@ -1,18 +1,9 @@
-import { readCapped, type Deps, type FrontChannelResult } from '@gnap/domain'
+import { INTERACTION_COOKIE, readCapped, setCookie, type Deps, type FrontChannelResult } from '@gnap/domain'
 import { errorResponse, json } from './gnap-route'
 import { getDeps } from './deps'
 import { messagePage } from './pages'
 
-export const SESSION_COOKIE = 'gnap_interaction'
-export const OWNER_COOKIE = 'gnap_owner'
-
-/** A session cookie: httpOnly, SameSite=Lax (the owner arrives by a cross-site navigation), Secure over https. */
-export function sessionCookie(deps: Deps, name: string, value: string, maxAgeSeconds: number, path: string): string {
-  const secure = deps.config.authServerUrl.startsWith('https:') ? '; Secure' : ''
-  return `${name}=${value}; Path=${path}; Max-Age=${maxAgeSeconds}; HttpOnly; SameSite=Lax${secure}`
-}
-
-export const interactionPath = (params: Record<string, string>) =>
+const interactionPath = (params: Record<string, string>) =>
   `/interact/${encodeURIComponent(params.id ?? '')}/${encodeURIComponent(params.nonce ?? '')}`
 
 /** Browser-facing steps: HTML pages for people, the GNAP JSON body for callers that ask for JSON. */
@@ -39,7 +30,10 @@ export function render(deps: Deps, req: Request, params: Record<string, string>,
       const headers = new Headers({ location: result.location, 'cache-control': 'no-store' })
       if (result.session) {
         // Lax, not Strict: the identity provider's redirect back to finish is a cross-site navigation.
-        headers.append('set-cookie', sessionCookie(deps, SESSION_COOKIE, result.session.value, result.session.maxAgeSeconds, interactionPath(params)))
+        headers.append(
+          'set-cookie',
+          setCookie(deps, { name: INTERACTION_COOKIE, value: result.session.value, maxAgeSeconds: result.session.maxAgeSeconds, path: interactionPath(params), sameSite: 'Lax' }),
+        )
       }
       return new Response(null, { status: 302, headers })
     }
@@ -55,16 +49,6 @@ export function render(deps: Deps, req: Request, params: Record<string, string>,
 function wantsJson(req: Request): boolean {
   const accept = req.headers.get('accept') ?? ''
   return accept.includes('application/json') && !accept.includes('text/html')
-}
-
-export function readCookie(req: Request, name: string): string | null {
-  const header = req.headers.get('cookie')
-  if (!header) return null
-  for (const part of header.split(';')) {
-    const [k, ...v] = part.trim().split('=')
-    if (k === name) return v.join('=')
-  }
-  return null
 }
 
 /** Reads a small urlencoded form (the consent screen's), capped in size. */

@@ -1,35 +1,53 @@
-import { GnapError, createRequestAuth, readCapped, readSignatureInputs, type Deps, type RequestAuth, type SignedRequest } from '@gnap/domain'
+import {
+  GnapError,
+  bodyTooLarge,
+  createRequestAuth,
+  internalError,
+  methodNotAllowed,
+  readCapped,
+  type Deps,
+  type RequestAuth,
+  type SignedRequest,
+} from '@gnap/domain'
 import { getDeps } from './deps'
 import { MAX_BODY_BYTES, MAX_JSON_DEPTH } from './limits'
-import { securitySettings } from '../env'
-import { newCspNonce, securityHeaders } from './security-headers'
+import { secureHeaders } from './security-headers'
 
 export { MAX_BODY_BYTES }
 
-export interface GnapContext {
+export interface GnapContext<Input> {
   deps: Deps
   req: Request
-  /** The parsed JSON body, or undefined when the request had none. */
-  body: unknown
+  /** The body as the route's parser returned it (undefined when the route has no parser). */
+  input: Input
   params: Record<string, string>
-  /** The signed-request view of the request; `auth()` checks the signature headers' shape first. */
+  /**
+   * The signed-request view of the request: its GNAP token, and its signature checked against a client's keys.
+   * Reading it checks the signature headers' shape (401 invalid_client), so a handler calls it after its own
+   * earlier checks.
+   */
   auth(): RequestAuth
 }
 
-type Handler = (ctx: GnapContext) => Promise<Response | object | null>
-
-export interface GnapRouteOptions {
+export interface GnapRouteOptions<Input> {
   /** Runs before the body is read, e.g. a rate limit; may throw a GnapError. */
   admit?: (deps: Deps, req: Request) => Promise<void>
+  /** A credential that is not a signature (the resource server's bearer secret): checked before the body's shape. */
+  authorize?: (deps: Deps, req: Request) => void
+  /** The operation's body parser, from its `*.wire.ts`: the one place a GNAP body is parsed. */
+  parse?: (json: unknown) => Input
 }
 
+type Handler<Input> = (ctx: GnapContext<Input>) => Promise<Response | object | null>
+
 /**
- * The one wrapper every GNAP handler goes through: reads the exact body bytes (size-capped), parses JSON,
- * builds the signed-request view, calls the use case, and maps every failure to a GNAP error body. A thrown
- * non-GnapError is a 500 request_denied with a generic text, logged without secrets.
- * A handler returns a JSON-able object (200), null (204), or a Response.
+ * The one wrapper every GNAP JSON handler goes through, in this order: `admit`; the exact body bytes (size-capped)
+ * and their JSON; `authorize`; `parse`; then the handler, which calls one use case. Every failure becomes a GNAP
+ * error body: a GnapError with its status, anything else a 500 request_denied with a generic text, logged without
+ * secrets. A handler returns a JSON-able object (200), null (204), or a Response. Every answer carries the security
+ * headers (security-headers.ts) and `Cache-Control: no-store`.
  */
-export function gnapRoute(handler: Handler, options: GnapRouteOptions = {}) {
+export function gnapRoute<Input = undefined>(options: GnapRouteOptions<Input>, handler: Handler<Input>) {
   return async (req: Request, route: { params: Promise<Record<string, string>> }): Promise<Response> => {
     const started = performance.now()
     let deps: Deps | undefined
@@ -39,6 +57,8 @@ export function gnapRoute(handler: Handler, options: GnapRouteOptions = {}) {
       await options.admit?.(deps, req)
       const bytes = await readBody(req)
       const body = parseJson(req, bytes)
+      options.authorize?.(deps, req)
+      const input = (options.parse ? options.parse(body) : undefined) as Input
       const params = await route.params
       const signed: SignedRequest = {
         method: req.method,
@@ -47,16 +67,7 @@ export function gnapRoute(handler: Handler, options: GnapRouteOptions = {}) {
         body: bytes.length > 0 ? bytes : null,
       }
       const d = deps
-      const out = await handler({
-        deps: d,
-        req,
-        body,
-        params,
-        auth: () => {
-          readSignatureInputs(signed)
-          return createRequestAuth(d, signed)
-        },
-      })
+      const out = await handler({ deps: d, req, input, params, auth: () => createRequestAuth(d, signed) })
       res = out instanceof Response ? withSecurityHeaders(out) : out === null ? empty(204) : json(200, out)
     } catch (e) {
       res = errorResponse(e, deps)
@@ -68,15 +79,12 @@ export function gnapRoute(handler: Handler, options: GnapRouteOptions = {}) {
   }
 }
 
-const settings = securitySettings()
-
-/**
- * The web security headers (security-headers.ts) on a GNAP JSON answer. The proxy sets them on everything else;
- * the GNAP endpoints skip the proxy (src/proxy.ts `config`), because it cost about a quarter of a rotation's CPU.
- */
-function securedHeaders(headers: Record<string, string>): Record<string, string> {
-  return { ...securityHeaders({ nonce: newCspNonce(), ...settings }), 'cache-control': 'no-store', ...headers }
-}
+/** The security headers (security-headers.ts), `no-store`, then the answer's own headers. */
+const securedHeaders = (headers: Record<string, string>): Record<string, string> => ({
+  ...secureHeaders(),
+  'cache-control': 'no-store',
+  ...headers,
+})
 
 function withSecurityHeaders(res: Response): Response {
   const secured = new Response(res.body, res)
@@ -101,7 +109,7 @@ export function empty(status: number, headers: Record<string, string> = {}): Res
 export function otherMethods(allow: string): { notAllowed: () => Response; options: () => Response } {
   const allowed = `${allow}, OPTIONS`
   return {
-    notAllowed: () => json(405, new GnapError('invalid_request', `method not allowed: use ${allow}`, 405).toBody(), { allow: allowed }),
+    notAllowed: () => json(405, methodNotAllowed(allow).toBody(), { allow: allowed }),
     options: () => empty(204, { allow: allowed }),
   }
 }
@@ -111,7 +119,7 @@ export function errorResponse(e: unknown, deps?: Deps): Response {
     return json(e.status, e.toBody(), e.retryAfterSeconds !== undefined ? { 'retry-after': String(e.retryAfterSeconds) } : {})
   }
   deps?.log.error({ err: e instanceof Error ? { name: e.name, message: e.message, stack: e.stack } : String(e) }, 'internal error')
-  return json(500, new GnapError('request_denied', 'internal error', 500).toBody())
+  return json(500, internalError().toBody())
 }
 
 /** `@target-uri` as the client signed it: the public base URL + the request's path and query (TLS may end at a proxy). */
@@ -121,10 +129,9 @@ function targetUri(deps: Deps, req: Request): string {
 }
 
 async function readBody(req: Request): Promise<Uint8Array> {
-  const tooLarge = () => new GnapError('invalid_request', `request body larger than ${MAX_BODY_BYTES} bytes`, 413)
-  if (Number(req.headers.get('content-length') ?? '0') > MAX_BODY_BYTES) throw tooLarge()
+  if (Number(req.headers.get('content-length') ?? '0') > MAX_BODY_BYTES) throw bodyTooLarge(MAX_BODY_BYTES)
   const bytes = await readCapped(req.body, MAX_BODY_BYTES)
-  if (bytes === null) throw tooLarge()
+  if (bytes === null) throw bodyTooLarge(MAX_BODY_BYTES)
   return bytes
 }
 

@@ -9,7 +9,7 @@ export class Html {
 }
 
 const escapes: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' }
-export const escapeHtml = (s: string): string => s.replace(/[&<>"']/g, (c) => escapes[c] ?? c)
+const escapeHtml = (s: string): string => s.replace(/[&<>"']/g, (c) => escapes[c] ?? c)
 
 type Value = Html | string | number | null | undefined | false | Value[]
 

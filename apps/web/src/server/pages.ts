@@ -1,9 +1,10 @@
+import type { ConsentClient } from '@gnap/domain'
 import { html, type Html } from './html'
 
 // Server-rendered HTML pages of the front channel: the consent screen and every message a person may see. Plain
 // forms, no script, one stylesheet; every value is escaped by the html tag.
 
-export function renderPage(status: number, title: string, body: Html, headers: Record<string, string> = {}): Response {
+function renderPage(status: number, title: string, body: Html, headers: Record<string, string> = {}): Response {
   const page = html`<!doctype html>
 <html lang="en">
 <head>
@@ -23,14 +24,9 @@ export function messagePage(status: number, title: string, message: string): Res
   return renderPage(status, title, html`<h1>${title}</h1><p>${message}</p>`)
 }
 
-export interface ClientView {
-  name: string
-  walletAddress: string
-}
+const clientLine = (client: ConsentClient) => html`<p class="client">Client wallet address: <span>${client.walletAddress}</span></p>`
 
-const clientLine = (client: ClientView) => html`<p class="client">Client wallet address: <span>${client.walletAddress}</span></p>`
-
-export function signInPage(client: ClientView, error: string | null, status = 200, headers: Record<string, string> = {}): Response {
+export function signInPage(client: ConsentClient, error: string | null, status = 200, headers: Record<string, string> = {}): Response {
   return renderPage(
     status,
     'Sign in to review the request',
@@ -54,7 +50,7 @@ const signOut = (csrf: string, ownerName: string) => html`<form method="post" ac
 Signed in as ${ownerName}. <button class="link" type="submit">Sign out</button>
 </form>`
 
-export function consentPage(view: { client: ClientView; ownerName: string; items: { title: string; lines: string[] }[]; csrf: string }): Response {
+export function consentPage(view: { client: ConsentClient; ownerName: string; items: { title: string; lines: string[] }[]; csrf: string }): Response {
   return renderPage(
     200,
     `${view.client.name} asks for access`,
@@ -78,7 +74,7 @@ ${signOut(view.csrf, view.ownerName)}`,
   )
 }
 
-export function notYoursPage(view: { client: ClientView; ownerName: string; csrf: string }): Response {
+export function notYoursPage(view: { client: ConsentClient; ownerName: string; csrf: string }): Response {
   return renderPage(
     403,
     'Not your account',

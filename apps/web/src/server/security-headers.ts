@@ -1,8 +1,14 @@
 // The web security headers of every response the app serves: GNAP JSON, front-channel pages, React pages and
-// Next's own 404 and asset responses. Set in one place, `src/proxy.ts`, which calls this for each request.
-// Pure and free of the domain package, so the proxy bundle stays small.
+// Next's own 404 and asset responses. This module is their only source. Who applies them, one rule:
+//   - `src/proxy.ts` applies them to every path its matcher takes: everything but the GNAP JSON endpoints;
+//   - the GNAP JSON endpoints (`/`, `/introspect`, `/continue/{uuid}`, `/token/{uuid}`) are left out of that matcher,
+//     because Next's proxy adapter costs more than the rest of an introspection, and their one wrapper
+//     (server/gnap-route.ts) applies them to each answer instead.
+// A new route is therefore covered by the proxy unless it is a GNAP endpoint added to both the matcher and the wrapper.
+// Free of the domain package, so the proxy bundle stays small.
+import { securitySettings } from '../env'
 
-export interface SecurityHeaderOptions {
+interface SecurityHeaderOptions {
   /** Per-request random value allowing exactly the scripts Next renders for this response. */
   nonce: string
   /** AUTH_SERVER_URL is https: add HSTS and upgrade-insecure-requests. */
@@ -11,7 +17,7 @@ export interface SecurityHeaderOptions {
   dev: boolean
 }
 
-export function contentSecurityPolicy({ nonce, https, dev }: SecurityHeaderOptions): string {
+function contentSecurityPolicy({ nonce, https, dev }: SecurityHeaderOptions): string {
   return [
     "default-src 'self'",
     // Next's App Router injects inline bootstrap scripts; it reads this nonce from the request's CSP header and
@@ -25,7 +31,7 @@ export function contentSecurityPolicy({ nonce, https, dev }: SecurityHeaderOptio
     "object-src 'none'",
     "base-uri 'none'",
     "frame-ancestors 'none'",
-    // The consent form posts to our own origin, which answers 303 to the client's finish URI (PROTOCOL.md §2.8),
+    // The consent form posts to our own origin, which answers 303 to the client's finish URI (docs/protocol.md §2.8),
     // and browsers apply form-action to the redirects that follow a submission. Finish URIs are any http(s) URL
     // the client registered (http for loopback clients), so the schemes are allowed; javascript:, data: and other
     // schemes stay refused as form targets.
@@ -35,7 +41,7 @@ export function contentSecurityPolicy({ nonce, https, dev }: SecurityHeaderOptio
 }
 
 /** Every header, by name. The CSP is also what Next reads the script nonce from (request side). */
-export function securityHeaders(options: SecurityHeaderOptions): Record<string, string> {
+function securityHeaders(options: SecurityHeaderOptions): Record<string, string> {
   return {
     'content-security-policy': contentSecurityPolicy(options),
     'referrer-policy': 'no-referrer',
@@ -51,4 +57,11 @@ export function newCspNonce(): string {
   const bytes = new Uint8Array(16)
   crypto.getRandomValues(bytes)
   return btoa(String.fromCharCode(...bytes))
+}
+
+const settings = securitySettings()
+
+/** Every security header for one response, with a fresh CSP nonce unless the caller made one (the proxy, for Next). */
+export function secureHeaders(nonce: string = newCspNonce()): Record<string, string> {
+  return securityHeaders({ nonce, ...settings })
 }

@@ -1,5 +1,5 @@
 // Raw HTTP against `next start`: plain fetch with headers signed as the Open Payments SDK signs them, so a test
-// controls every header and byte. Used by the http-errors tests, which walk the error rows of PROTOCOL.md §2.
+// controls every header and byte. Used by the http-errors tests, which walk the error rows of docs/protocol.md §2.
 import { createRequire } from 'node:module'
 import { randomUUID } from 'node:crypto'
 import { expect } from 'vitest'

@@ -1,7 +1,7 @@
 import { assertMatchesSpec, type SpecName } from '@gnap/domain/testing'
 
 /** Which contract and path template answer for a URL of our server. */
-export function specFor(pathname: string): { spec: SpecName; path: string } | null {
+function specFor(pathname: string): { spec: SpecName; path: string } | null {
   if (pathname === '/') return { spec: 'auth-server', path: '/' }
   if (/^\/continue\/[^/]+$/.test(pathname)) return { spec: 'auth-server', path: '/continue/{id}' }
   if (/^\/token\/[^/]+$/.test(pathname)) return { spec: 'auth-server', path: '/token/{id}' }

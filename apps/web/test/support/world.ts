@@ -57,7 +57,7 @@ export async function consent(server: RunningServer, redirect: string, choice: '
   return { finish, finishUrl, cookie, idp, interactId, nonce, lookup: (await lookup.json()) as { grantId: string; state: string } }
 }
 
-/** The finish hash as an Open Payments client computes it (standard base64, PROTOCOL.md §5). */
+/** The finish hash as an Open Payments client computes it (standard base64, docs/protocol.md §5). */
 export function expectedHash(clientNonce: string, asNonce: string, interactRef: string, authServer: string): string {
   return createHash('sha256').update([clientNonce, asNonce, interactRef, authServer].join('\n')).digest('base64')
 }

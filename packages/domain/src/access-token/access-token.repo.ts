@@ -1,12 +1,13 @@
 import type { SqlRunner } from '../db/sql'
-import type { AccessItem as AccessItemModel, AccessToken } from '../db/generated/client'
+import type { AccessToken } from '../db/generated/client'
 import { hashSecret, isId, newId, newSecret } from '../secrets'
+import { findAccessItems } from '../access/access.repo'
+import type { AccessItem } from '../access/access.wire'
+import type { FinalizedReason, GrantState, GrantStatus } from '../grant/grant-state'
 
 // Tokens are read and written on every rotation, introspection and issuance: these functions are one prepared
 // statement each through the hot paths' SQL runner (db/sql.ts), in SQL both databases share. Rows keep the model's
 // shape and types.
-
-export type AccessTokenState = 'active' | 'rotated' | 'revoked'
 
 export interface IssuedToken {
   id: string
@@ -34,19 +35,15 @@ export async function insertAccessToken(
 }
 
 /** A token with the grant fields authentication and the liveness checks read. */
-export type TokenWithGrant = AccessToken & { grant: { id: string; client: string; state: string; finalizedReason: string | null } }
+export type TokenWithGrant = AccessToken & { grant: GrantStatus & { id: string; client: string } }
 
-type TokenJoinRow = AccessToken & { grantClient: string; grantState: string; grantFinalizedReason: string | null }
+type TokenJoinRow = AccessToken & { grantClient: string; grantState: GrantState; grantFinalizedReason: FinalizedReason | null }
 
 const withGrant = ({ grantClient, grantState, grantFinalizedReason, ...token }: TokenJoinRow): TokenWithGrant => ({
   ...token,
   grant: { id: token.grantId, client: grantClient, state: grantState, finalizedReason: grantFinalizedReason },
 })
 
-/** A grant's access items in request order (rows as stored). */
-export function findAccessItemRows(db: SqlRunner, grantId: string): Promise<AccessItemModel[]> {
-  return db.all<AccessItemModel>(`SELECT * FROM "AccessItem" WHERE "grantId" = $1 ORDER BY "position" ASC`, [grantId])
-}
 
 const TOKEN_WITH_GRANT = `
   SELECT t.*, g."client" AS "grantClient", g."state" AS "grantState", g."finalizedReason" AS "grantFinalizedReason"
@@ -62,14 +59,14 @@ export async function findTokenByManagementId(db: SqlRunner, managementId: strin
 export async function findTokenByValue(
   db: SqlRunner,
   value: string,
-): Promise<(AccessToken & { grant: TokenWithGrant['grant'] & { accessItems: AccessItemModel[] } }) | null> {
+): Promise<(AccessToken & { grant: TokenWithGrant['grant'] & { access: AccessItem[] } }) | null> {
   const rows = await db.all<TokenJoinRow>(`${TOKEN_WITH_GRANT} WHERE t."valueHash" = $1`, [hashSecret(value)])
   if (!rows[0]) return null
   const token = withGrant(rows[0])
-  return { ...token, grant: { ...token.grant, accessItems: await findAccessItemRows(db, token.grantId) } }
+  return { ...token, grant: { ...token.grant, access: await findAccessItems(db, token.grantId) } }
 }
 
-/** Marks a token rotated only if it is still live; false for the loser of a race (PROTOCOL.md §2.4 step 5). */
+/** Marks a token rotated only if it is still live; false for the loser of a race (docs/protocol.md §2.4 step 5). */
 export async function markRotated(tx: SqlRunner, id: string, now: Date): Promise<boolean> {
   const count = await tx.run(`UPDATE "AccessToken" SET "state" = 'rotated', "rotatedAt" = $1 WHERE "id" = $2 AND "state" = 'active'`, [now, id])
   return count === 1

@@ -1,20 +1,15 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { TEST_CLIENT, TEST_OWNER, authAs, buildTestDeps, gnapError, grantRequest, incomingAccess, outgoingAccess, quoteAccess, type TestDeps } from '../testing/deps'
+import { describe, expect, it } from 'vitest'
+import { TEST_CLIENT, TEST_OWNER, authAs, buildTestDeps, gnapError, grantRequest, incomingAccess, outgoingAccess, quoteAccess, type TestDeps, introspect } from '../testing/deps'
 import { issueInteractiveGrant, issueNonInteractiveGrant, lastSegment } from '../testing/grant-flows'
 import { cancelGrant } from '../grant/cancel-grant'
-import { authenticateResourceServer, introspectToken } from './introspect-token'
+import { authenticateResourceServer } from './introspect-token'
 import { revokeAccessToken } from './revoke-access-token'
 import { rotateAccessToken } from './rotate-access-token'
+import { useTestDeps } from '../testing/use-test-deps'
 
-let t: TestDeps
-beforeEach(async () => {
-  t = await buildTestDeps()
-})
-afterEach(async () => {
-  await t.cleanup()
-})
+const t = useTestDeps()
 
-describe('authenticateResourceServer (PROTOCOL §2.6)', () => {
+describe('authenticateResourceServer (docs/protocol.md §2.6)', () => {
   it('accepts the introspection secret as a Bearer credential', () => {
     expect(() => authenticateResourceServer(t.deps, 'Bearer introspection-secret-123456')).not.toThrow()
   })
@@ -33,7 +28,7 @@ describe('authenticateResourceServer (PROTOCOL §2.6)', () => {
   })
 })
 
-describe('introspectToken (PROTOCOL §2.6)', () => {
+describe('introspectToken (docs/protocol.md §2.6)', () => {
   it.each<[string, unknown]>([
     ['no body', undefined],
     ['null', null],
@@ -44,22 +39,22 @@ describe('introspectToken (PROTOCOL §2.6)', () => {
     ['an access list that is not a list', { access_token: 'abc', access: { type: 'quote' } }],
     ['an invalid access item', { access_token: 'abc', access: [{ type: 'quote', actions: ['complete'] }] }],
   ])('returns invalid_request 400 for %s', async (_name, body) => {
-    await expect(introspectToken(t.deps, body)).rejects.toMatchObject(gnapError('invalid_request', 400))
+    await expect(introspect(t.deps, body)).rejects.toMatchObject(gnapError('invalid_request', 400))
   })
 
   it('answers inactive for an unknown token', async () => {
-    await expect(introspectToken(t.deps, { access_token: 'NOT-A-TOKEN' })).resolves.toEqual({ active: false })
+    await expect(introspect(t.deps, { access_token: 'NOT-A-TOKEN' })).resolves.toEqual({ active: false })
   })
 
   it('answers inactive for a continuation token', async () => {
     const g = await issueNonInteractiveGrant(t)
-    await expect(introspectToken(t.deps, { access_token: g.continueToken })).resolves.toEqual({ active: false })
+    await expect(introspect(t.deps, { access_token: g.continueToken })).resolves.toEqual({ active: false })
   })
 
   it('answers a live token with its grant, its client and no access when none is asked for', async () => {
     const g = await issueNonInteractiveGrant(t)
     const grant = await t.db.grant.findUniqueOrThrow({ where: { continueId: g.continueId } })
-    await expect(introspectToken(t.deps, { access_token: g.tokenValue })).resolves.toEqual({
+    await expect(introspect(t.deps, { access_token: g.tokenValue })).resolves.toEqual({
       active: true,
       grant: grant.id,
       access: [],
@@ -70,7 +65,7 @@ describe('introspectToken (PROTOCOL §2.6)', () => {
   it('returns the granted items that match the requested ones and omits the rest', async () => {
     const granted = [outgoingAccess({ actions: ['create', 'read-all'] }), incomingAccess({ identifier: TEST_OWNER })]
     const g = await issueInteractiveGrant(t, grantRequest({ access: granted }))
-    const result = await introspectToken(t.deps, {
+    const result = await introspect(t.deps, {
       access_token: g.tokenValue,
       access: [
         { type: 'outgoing-payment', actions: ['read'], identifier: TEST_OWNER },
@@ -82,7 +77,7 @@ describe('introspectToken (PROTOCOL §2.6)', () => {
 
   it('stays active with an empty access list when nothing requested matches', async () => {
     const g = await issueNonInteractiveGrant(t, { access: [quoteAccess({ actions: ['read'] })] })
-    await expect(introspectToken(t.deps, { access_token: g.tokenValue, access: [quoteAccess({ actions: ['create'] })] })).resolves.toMatchObject({
+    await expect(introspect(t.deps, { access_token: g.tokenValue, access: [quoteAccess({ actions: ['create'] })] })).resolves.toMatchObject({
       active: true,
       access: [],
     })
@@ -91,35 +86,35 @@ describe('introspectToken (PROTOCOL §2.6)', () => {
   it('answers active until the token expires and inactive after', async () => {
     const g = await issueNonInteractiveGrant(t)
     t.clock.advance(599)
-    await expect(introspectToken(t.deps, { access_token: g.tokenValue })).resolves.toMatchObject({ active: true })
+    await expect(introspect(t.deps, { access_token: g.tokenValue })).resolves.toMatchObject({ active: true })
     t.clock.advance(2)
-    await expect(introspectToken(t.deps, { access_token: g.tokenValue })).resolves.toEqual({ active: false })
+    await expect(introspect(t.deps, { access_token: g.tokenValue })).resolves.toEqual({ active: false })
   })
 
   it('answers inactive for the old value of a rotated token and active for its successor', async () => {
     const g = await issueNonInteractiveGrant(t)
     const { access_token } = await rotateAccessToken(t.deps, { managementId: g.managementId, auth: authAs(g.tokenValue) })
-    await expect(introspectToken(t.deps, { access_token: g.tokenValue })).resolves.toEqual({ active: false })
-    await expect(introspectToken(t.deps, { access_token: access_token.value })).resolves.toMatchObject({ active: true })
+    await expect(introspect(t.deps, { access_token: g.tokenValue })).resolves.toEqual({ active: false })
+    await expect(introspect(t.deps, { access_token: access_token.value })).resolves.toMatchObject({ active: true })
     expect(lastSegment(access_token.manage)).not.toBe(g.managementId)
   })
 
   it('answers inactive for a revoked token', async () => {
     const g = await issueNonInteractiveGrant(t)
     await revokeAccessToken(t.deps, { managementId: g.managementId, auth: authAs(g.tokenValue) })
-    await expect(introspectToken(t.deps, { access_token: g.tokenValue })).resolves.toEqual({ active: false })
+    await expect(introspect(t.deps, { access_token: g.tokenValue })).resolves.toEqual({ active: false })
   })
 
   it('answers inactive for a token of a revoked grant', async () => {
     const g = await issueNonInteractiveGrant(t)
     await cancelGrant(t.deps, { continueId: g.continueId, auth: authAs(g.continueToken) })
-    await expect(introspectToken(t.deps, { access_token: g.tokenValue })).resolves.toEqual({ active: false })
+    await expect(introspect(t.deps, { access_token: g.tokenValue })).resolves.toEqual({ active: false })
   })
 
   it('answers inactive for a live token whose grant row says revoked', async () => {
     const g = await issueNonInteractiveGrant(t)
     // A grant revoked by an administrator path that left a token live must still not be usable.
     await t.db.grant.update({ where: { continueId: g.continueId }, data: { finalizedReason: 'revoked' } })
-    await expect(introspectToken(t.deps, { access_token: g.tokenValue })).resolves.toEqual({ active: false })
+    await expect(introspect(t.deps, { access_token: g.tokenValue })).resolves.toEqual({ active: false })
   })
 })

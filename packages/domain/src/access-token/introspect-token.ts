@@ -1,24 +1,10 @@
-import { z } from 'zod'
 import type { Deps } from '../deps'
 import { GnapError } from '../errors'
-import { AccessItemSchema, type AccessItem } from '../access/access.wire'
 import { matchAccess } from '../access/access-rules'
-import { rowToAccessItem } from '../access/access.repo'
 import { secretsEqual } from '../secrets'
-import { isRevoked, type GrantStatus } from '../grant/grant-state'
-import { zodToGnap } from '../grant/grant.wire'
-import { sqlOf } from '../db/client'
+import { isRevoked } from '../grant/grant-state'
 import { findTokenByValue, isTokenExpired } from './access-token.repo'
-
-export const IntrospectRequestSchema = z.strictObject({
-  access_token: z.string().min(1).max(1024),
-  // An empty list asks for nothing and gets `access: []`; the contract sets no minimum here.
-  access: z.array(AccessItemSchema).max(3).optional(),
-})
-
-export type IntrospectResponse =
-  | { active: false }
-  | { active: true; grant: string; access: AccessItem[]; client: { walletAddress: string } }
+import type { IntrospectRequest, IntrospectResponse } from './access-token.wire'
 
 /** The resource server's credential: `Authorization: Bearer <INTROSPECTION_SECRET>`, compared in constant time. */
 export function authenticateResourceServer(deps: Deps, authorization: string | null): void {
@@ -29,21 +15,17 @@ export function authenticateResourceServer(deps: Deps, authorization: string | n
 }
 
 /**
- * POST /introspect — tells a resource server whether a token is live and what it grants (PROTOCOL.md §2.6).
- * @throws GnapError invalid_request (400)
+ * POST /introspect — tells a resource server whether a token is live and what it grants (docs/protocol.md §2.6).
  */
-export async function introspectToken(deps: Deps, body: unknown): Promise<IntrospectResponse> {
-  const parsed = IntrospectRequestSchema.safeParse(body)
-  if (!parsed.success) throw zodToGnap(parsed.error)
-  const token = await findTokenByValue(sqlOf(deps.db), parsed.data.access_token)
-  if (!token || token.state !== 'active' || isTokenExpired(token, deps.clock()) || isRevoked(token.grant as GrantStatus)) {
+export async function introspectToken(deps: Deps, input: IntrospectRequest): Promise<IntrospectResponse> {
+  const token = await findTokenByValue(deps.sql, input.accessToken)
+  if (!token || token.state !== 'active' || isTokenExpired(token, deps.clock()) || isRevoked(token.grant)) {
     return { active: false }
   }
-  const granted = token.grant.accessItems.map(rowToAccessItem)
   return {
     active: true,
     grant: token.grant.id,
-    access: parsed.data.access ? matchAccess(granted, parsed.data.access) : [],
+    access: input.access ? matchAccess(token.grant.access, input.access) : [],
     client: { walletAddress: token.grant.client },
   }
 }

@@ -1,17 +1,16 @@
 import type { Deps } from '../deps'
-import { GnapError } from '../errors'
 import type { RequestAuth } from '../client/request-auth'
 import { revokeLiveTokens } from './access-token.repo'
-import { authenticateTokenManagement } from './rotate-access-token'
+import { authenticateTokenManagement } from './management-auth'
 
 /**
- * DELETE /token/{id} — revoke an access token (PROTOCOL.md §2.5, RFC 9635 §6.2). Once authenticated it always
+ * DELETE /token/{id} — revoke an access token (docs/protocol.md §2.5, RFC 9635 §6.2). Once authenticated it always
  * succeeds: a live token is revoked, an expired one too (RFC 9635 §6.2: the client is done with it, and an expired
  * token could otherwise still be rotated back to life); a rotated or revoked one is left as it is.
  * @throws GnapError invalid_client (401, also for an unknown management id)
  */
 export async function revokeAccessToken(deps: Deps, input: { managementId: string; auth: RequestAuth }): Promise<void> {
-  const token = await authenticateTokenManagement(deps, input.managementId, input.auth, () => new GnapError('invalid_client', 'unknown access token'))
-  const revoked = await revokeLiveTokens(deps.db, { id: token.id }, deps.clock())
+  const token = await authenticateTokenManagement(deps, input.managementId, input.auth, 'delete-token')
+  const revoked = await revokeLiveTokens(deps.sql, { id: token.id }, deps.clock())
   if (revoked > 0) deps.log.info({ grantId: token.grantId, tokenId: token.id }, 'access token revoked')
 }

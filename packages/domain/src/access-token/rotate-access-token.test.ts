@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { GnapError } from '../errors'
 import { hashSecret } from '../secrets'
 import {
@@ -12,32 +12,21 @@ import {
   incomingAccess,
   outgoingAccess,
   type TestDeps,
+  introspect,
 } from '../testing/deps'
 import { issueInteractiveGrant, issueNonInteractiveGrant, lastSegment, type IssuedGrant } from '../testing/grant-flows'
 import { cancelGrant } from '../grant/cancel-grant'
-import { introspectToken } from './introspect-token'
 import { revokeAccessToken } from './revoke-access-token'
 import { rotateAccessToken } from './rotate-access-token'
+import { useTestDeps } from '../testing/use-test-deps'
 
-let t: TestDeps
-beforeEach(async () => {
-  t = await buildTestDeps()
-})
-afterEach(async () => {
-  await t.cleanup()
-})
-
-async function withDeps(overrides: Parameters<typeof buildTestDeps>[0]): Promise<TestDeps> {
-  await t.cleanup()
-  t = await buildTestDeps(overrides)
-  return t
-}
+const t = useTestDeps()
 
 const rotate = (managementId: string, auth: ReturnType<typeof authAs>) => rotateAccessToken(t.deps, { managementId, auth })
 const rotateOwn = (g: Pick<IssuedGrant, 'managementId' | 'tokenValue'>) => rotate(g.managementId, authAs(g.tokenValue))
 const tokenRow = (managementId: string) => t.db.accessToken.findUniqueOrThrow({ where: { managementId } })
 
-describe('rotateAccessToken: authentication (PROTOCOL §2.4 steps 1–3)', () => {
+describe('rotateAccessToken: authentication (docs/protocol.md §2.4 steps 1–3)', () => {
   it('returns invalid_client 401 without a GNAP token', async () => {
     const g = await issueNonInteractiveGrant(t)
     const auth = authAs(null)
@@ -62,7 +51,7 @@ describe('rotateAccessToken: authentication (PROTOCOL §2.4 steps 1–3)', () =>
   it.each([
     ['invalid_client 401 when the signature does not verify', new GnapError('invalid_client', 'bad signature'), 401],
     // The contract lists no 400 invalid_client for this operation: an unresolvable key is a 401 here.
-    ['invalid_client 401 when the client key cannot be resolved', new GnapError('invalid_client', 'could not determine client', 400), 401],
+    ['invalid_client 401 when the client key cannot be resolved', 'unresolvable-key' as const, 401],
   ])('returns %s and keeps the token', async (_name, failure, status) => {
     const g = await issueNonInteractiveGrant(t)
     await expect(rotate(g.managementId, authAs(g.tokenValue, { failSignature: failure }))).rejects.toMatchObject(gnapError('invalid_client', status))
@@ -81,9 +70,9 @@ describe('rotateAccessToken: authentication (PROTOCOL §2.4 steps 1–3)', () =>
   })
 })
 
-describe('rotateAccessToken: rotation (PROTOCOL §2.4 steps 4–6)', () => {
+describe('rotateAccessToken: rotation (docs/protocol.md §2.4 steps 4–6)', () => {
   it('issues a new value and management URI with fresh expiry and the same access, and retires the old token', async () => {
-    await withDeps({ config: { accessTokenExpirySeconds: 1800 } })
+    await t.reset({ config: { accessTokenExpirySeconds: 1800 } })
     const access = [outgoingAccess(), incomingAccess()]
     const g = await issueInteractiveGrant(t, grantRequest({ access }))
     t.clock.advance(120)
@@ -122,8 +111,8 @@ describe('rotateAccessToken: rotation (PROTOCOL §2.4 steps 4–6)', () => {
     await expect(rotateOwn(g)).rejects.toMatchObject(gnapError('invalid_rotation', 404))
     // The old URI with the new value is not the token that URI names.
     await expect(rotate(g.managementId, authAs(access_token.value))).rejects.toMatchObject(gnapError('invalid_client', 401))
-    expect(await introspectToken(t.deps, { access_token: g.tokenValue })).toEqual({ active: false })
-    expect(await introspectToken(t.deps, { access_token: access_token.value })).toMatchObject({ active: true })
+    expect(await introspect(t.deps, { access_token: g.tokenValue })).toEqual({ active: false })
+    expect(await introspect(t.deps, { access_token: access_token.value })).toMatchObject({ active: true })
   })
 
   it('rotates the successor again, building a chain', async () => {
@@ -138,10 +127,10 @@ describe('rotateAccessToken: rotation (PROTOCOL §2.4 steps 4–6)', () => {
   it('rotates an expired token', async () => {
     const g = await issueNonInteractiveGrant(t)
     t.clock.advance(601)
-    expect(await introspectToken(t.deps, { access_token: g.tokenValue })).toEqual({ active: false })
+    expect(await introspect(t.deps, { access_token: g.tokenValue })).toEqual({ active: false })
     const { access_token } = await rotateOwn(g)
     expect(access_token.expires_in).toBe(600)
-    expect(await introspectToken(t.deps, { access_token: access_token.value })).toMatchObject({ active: true })
+    expect(await introspect(t.deps, { access_token: access_token.value })).toMatchObject({ active: true })
   })
 
   it('returns invalid_rotation 404 for a revoked token', async () => {
@@ -176,7 +165,7 @@ describe('rotateAccessToken: rotation (PROTOCOL §2.4 steps 4–6)', () => {
     const restore = await failWrites(t, 'AccessToken', 'INSERT')
     await expect(rotateOwn(g)).rejects.not.toBeInstanceOf(GnapError)
     expect(await tokenRow(g.managementId)).toMatchObject({ state: 'active', rotatedAt: null })
-    expect(await introspectToken(t.deps, { access_token: g.tokenValue })).toMatchObject({ active: true })
+    expect(await introspect(t.deps, { access_token: g.tokenValue })).toMatchObject({ active: true })
     await restore()
     await expect(rotateOwn(g)).resolves.toHaveProperty('access_token')
   })

@@ -16,7 +16,7 @@ const outgoing = (
   limits?: Extract<AccessItem, { type: 'outgoing-payment' }>['limits'],
 ): AccessItem => ({ type: 'outgoing-payment', actions, identifier, ...(limits ? { limits } : {}) }) as AccessItem
 
-describe('needsInteraction (PROTOCOL §6 interaction rule)', () => {
+describe('needsInteraction (docs/protocol.md §6 interaction rule)', () => {
   const defaults = { incomingPaymentInteraction: false, quoteInteraction: false, listAllInteraction: true }
 
   it.each([
@@ -40,7 +40,7 @@ describe('needsInteraction (PROTOCOL §6 interaction rule)', () => {
   })
 })
 
-describe('matchAccess (PROTOCOL §6 introspection matching)', () => {
+describe('matchAccess (docs/protocol.md §6 introspection matching)', () => {
   const limits = { receiver, interval: 'R12/2019-08-24T14:15:22Z/P1M', debitAmount: usd }
   // Same limits, keys written in another order.
   const limitsReordered = {

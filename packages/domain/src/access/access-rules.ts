@@ -1,6 +1,6 @@
 import type { AccessAction, AccessItem, Limits } from './access.wire'
 
-// Pure rules about access items (PROTOCOL.md §6). No I/O.
+// Pure rules about access items (docs/protocol.md §6). No I/O.
 
 export interface InteractionRules {
   incomingPaymentInteraction: boolean
@@ -9,7 +9,7 @@ export interface InteractionRules {
 }
 
 /**
- * PROTOCOL.md §6 interaction rule (as the reference): an item skips interaction only if it is `incoming-payment`
+ * docs/protocol.md §6 interaction rule (as the reference): an item skips interaction only if it is `incoming-payment`
  * with INCOMING_PAYMENT_INTERACTION false or `quote` with QUOTE_INTERACTION false, and has no `list-all` while
  * LIST_ALL_ACCESS_INTERACTION is true. `outgoing-payment` always needs it; one such item is enough.
  */
@@ -26,7 +26,7 @@ export function itemNeedsInteraction(item: AccessItem, rules: InteractionRules):
 }
 
 /**
- * PROTOCOL.md §6 introspection matching (reference behaviour): for each requested item, take the FIRST granted
+ * docs/protocol.md §6 introspection matching (reference behaviour): for each requested item, take the FIRST granted
  * item of the same type, and return it (the stored item, not the request) when
  * - every requested action is on it, requested `read` also satisfied by `read-all` and `list` by `list-all`;
  * - requested `limits`, if any, deep-equal the granted ones (key order ignored);

@@ -1,4 +1,5 @@
 import type { SqlRunner } from '../db/sql'
+import type { AccessItem as AccessItemModel } from '../db/generated/client'
 import type { AccessItem } from './access.wire'
 import { newId } from '../secrets'
 
@@ -9,6 +10,18 @@ export interface AccessItemRow {
   limits: string | null
 }
 
+// Every SQL statement about access items. Items are written with their grant and never change afterwards.
+
+/** A grant's access items in request order, as stored. */
+export function findAccessItemRows(db: SqlRunner, grantId: string): Promise<AccessItemModel[]> {
+  return db.all<AccessItemModel>(`SELECT * FROM "AccessItem" WHERE "grantId" = $1 ORDER BY "position" ASC`, [grantId])
+}
+
+/** A grant's access items in request order, in their wire form. */
+export async function findAccessItems(db: SqlRunner, grantId: string): Promise<AccessItem[]> {
+  return (await findAccessItemRows(db, grantId)).map(rowToAccessItem)
+}
+
 /** Stored items back to their wire form, fields in the spec's order. */
 export function rowToAccessItem(row: AccessItemRow): AccessItem {
   const item: Record<string, unknown> = { type: row.type, actions: JSON.parse(row.actions) as string[] }
@@ -17,7 +30,7 @@ export function rowToAccessItem(row: AccessItemRow): AccessItem {
   return item as AccessItem
 }
 
-export function accessItemRows(grantId: string, items: AccessItem[]) {
+function accessItemRows(grantId: string, items: AccessItem[]) {
   return items.map((item, position) => ({
     id: newId(),
     grantId,

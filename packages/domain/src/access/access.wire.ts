@@ -4,7 +4,7 @@ import { isValidInterval } from './interval'
 
 // Access items as the contract defines them (auth-server.yaml components.schemas: access, access-item,
 // access-incoming, access-outgoing, access-quote, limits-outgoing, amount, receiver, interval) with the value
-// rules of PROTOCOL.md §6. Messages end up in `{"error":{"code":"invalid_request","description":…}}` next to the
+// rules of docs/protocol.md §6. Messages end up in `{"error":{"code":"invalid_request","description":…}}` next to the
 // issue's path, so they are short and never echo client values (except a field name of plain characters).
 
 const UINT64_MAX = 18446744073709551615n
@@ -80,9 +80,9 @@ export const LimitsSchema = z
   })
 
 export const ACCESS_TYPES = ['incoming-payment', 'outgoing-payment', 'quote'] as const
-export const INCOMING_ACTIONS = ['create', 'complete', 'read', 'read-all', 'list', 'list-all'] as const
-export const OUTGOING_ACTIONS = ['create', 'read', 'read-all', 'list', 'list-all'] as const
-export const QUOTE_ACTIONS = ['create', 'read', 'read-all'] as const
+const INCOMING_ACTIONS = ['create', 'complete', 'read', 'read-all', 'list', 'list-all'] as const
+const OUTGOING_ACTIONS = ['create', 'read', 'read-all', 'list', 'list-all'] as const
+const QUOTE_ACTIONS = ['create', 'read', 'read-all'] as const
 
 // The contract does not require a non-empty `actions`, but an item without an action grants nothing and would
 // still be shown to the owner for consent, so we refuse it.
@@ -148,6 +148,5 @@ export type IncomingAccess = z.infer<typeof IncomingAccessSchema>
 export type OutgoingAccess = z.infer<typeof OutgoingAccessSchema>
 export type QuoteAccess = z.infer<typeof QuoteAccessSchema>
 export type AccessItem = z.infer<typeof AccessItemSchema>
-export type AccessList = z.infer<typeof AccessListSchema>
 export type AccessType = AccessItem['type']
 export type AccessAction = AccessItem['actions'][number]

@@ -103,7 +103,7 @@ describe('describeInterval', () => {
     )
   })
 
-  // PROTOCOL.md §6: R<n> = n repetitions after the first period, so n + 1 periods in all; R and R-1 have no end.
+  // docs/protocol.md §6: R<n> = n repetitions after the first period, so n + 1 periods in all; R and R-1 have no end.
   // Form <start>/<duration>: "every D from S, for (n+1)×D"; R0 "during the D from S"; R/R-1 "…, with no end".
   // Form <start>/<end>: R0 "between S and E"; otherwise as above with D = the time from S to E.
   // Form <duration>/<end>: "every D, for (n+1)×D ending E"; R0 "during the D ending E"; R/R-1 "every D, ending E".

@@ -7,7 +7,7 @@ import { parseInterval } from './interval'
 // Wording rules (the tests are the full list):
 // - amounts: exact decimal of value / 10^assetScale (BigInt), every scale digit kept, commas between thousands;
 // - dates in UTC, "1 December 2026", plus " at 14:15 UTC" when the time is not midnight;
-// - PROTOCOL.md §6: `R<n>` = n repetitions after the first period, so n + 1 periods in all; `R`/`R-1` = no end.
+// - docs/protocol.md §6: `R<n>` = n repetitions after the first period, so n + 1 periods in all; `R`/`R-1` = no end.
 
 const MONTHS = [
   'January',
@@ -159,7 +159,7 @@ function describeOutgoing(item: OutgoingAccess): AccessDescription {
   }
   const limits = item.limits
   const to = limits?.receiver === undefined ? '' : ` to ${limits.receiver}`
-  // PROTOCOL.md §6: amounts are maxima per period, or for the whole grant when there is no interval.
+  // docs/protocol.md §6: amounts are maxima per period, or for the whole grant when there is no interval.
   const schedule = limits?.interval === undefined ? undefined : describeInterval(limits.interval)
   const hasAmount = limits?.debitAmount !== undefined || limits?.receiveAmount !== undefined
 

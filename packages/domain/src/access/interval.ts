@@ -1,6 +1,6 @@
 import { DateTime, Duration } from 'luxon'
 
-// ISO 8601 repeating intervals for `limits.interval` (PROTOCOL.md §6; auth-server.yaml components.schemas.interval).
+// ISO 8601 repeating intervals for `limits.interval` (docs/protocol.md §6; auth-server.yaml components.schemas.interval).
 // Accepted: `R[n]/<start>/<duration>` (what clients send), `R[n]/<start>/<end>`, `R[n]/<duration>/<end>`.
 // `R<n>` = n repetitions after the first interval (`R0`: only the first); `R` and `R-1` = unbounded.
 // Refused on purpose, because a limit must not depend on when or where it is read:

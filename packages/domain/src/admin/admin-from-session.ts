@@ -1,9 +1,9 @@
 import type { Deps } from '../deps'
-import { findSession } from '../session/session'
+import { findSession } from '../session/find-session'
 import { findAdminById } from './admin.repo'
 import type { AdminIdentity } from './admin-session'
 
-export interface AdminSession {
+interface AdminSession {
   admin: AdminIdentity
   expiresAt: Date
   /** For `csrfMatches`: the hash of the session's CSRF token. Server-side only. */
@@ -15,9 +15,9 @@ export interface AdminSession {
  * session, or when the administrator no longer exists. Throws nothing.
  */
 export async function adminFromSession(deps: Deps, cookieValue: string | null): Promise<AdminSession | null> {
-  const session = await findSession(deps.db, 'admin', cookieValue, deps.clock())
+  const session = await findSession(deps.sql, 'admin', cookieValue, deps.clock())
   if (!session) return null
-  const admin = await findAdminById(deps.db, session.subjectId)
+  const admin = await findAdminById(deps.sql, session.subjectId)
   if (!admin) return null
   return { admin, expiresAt: session.expiresAt, csrfHash: session.csrfHash }
 }

@@ -1,21 +1,21 @@
 import type { Deps } from '../deps'
-import { GnapError } from '../errors'
 import { revokeGrantInTransaction } from '../grant/revoke-grant'
-import { insertAuditEntry } from './admin.repo'
+import { insertAuditEntry } from './audit.repo'
+import { ConsoleError } from './console-error'
 import type { AdminIdentity } from './admin-session'
 
 /**
  * An administrator revokes a grant: exactly what DELETE /continue/{id} does (pending or approved →
  * finalized/revoked, finalized/issued → finalized/revoked, every live token revoked; the client's next continue,
  * rotation or introspection fails), with the audit row written in the same transaction.
- * @throws GnapError invalid_request (404) for an unknown grant, (409) for a grant already revoked or rejected
+ * @throws ConsoleError not_found for an unknown grant, conflict for a grant already revoked or rejected
  */
 export async function adminRevokeGrant(
   deps: Deps,
   input: { grantId: string; admin: AdminIdentity },
 ): Promise<{ grantId: string; revokedTokens: number }> {
   const now = deps.clock()
-  const result = await deps.db.$transaction(async (tx) => {
+  const result = await deps.sql.transaction(async (tx) => {
     const revocation = await revokeGrantInTransaction(tx, input.grantId, now)
     if (revocation.outcome === 'revoked') {
       await insertAuditEntry(tx, {
@@ -30,11 +30,11 @@ export async function adminRevokeGrant(
   })
   switch (result.outcome) {
     case 'unknown':
-      throw new GnapError('invalid_request', 'unknown grant', 404)
+      throw new ConsoleError('not_found', 'unknown grant')
     case 'already-revoked':
-      throw new GnapError('invalid_request', 'the grant was already revoked', 409)
+      throw new ConsoleError('conflict', 'the grant was already revoked')
     case 'unchanged':
-      throw new GnapError('invalid_request', 'the grant was rejected: there is nothing to revoke', 409)
+      throw new ConsoleError('conflict', 'the grant was rejected: there is nothing to revoke')
     case 'revoked':
       deps.log.info({ grantId: input.grantId, admin: input.admin.id }, 'grant revoked by an administrator')
       return { grantId: input.grantId, revokedTokens: result.revokedTokens }

@@ -1,19 +1,11 @@
 import type { AccessType } from '../access/access.wire'
-import type { FinalizedReason, GrantState, InteractionState } from '../grant/grant-state'
+import { grantStatusName, type FinalizedReason, type GrantState, type GrantStatus, type GrantStatusName, type InteractionState } from '../grant/grant-state'
 import { isTokenExpired } from '../access-token/access-token.repo'
 
 // What the admin console is shown, built from rows the repository selected field by field: no token value, no
 // hash, no continuation token, interact_ref, nonce or session ever gets here. Pure functions, no I/O.
 
-export const GRANT_STATES = ['pending', 'approved', 'finalized'] as const satisfies readonly GrantState[]
-export const FINALIZED_REASONS = ['issued', 'revoked', 'rejected'] as const satisfies readonly FinalizedReason[]
-
-/** State and reason in one word, as the console shows it. */
-export type GrantStatusName = 'pending' | 'approved' | 'issued' | 'revoked' | 'rejected'
-
-export const grantStatus = (g: { state: string; finalizedReason: string | null }): GrantStatusName =>
-  g.state === 'finalized' ? ((g.finalizedReason ?? 'issued') as GrantStatusName) : (g.state as GrantStatusName)
-
+/** A grant's client as the console shows it: its wallet address and the name it gave, if any. */
 export interface ClientView {
   walletAddress: string
   name: string | null
@@ -33,7 +25,7 @@ export interface GrantRow {
   finalizedAt: Date | null
 }
 
-export interface GrantRowSource {
+interface GrantRowSource {
   id: string
   continueId: string
   state: string
@@ -50,7 +42,7 @@ export function toGrantRow(g: GrantRowSource): GrantRow {
   return {
     id: g.id,
     continueId: g.continueId,
-    status: grantStatus(g),
+    status: grantStatusName(g as GrantStatus),
     state: g.state as GrantState,
     finalizedReason: g.finalizedReason as FinalizedReason | null,
     client: { walletAddress: g.client, name: g.clientName },
@@ -62,7 +54,8 @@ export function toGrantRow(g: GrantRowSource): GrantRow {
 }
 
 /** A token's life as the console tells it: expiry is by time, rotated and revoked are final. */
-export type TokenStatus = 'active' | 'expired' | 'rotated' | 'revoked'
+export const TOKEN_STATUSES = ['active', 'expired', 'rotated', 'revoked'] as const
+export type TokenStatus = (typeof TOKEN_STATUSES)[number]
 
 export interface TokenView {
   managementId: string
@@ -170,7 +163,7 @@ export interface InteractionView {
   refUsedAt: Date | null
 }
 
-export type HistoryEventKind =
+type HistoryEventKind =
   | 'grant-requested'
   | 'owner-approved'
   | 'owner-denied'
@@ -217,7 +210,7 @@ export function buildHistory(input: {
   const { grant, interaction, tokens, now } = input
   const events: HistoryEvent[] = [{ at: grant.createdAt, kind: 'grant-requested', description: 'The client requested the grant', managementId: null }]
   if (interaction?.decidedAt) {
-    const approved = interaction.state === 'APPROVED'
+    const approved = interaction.state === 'approved'
     events.push({
       at: interaction.decidedAt,
       kind: approved ? 'owner-approved' : 'owner-denied',

@@ -1,52 +1,27 @@
-import type { DbTx } from '../db/client'
+import type { SqlRunner } from '../db/sql'
 import { newId } from '../secrets'
+import type { AdminIdentity } from './admin-session'
 
-// Administrators and their audit log: every Prisma call of the admin accounts.
+// Every SQL statement about administrators' accounts (their audit log: audit.repo.ts).
 
-export function findAdminByEmail(db: DbTx, email: string) {
-  return db.admin.findUnique({ where: { email } })
+export async function findAdminByEmail(db: SqlRunner, email: string): Promise<(AdminIdentity & { passwordHash: string }) | null> {
+  const [row] = await db.all<AdminIdentity & { passwordHash: string }>(`SELECT "id", "email", "passwordHash" FROM "Admin" WHERE "email" = $1`, [email])
+  return row ?? null
 }
 
-export function findAdminById(db: DbTx, id: string) {
-  return db.admin.findUnique({ where: { id }, select: { id: true, email: true } })
+export async function findAdminById(db: SqlRunner, id: string): Promise<AdminIdentity | null> {
+  const [row] = await db.all<AdminIdentity>(`SELECT "id", "email" FROM "Admin" WHERE "id" = $1`, [id])
+  return row ?? null
 }
 
-export function countAdmins(db: DbTx): Promise<number> {
-  return db.admin.count()
+export async function countAdmins(db: SqlRunner): Promise<number> {
+  const [row] = await db.all<{ n: number | string }>(`SELECT COUNT(*) AS "n" FROM "Admin"`)
+  return Number(row?.n ?? 0)
 }
 
-export async function insertAdmin(db: DbTx, input: { email: string; passwordHash: string }): Promise<{ id: string; email: string }> {
-  return db.admin.create({
-    data: { id: newId(), email: input.email, passwordHash: input.passwordHash },
-    select: { id: true, email: true },
-  })
-}
-
-export interface AuditInput {
-  actor: string
-  action: AuditAction
-  target: string
-  detail?: string | null
-  now: Date
-}
-
-/** What the console records. Dotted `<what>.<verb>`, stable: the console filters and words them. */
-export type AuditAction = 'grant.revoke' | 'token.revoke' | 'admin.sign-in' | 'admin.sign-out'
-
-export async function insertAuditEntry(db: DbTx, input: AuditInput): Promise<void> {
-  await db.auditLog.create({
-    data: { id: newId(), actor: input.actor, action: input.action, target: input.target, detail: input.detail ?? null, createdAt: input.now },
-  })
-}
-
-/** Newest first; `after` is the last entry of the previous page (keyset on createdAt, then id). */
-export function findAuditEntries(db: DbTx, input: { after: { createdAt: Date; id: string } | null; take: number }) {
-  const after = input.after
-  return db.auditLog.findMany({
-    where: after
-      ? { AND: [{ createdAt: { lte: after.createdAt } }, { OR: [{ createdAt: { lt: after.createdAt } }, { id: { lt: after.id } }] }] }
-      : {},
-    orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
-    take: input.take,
-  })
+/** @throws a unique violation (`isUniqueViolation`) for a taken email */
+export async function insertAdmin(db: SqlRunner, input: { email: string; passwordHash: string; now: Date }): Promise<AdminIdentity> {
+  const admin = { id: newId(), email: input.email }
+  await db.run(`INSERT INTO "Admin" ("id", "email", "passwordHash", "createdAt") VALUES ($1, $2, $3, $4)`, [admin.id, admin.email, input.passwordHash, input.now])
+  return admin
 }

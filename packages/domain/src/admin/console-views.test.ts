@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { ZodError } from 'zod'
 import { buildTestDeps, type TestDeps } from '../testing/deps'
 import { issueNonInteractiveGrant } from '../testing/grant-flows'
-import { GnapError } from '../errors'
+import { ConsoleError } from './console-error'
 import { orderChain, toTokenChain, tokenStatus, type TokenSource } from './admin-views'
 import { decodeCursor, encodeCursor } from './page-cursor'
 import { getStats } from './get-stats'
@@ -63,13 +63,13 @@ describe('page cursors', () => {
   it('round-trips a position for its ordering only', () => {
     const cursor = encodeCursor('createdAt:desc', { value: at(3), id: 'abc' })
     expect(decodeCursor('createdAt:desc', cursor)).toEqual({ value: at(3), id: 'abc' })
-    expect(() => decodeCursor('updatedAt:desc', cursor)).toThrow(GnapError)
+    expect(() => decodeCursor('updatedAt:desc', cursor)).toThrow(ConsoleError)
   })
 
   it.each(['', '!!!', Buffer.from('[]').toString('base64url'), Buffer.from('{"o":"createdAt:desc","v":"yesterday","i":"x"}').toString('base64url')])(
-    'refuses %j with invalid_request 400',
+    'refuses %j with bad_request',
     (cursor) => {
-      expect(() => decodeCursor('createdAt:desc', cursor)).toThrow(expect.objectContaining({ code: 'invalid_request', status: 400 }))
+      expect(() => decodeCursor('createdAt:desc', cursor)).toThrow(expect.objectContaining({ code: 'bad_request' }))
     },
   )
 })
@@ -106,7 +106,7 @@ describe('getStats and getTokenChain on the database', () => {
     await expect(getStats(t.deps, { from: new Date(0), to: now, bucket: 'hour' })).rejects.toBeInstanceOf(ZodError)
   })
 
-  it('answers 404 invalid_request for the chain of an unknown grant', async () => {
-    await expect(getTokenChain(t.deps, crypto.randomUUID())).rejects.toMatchObject({ code: 'invalid_request', status: 404 })
+  it('answers not_found for the chain of an unknown grant', async () => {
+    await expect(getTokenChain(t.deps, crypto.randomUUID())).rejects.toMatchObject({ code: 'not_found' })
   })
 })

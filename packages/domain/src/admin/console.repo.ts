@@ -1,15 +1,15 @@
-import type { DbTx } from '../db/client'
 import type { Prisma } from '../db/generated/client'
+import type { ReadModels } from '../db/read-models'
 import type { AccessType } from '../access/access.wire'
 import type { FinalizedReason, GrantState } from '../grant/grant-state'
 import { isId } from '../secrets'
 import type { CursorPosition } from './page-cursor'
 
-// Every Prisma call of the console's read models. Selections list their columns one by one, so no token value
+// The console's read models, through the read-only Prisma models (`Deps.reads`). Selections list their columns one by one, so no token value
 // hash, continuation-token hash, interact_ref, nonce or session hash is ever read for the console.
 
-export type GrantSortField = 'createdAt' | 'updatedAt'
-export type SortDirection = 'asc' | 'desc'
+type GrantSortField = 'createdAt' | 'updatedAt'
+type SortDirection = 'asc' | 'desc'
 
 export interface GrantListFilters {
   state?: GrantState | undefined
@@ -26,7 +26,7 @@ export interface GrantListFilters {
 const AFTER_ALL = '\u{10FFFF}'
 
 /**
- * Every filter is one conjunct of a single AND, so no filter can widen another (PROTOCOL.md §8.13). The client
+ * Every filter is one conjunct of a single AND, so no filter can widen another (docs/protocol.md §8.13). The client
  * prefix is a range, not LIKE: Prisma's startsWith neither escapes `%`/`_` nor stays case-sensitive on SQLite, and
  * a range on the indexed column is exact under SQLite's binary collation (PostgreSQL: give the column COLLATE "C").
  */
@@ -56,12 +56,12 @@ function keysetConjuncts(field: GrantSortField, direction: SortDirection, after:
 }
 
 export function findGrantPage(
-  db: DbTx,
+  reads: ReadModels,
   input: { filters: GrantListFilters; field: GrantSortField; direction: SortDirection; after: CursorPosition | null; take: number },
 ) {
   const and = grantFilterConjuncts(input.filters)
   if (input.after) and.push(...keysetConjuncts(input.field, input.direction, input.after))
-  return db.grant.findMany({
+  return reads.grant.findMany({
     where: { AND: and },
     orderBy: [{ [input.field]: input.direction }, { id: input.direction }],
     take: input.take,
@@ -81,12 +81,12 @@ export function findGrantPage(
 }
 
 /** Ids of the grants a search names: by grant id, continuation id, or the management id of one of its tokens. */
-export async function findGrantIdsBySearch(db: DbTx, search: string): Promise<string[]> {
+export async function findGrantIdsBySearch(reads: ReadModels, search: string): Promise<string[]> {
   if (!isId(search)) return []
   const [byId, byContinueId, byToken] = await Promise.all([
-    db.grant.findUnique({ where: { id: search }, select: { id: true } }),
-    db.grant.findUnique({ where: { continueId: search }, select: { id: true } }),
-    db.accessToken.findUnique({ where: { managementId: search }, select: { grantId: true } }),
+    reads.grant.findUnique({ where: { id: search }, select: { id: true } }),
+    reads.grant.findUnique({ where: { continueId: search }, select: { id: true } }),
+    reads.accessToken.findUnique({ where: { managementId: search }, select: { grantId: true } }),
   ])
   return [...new Set([byId?.id, byContinueId?.id, byToken?.grantId].filter((id): id is string => id !== undefined))]
 }
@@ -104,8 +104,8 @@ const TOKEN_COLUMNS = {
   previousId: true,
 } as const satisfies Prisma.AccessTokenSelect
 
-export function findGrantForConsole(db: DbTx, id: string) {
-  return db.grant.findUnique({
+export function findGrantForConsole(reads: ReadModels, id: string) {
+  return reads.grant.findUnique({
     where: { id },
     select: {
       id: true,
@@ -129,21 +129,21 @@ export function findGrantForConsole(db: DbTx, id: string) {
   })
 }
 
-export function findOwnerSummary(db: DbTx, ownerId: string) {
-  return db.owner.findUnique({ where: { id: ownerId }, select: { name: true, email: true } })
+export function findOwnerSummary(reads: ReadModels, ownerId: string) {
+  return reads.owner.findUnique({ where: { id: ownerId }, select: { name: true, email: true } })
 }
 
-export function findGrantSummary(db: DbTx, id: string) {
-  return db.grant.findUnique({ where: { id }, select: { id: true, state: true, finalizedReason: true, client: true, clientName: true } })
+export function findGrantSummary(reads: ReadModels, id: string) {
+  return reads.grant.findUnique({ where: { id }, select: { id: true, state: true, finalizedReason: true, client: true, clientName: true } })
 }
 
-export function findTokensOfGrant(db: DbTx, grantId: string) {
-  return db.accessToken.findMany({ where: { grantId }, select: TOKEN_COLUMNS, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] })
+export function findTokensOfGrant(reads: ReadModels, grantId: string) {
+  return reads.accessToken.findMany({ where: { grantId }, select: TOKEN_COLUMNS, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] })
 }
 
-export function findTokenForConsole(db: DbTx, managementId: string) {
+export function findTokenForConsole(reads: ReadModels, managementId: string) {
   if (!isId(managementId)) return Promise.resolve(null)
-  return db.accessToken.findUnique({
+  return reads.accessToken.findUnique({
     where: { managementId },
     select: {
       ...TOKEN_COLUMNS,
@@ -162,8 +162,8 @@ export interface TimeRange {
 }
 
 /** Grants created in the range, by state and reason. */
-export function countGrantsByState(db: DbTx, range: TimeRange) {
-  return db.grant.groupBy({
+export function countGrantsByState(reads: ReadModels, range: TimeRange) {
+  return reads.grant.groupBy({
     by: ['state', 'finalizedReason'],
     where: { createdAt: { gte: range.from, lt: range.to } },
     _count: { _all: true },
@@ -171,37 +171,37 @@ export function countGrantsByState(db: DbTx, range: TimeRange) {
 }
 
 // Counts select the indexed column (COUNT(column) of a non-null column in range): Prisma's plain count selects the
-// id, which is not in the index and costs one table lookup per row; this reads the index alone (~4x faster).
+// id, which is not in the index and costs one table lookup per row; this reads the index alone.
 
-export async function countGrantsCreated(db: DbTx, range: TimeRange): Promise<number> {
-  const { createdAt } = await db.grant.count({ where: { createdAt: { gte: range.from, lt: range.to } }, select: { createdAt: true } })
+export async function countGrantsCreated(reads: ReadModels, range: TimeRange): Promise<number> {
+  const { createdAt } = await reads.grant.count({ where: { createdAt: { gte: range.from, lt: range.to } }, select: { createdAt: true } })
   return createdAt
 }
 
 /** Tokens whose `createdAt` (issued), `rotatedAt` or `revokedAt` falls in the range. */
-export async function countTokensAt(db: DbTx, field: 'createdAt' | 'rotatedAt' | 'revokedAt', range: TimeRange): Promise<number> {
+export async function countTokensAt(reads: ReadModels, field: 'createdAt' | 'rotatedAt' | 'revokedAt', range: TimeRange): Promise<number> {
   const where = { [field]: { gte: range.from, lt: range.to } }
   switch (field) {
     case 'createdAt':
-      return (await db.accessToken.count({ where, select: { createdAt: true } })).createdAt
+      return (await reads.accessToken.count({ where, select: { createdAt: true } })).createdAt
     case 'rotatedAt':
-      return (await db.accessToken.count({ where, select: { rotatedAt: true } })).rotatedAt
+      return (await reads.accessToken.count({ where, select: { rotatedAt: true } })).rotatedAt
     case 'revokedAt':
-      return (await db.accessToken.count({ where, select: { revokedAt: true } })).revokedAt
+      return (await reads.accessToken.count({ where, select: { revokedAt: true } })).revokedAt
   }
 }
 
 /** Tokens left to expire: still in state active, expiry in the range. */
-export async function countTokensLeftToExpire(db: DbTx, range: TimeRange): Promise<number> {
-  const { expiresAt } = await db.accessToken.count({ where: { state: 'active', expiresAt: { gte: range.from, lt: range.to } }, select: { expiresAt: true } })
+export async function countTokensLeftToExpire(reads: ReadModels, range: TimeRange): Promise<number> {
+  const { expiresAt } = await reads.accessToken.count({ where: { state: 'active', expiresAt: { gte: range.from, lt: range.to } }, select: { expiresAt: true } })
   return expiresAt
 }
 
 // ---- clients ----------------------------------------------------------------------------------------------
 
 /** Client wallet addresses with their grant count and latest grant, most grants first. */
-export function groupClients(db: DbTx, input: { prefix: string | null; take: number }) {
-  return db.grant.groupBy({
+export function groupClients(reads: ReadModels, input: { prefix: string | null; take: number }) {
+  return reads.grant.groupBy({
     by: ['client'],
     where: input.prefix ? { client: { gte: input.prefix, lt: input.prefix + AFTER_ALL } } : {},
     _count: { _all: true },
@@ -212,11 +212,11 @@ export function groupClients(db: DbTx, input: { prefix: string | null; take: num
 }
 
 /** The name each client gave in its latest grant. */
-export async function findLatestClientNames(db: DbTx, clients: string[]): Promise<Map<string, string | null>> {
+export async function findLatestClientNames(reads: ReadModels, clients: string[]): Promise<Map<string, string | null>> {
   const names = new Map<string, string | null>()
   await Promise.all(
     clients.map(async (client) => {
-      const latest = await db.grant.findFirst({
+      const latest = await reads.grant.findFirst({
         where: { client },
         orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
         select: { clientName: true },

@@ -1,21 +1,22 @@
 import { z } from 'zod'
-import type { DbTx } from '../db/client'
+import type { SqlRunner } from '../db/sql'
 import { hashPassword } from '../owner/password'
 import { insertAdmin } from './admin.repo'
 
-export const AdminInputSchema = z.strictObject({
+const AdminInputSchema = z.strictObject({
   email: z.email().max(254).transform((e) => e.toLowerCase()),
   // Longer than the owners' minimum: an administrator can revoke every grant.
   password: z.string().min(12).max(256),
 })
 
-export type AdminInput = z.input<typeof AdminInputSchema>
+type AdminInput = z.input<typeof AdminInputSchema>
 
 /**
  * Creates an administrator with an argon2id hash of the password (seed, operators' scripts).
- * @throws ZodError for a malformed email or a password shorter than 12 characters; Prisma P2002 for a taken email
+ * @throws ZodError for a malformed email or a password shorter than 12 characters; a unique violation
+ *   (`isUniqueViolation`) for a taken email
  */
-export async function createAdmin(db: DbTx, input: AdminInput): Promise<{ id: string; email: string }> {
+export async function createAdmin(db: SqlRunner, input: AdminInput): Promise<{ id: string; email: string }> {
   const data = AdminInputSchema.parse(input)
-  return insertAdmin(db, { email: data.email, passwordHash: await hashPassword(data.password) })
+  return insertAdmin(db, { email: data.email, passwordHash: await hashPassword(data.password), now: new Date() })
 }

@@ -1,10 +1,10 @@
-import type { DbTx } from '../db/client'
+import type { SqlRunner } from '../db/sql'
 import { isUniqueViolation } from '../db/errors'
 import { countAdmins } from './admin.repo'
 import { createAdmin } from './create-admin'
 import { DEMO_ADMIN } from './demo-admin'
 
-export type FirstAdminResult =
+type FirstAdminResult =
   | { created: false }
   | { created: true; email: string; isDemo: boolean }
 
@@ -26,7 +26,7 @@ export class FirstAdminError extends Error {
  *   ADMIN_PASSWORD; ZodError for a malformed email or a password shorter than 12 characters
  */
 export async function ensureFirstAdmin(
-  db: DbTx,
+  db: SqlRunner,
   input: { email?: string | null; password?: string | null; isProduction: boolean },
 ): Promise<FirstAdminResult> {
   const email = input.email?.trim() || null

@@ -1,16 +1,14 @@
 import type { Deps } from '../deps'
-import { GnapError } from '../errors'
 import { rowToAccessItem } from '../access/access.repo'
 import type { AccessItem } from '../access/access.wire'
 import { describeAccessItem, type AccessDescription } from '../access/describe-access'
-import { isInteractionExpired, type FinalizedReason, type GrantState, type InteractionState } from '../grant/grant-state'
+import { canRevoke, grantStatusName, isInteractionExpired, type FinalizedReason, type GrantState, type GrantStatus, type GrantStatusName, type InteractionState } from '../grant/grant-state'
 import { findGrantForConsole, findOwnerSummary } from './console.repo'
+import { ConsoleError } from './console-error'
 import {
   buildHistory,
-  grantStatus,
   toTokenChain,
   type ClientView,
-  type GrantStatusName,
   type HistoryEvent,
   type InteractionView,
   type TokenView,
@@ -29,6 +27,8 @@ export interface GrantDetail {
   status: GrantStatusName
   state: GrantState
   finalizedReason: FinalizedReason | null
+  /** Whether an administrator may still revoke it (`canRevoke`: the same rule as DELETE /continue/{id}). */
+  revocable: boolean
   client: ClientView
   createdAt: Date
   updatedAt: Date
@@ -43,14 +43,16 @@ export interface GrantDetail {
 /**
  * A grant as the console's detail page shows it: client, state and its history with timestamps, the interaction's
  * outcome, each access item raw and in plain words, and its tokens in rotation order.
- * @throws GnapError invalid_request (404) for an unknown grant
+ * @throws ConsoleError not_found for an unknown grant
  */
 export async function getGrantDetail(deps: Deps, id: string): Promise<GrantDetail> {
-  const grant = await findGrantForConsole(deps.db, id)
-  if (!grant) throw new GnapError('invalid_request', 'unknown grant', 404)
+  const grant = await findGrantForConsole(deps.reads, id)
+  if (!grant) throw new ConsoleError('not_found', 'unknown grant')
   const now = deps.clock()
   const i = grant.interaction
-  const owner = i?.ownerId ? await findOwnerSummary(deps.db, i.ownerId) : null
+  const owner = i?.ownerId ? await findOwnerSummary(deps.reads, i.ownerId) : null
+
+  const status = { state: grant.state, finalizedReason: grant.finalizedReason } as GrantStatus
 
   let interaction: InteractionView | null = null
   if (i) {
@@ -58,7 +60,7 @@ export async function getGrantDetail(deps: Deps, id: string): Promise<GrantDetai
     interaction = {
       state,
       outcome:
-        state === 'APPROVED' ? 'approved' : state === 'DENIED' ? 'denied' : isInteractionExpired(i, now) ? 'expired without a decision' : 'awaiting decision',
+        state === 'approved' ? 'approved' : state === 'denied' ? 'denied' : isInteractionExpired(i, now) ? 'expired without a decision' : 'awaiting decision',
       startModes: parseStartModes(grant.interactStart),
       finishMethod: grant.finishMethod,
       finishUri: grant.finishUri,
@@ -74,9 +76,10 @@ export async function getGrantDetail(deps: Deps, id: string): Promise<GrantDetai
   return {
     id: grant.id,
     continueId: grant.continueId,
-    status: grantStatus(grant),
-    state: grant.state as GrantState,
-    finalizedReason: grant.finalizedReason as FinalizedReason | null,
+    status: grantStatusName(status),
+    state: status.state,
+    finalizedReason: status.finalizedReason,
+    revocable: canRevoke(status),
     client: { walletAddress: grant.client, name: grant.clientName },
     createdAt: grant.createdAt,
     updatedAt: grant.updatedAt,

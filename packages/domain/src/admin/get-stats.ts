@@ -1,11 +1,11 @@
 import { z } from 'zod'
 import type { Deps } from '../deps'
 import { countGrantsByState, countGrantsCreated, countTokensAt, countTokensLeftToExpire, type TimeRange } from './console.repo'
-import { grantStatus, type GrantStatusName } from './admin-views'
+import { grantStatusName, type GrantStatus, type GrantStatusName } from '../grant/grant-state'
 
 const DAY_MS = 86_400_000
-/** The longest range of a day-by-day series: a year, so one request costs at most ~730 indexed counts. */
-export const STATS_MAX_DAYS = 366
+/** The longest range of a day-by-day series: a year, so one request costs at most two indexed counts a day. */
+const STATS_MAX_DAYS = 366
 
 export const GetStatsInputSchema = z
   .strictObject({
@@ -16,9 +16,9 @@ export const GetStatsInputSchema = z
   .refine((r) => r.from.getTime() < r.to.getTime(), { error: '`from` must be before `to`', path: ['to'] })
   .refine((r) => r.to.getTime() - r.from.getTime() <= STATS_MAX_DAYS * DAY_MS, { error: `at most ${STATS_MAX_DAYS} days`, path: ['to'] })
 
-export type GetStatsInput = z.input<typeof GetStatsInputSchema>
+type GetStatsInput = z.input<typeof GetStatsInputSchema>
 
-export interface Stats {
+interface Stats {
   from: Date
   to: Date
   bucket: 'day'
@@ -53,15 +53,15 @@ export async function getStats(deps: Deps, input: GetStatsInput): Promise<Stats>
   // Independent counts, issued together: the driver's per-query overhead overlaps (and a PostgreSQL pool runs them
   // side by side).
   const [byState, issued, rotated, revoked, expired, series] = await Promise.all([
-    countGrantsByState(deps.db, range),
-    countTokensAt(deps.db, 'createdAt', range),
-    countTokensAt(deps.db, 'rotatedAt', range),
-    countTokensAt(deps.db, 'revokedAt', range),
-    expiredUntil.getTime() > from.getTime() ? countTokensLeftToExpire(deps.db, { from, to: expiredUntil }) : 0,
+    countGrantsByState(deps.reads, range),
+    countTokensAt(deps.reads, 'createdAt', range),
+    countTokensAt(deps.reads, 'rotatedAt', range),
+    countTokensAt(deps.reads, 'revokedAt', range),
+    expiredUntil.getTime() > from.getTime() ? countTokensLeftToExpire(deps.reads, { from, to: expiredUntil }) : 0,
     Promise.all(
       utcDays(range).map(async (day) => {
         const clipped = { from: new Date(Math.max(day.getTime(), from.getTime())), to: new Date(Math.min(day.getTime() + DAY_MS, to.getTime())) }
-        const [grantsCreated, rotations] = await Promise.all([countGrantsCreated(deps.db, clipped), countTokensAt(deps.db, 'rotatedAt', clipped)])
+        const [grantsCreated, rotations] = await Promise.all([countGrantsCreated(deps.reads, clipped), countTokensAt(deps.reads, 'rotatedAt', clipped)])
         return { start: day, grantsCreated, rotations }
       }),
     ),
@@ -69,7 +69,7 @@ export async function getStats(deps: Deps, input: GetStatsInput): Promise<Stats>
 
   const grants: Stats['grants'] = { total: 0, pending: 0, approved: 0, issued: 0, revoked: 0, rejected: 0 }
   for (const row of byState) {
-    const status = grantStatus(row)
+    const status = grantStatusName(row as GrantStatus)
     grants[status] += row._count._all
     grants.total += row._count._all
   }

@@ -1,7 +1,8 @@
 import type { Deps } from '../deps'
-import { GnapError } from '../errors'
+import { grantStatusName, type GrantStatus, type GrantStatusName } from '../grant/grant-state'
 import { findGrantSummary, findTokenForConsole } from './console.repo'
-import { grantStatus, toTokenView, type ClientView, type GrantStatusName, type TokenView } from './admin-views'
+import { toTokenView, type ClientView, type TokenView } from './admin-views'
+import { ConsoleError } from './console-error'
 
 export interface TokenDetail {
   token: TokenView
@@ -11,15 +12,15 @@ export interface TokenDetail {
 /**
  * The token a management id names (the id in its manage URL, which resource servers and clients quote), with its
  * grant: the console's token page.
- * @throws GnapError invalid_request (404) when no token has this management id
+ * @throws ConsoleError not_found when no token has this management id
  */
 export async function getTokenDetail(deps: Deps, managementId: string): Promise<TokenDetail> {
-  const token = await findTokenForConsole(deps.db, managementId.trim().toLowerCase())
-  if (!token) throw new GnapError('invalid_request', 'unknown token', 404)
-  const grant = await findGrantSummary(deps.db, token.grantId)
-  if (!grant) throw new GnapError('invalid_request', 'unknown token', 404)
+  const token = await findTokenForConsole(deps.reads, managementId.trim().toLowerCase())
+  if (!token) throw new ConsoleError('not_found', 'unknown token')
+  const grant = await findGrantSummary(deps.reads, token.grantId)
+  if (!grant) throw new ConsoleError('not_found', 'unknown token')
   return {
     token: toTokenView(token, { replaces: token.previous?.managementId ?? null, replacedBy: token.next?.managementId ?? null }, deps.clock()),
-    grant: { id: grant.id, status: grantStatus(grant), client: { walletAddress: grant.client, name: grant.clientName } },
+    grant: { id: grant.id, status: grantStatusName(grant as GrantStatus), client: { walletAddress: grant.client, name: grant.clientName } },
   }
 }

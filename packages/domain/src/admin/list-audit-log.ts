@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import type { Deps } from '../deps'
-import { findAuditEntries } from './admin.repo'
+import { findAuditEntries } from './audit.repo'
 import type { AuditEntry } from './admin-views'
 import { decodeCursor, encodeCursor } from './page-cursor'
 
@@ -9,18 +9,18 @@ export const ListAuditLogInputSchema = z.strictObject({
   limit: z.number().int().min(1).max(100).default(50),
 })
 
-export type ListAuditLogInput = z.input<typeof ListAuditLogInputSchema>
+type ListAuditLogInput = z.input<typeof ListAuditLogInputSchema>
 
 const ORDERING = 'audit:desc'
 
 /**
  * The audit log, newest first, in keyset pages: who did what to which grant or token, and when.
- * @throws ZodError for input out of range; GnapError invalid_request (400) for a malformed cursor
+ * @throws ZodError for input out of range; ConsoleError bad_request for a malformed cursor
  */
 export async function listAuditLog(deps: Deps, input: ListAuditLogInput): Promise<{ items: AuditEntry[]; nextCursor: string | null }> {
   const { cursor, limit } = ListAuditLogInputSchema.parse(input)
   const after = cursor ? decodeCursor(ORDERING, cursor) : null
-  const rows = await findAuditEntries(deps.db, { after: after && { createdAt: after.value, id: after.id }, take: limit + 1 })
+  const rows = await findAuditEntries(deps.reads, { after: after && { createdAt: after.value, id: after.id }, take: limit + 1 })
   const page = rows.slice(0, limit)
   const last = page[page.length - 1]
   return {

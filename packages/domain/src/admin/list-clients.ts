@@ -8,9 +8,9 @@ export const ListClientsInputSchema = z.strictObject({
   limit: z.number().int().min(1).max(100).default(50),
 })
 
-export type ListClientsInput = z.input<typeof ListClientsInputSchema>
+type ListClientsInput = z.input<typeof ListClientsInputSchema>
 
-export interface ClientSummary {
+interface ClientSummary {
   walletAddress: string
   /** The name the client gave in its latest grant. */
   name: string | null
@@ -24,9 +24,9 @@ export interface ClientSummary {
  */
 export async function listClients(deps: Deps, input: ListClientsInput): Promise<ClientSummary[]> {
   const { search, limit } = ListClientsInputSchema.parse(input)
-  const groups = await groupClients(deps.db, { prefix: search || null, take: limit })
+  const groups = await groupClients(deps.reads, { prefix: search || null, take: limit })
   const names = await findLatestClientNames(
-    deps.db,
+    deps.reads,
     groups.map((g) => g.client),
   )
   return groups.map((g) => ({

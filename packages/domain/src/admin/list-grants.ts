@@ -2,7 +2,8 @@ import { z } from 'zod'
 import type { Deps } from '../deps'
 import { ACCESS_TYPES } from '../access/access.wire'
 import { findGrantIdsBySearch, findGrantPage, type GrantListFilters } from './console.repo'
-import { FINALIZED_REASONS, GRANT_STATES, toGrantRow, type GrantRow } from './admin-views'
+import { FINALIZED_REASONS, GRANT_STATES } from '../grant/grant-state'
+import { toGrantRow, type GrantRow } from './admin-views'
 import { decodeCursor, encodeCursor } from './page-cursor'
 
 export const GRANT_PAGE_MAX = 100
@@ -49,8 +50,8 @@ export interface GrantPage {
  * The console's grants table: filters combined with AND, sorted by creation or last change, in pages of at most
  * 100 with a keyset cursor that is stable under equal timestamps (ties broken by id) and stays valid when its row
  * is deleted. A search that is not an id finds nothing.
- * @throws ZodError for input out of range; GnapError invalid_request (400) for a malformed cursor or one made for
- *   another sort order
+ * @throws ZodError for input out of range; ConsoleError bad_request for a malformed cursor or one made for another
+ *   sort order
  */
 export async function listGrants(deps: Deps, input: ListGrantsInput): Promise<GrantPage> {
   const { cursor, limit, sort, filters } = ListGrantsInputSchema.parse(input)
@@ -60,12 +61,12 @@ export async function listGrants(deps: Deps, input: ListGrantsInput): Promise<Gr
   const { search, ...rest } = filters
   const repoFilters: GrantListFilters = rest
   if (search) {
-    const ids = await findGrantIdsBySearch(deps.db, search.toLowerCase())
+    const ids = await findGrantIdsBySearch(deps.reads, search.toLowerCase())
     if (ids.length === 0) return { items: [], nextCursor: null }
     repoFilters.ids = ids
   }
 
-  const rows = await findGrantPage(deps.db, { filters: repoFilters, field: sort.field, direction: sort.direction, after, take: limit + 1 })
+  const rows = await findGrantPage(deps.reads, { filters: repoFilters, field: sort.field, direction: sort.direction, after, take: limit + 1 })
   const page = rows.slice(0, limit)
   const last = page[page.length - 1]
   return {

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { GnapError } from '../errors'
+import { ConsoleError } from './console-error'
 
 // Keyset cursors: the sort value and id of the last row of a page, not a row reference, so a cursor stays valid
 // when its row is deleted, and rows with equal timestamps are split by id. Opaque to the browser (base64url JSON);
@@ -25,15 +25,15 @@ export function encodeCursor(ordering: string, position: CursorPosition): string
 
 /**
  * The position a cursor names, for the same ordering only.
- * @throws GnapError invalid_request (400) for a malformed cursor or one made for another ordering
+ * @throws ConsoleError bad_request for a malformed cursor or one made for another ordering
  */
 export function decodeCursor(ordering: string, cursor: string): CursorPosition {
   let parsed: z.infer<typeof CursorSchema>
   try {
     parsed = CursorSchema.parse(JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')))
   } catch {
-    throw new GnapError('invalid_request', 'invalid cursor: start again from the first page')
+    throw new ConsoleError('bad_request', 'invalid cursor: start again from the first page')
   }
-  if (parsed.o !== ordering) throw new GnapError('invalid_request', 'the cursor belongs to another sort order: start again from the first page')
+  if (parsed.o !== ordering) throw new ConsoleError('bad_request', 'the cursor belongs to another sort order: start again from the first page')
   return { value: new Date(parsed.v), id: parsed.i }
 }

@@ -1,11 +1,12 @@
 import type { Deps } from '../deps'
 import { verifyPassword } from '../owner/password'
 import { assertSignInAllowed, countFailedSignIn } from '../rate-limit/sign-in-limit'
-import { createSession } from '../session/session'
-import { findAdminByEmail, insertAuditEntry } from './admin.repo'
+import { createSession } from '../session/create-session'
+import { findAdminByEmail } from './admin.repo'
+import { insertAuditEntry } from './audit.repo'
 import { ADMIN_SESSION_SECONDS, type AdminIdentity } from './admin-session'
 
-export interface AdminSignIn {
+interface AdminSignIn {
   /** The session cookie's value: for the Set-Cookie header only, stored as a hash, never in a response body. */
   value: string
   expiresAt: Date
@@ -23,17 +24,17 @@ export async function signInAdmin(deps: Deps, input: { email: string; password: 
   const email = input.email.trim().toLowerCase().slice(0, 254)
   const password = input.password.slice(0, 256)
   const now = deps.clock()
-  await assertSignInAllowed(deps.db, 'admin', email, input.ip, now)
+  await assertSignInAllowed(deps.sql, 'admin', email, input.ip, now)
 
-  const admin = email ? await findAdminByEmail(deps.db, email) : null
+  const admin = email ? await findAdminByEmail(deps.sql, email) : null
   const ok = await verifyPassword(admin?.passwordHash ?? null, password)
   if (!admin || !ok) {
-    await countFailedSignIn(deps.db, 'admin', email, input.ip, now)
+    await countFailedSignIn(deps.sql, 'admin', email, input.ip, now)
     deps.log.info({ ip: input.ip }, 'admin sign-in failed')
     return null
   }
 
-  return deps.db.$transaction(async (tx) => {
+  return deps.sql.transaction(async (tx) => {
     const session = await createSession(tx, { kind: 'admin', subjectId: admin.id, ttlSeconds: ADMIN_SESSION_SECONDS, now })
     await insertAuditEntry(tx, { actor: admin.email, action: 'admin.sign-in', target: `admin:${admin.email}`, now })
     return { ...session, admin: { id: admin.id, email: admin.email } }

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest'
 import { GnapError } from '../errors'
 import { generateClientKey, signedHeaders } from '../testing/client-keys'
 import type { ClientKey } from '../testing/client-keys'
-import { readSignatureInputs, verifyHttpSignature } from './http-signature'
+import { readSignatureInputs, verifyHttpSignature as verifyParsed } from './http-signature'
 import type { SignedRequest, VerifyHttpSignatureOptions } from './http-signature'
 
 const AS = 'https://as.example'
@@ -61,7 +61,9 @@ async function handSigned(
   return signed.headers as Record<string, string>
 }
 
-function options(overrides: Partial<VerifyHttpSignatureOptions> = {}): VerifyHttpSignatureOptions {
+type Options = Omit<VerifyHttpSignatureOptions, 'signatures' | 'operation'>
+
+function options(overrides: Partial<Options> = {}): Options {
   return {
     getKey: async (kid) => (kid === key.kid ? key.jwk : null),
     now: new Date(),
@@ -82,6 +84,10 @@ async function refusal(promise: Promise<unknown>): Promise<{ code: string; statu
   const { code, status, message } = error as GnapError
   return { code, status, description: message }
 }
+
+/** Parses the signature headers, then verifies, as for a grant request (post-request). */
+const verifyHttpSignature = async (req: SignedRequest, opts: Options) =>
+  verifyParsed(req, { ...opts, signatures: readSignatureInputs(req), operation: 'post-request' })
 
 const invalidClient = (description: string, status = 401) => ({ code: 'invalid_client', status, description })
 

@@ -3,9 +3,9 @@ import type { KeyObject } from 'node:crypto'
 import { httpbis } from 'http-message-signatures'
 import { isInnerList, parseDictionary, serializeInnerList, serializeItem } from 'structured-headers'
 import type { BareItem, Dictionary, InnerList, Item } from 'structured-headers'
-import { GnapError } from '../errors'
+import { GnapError, unresolvableClientKey, type ClientOperation } from '../errors'
 
-// HTTP message signatures (RFC 9421) as GNAP clients use them (RFC 9635 §7.3.1, PROTOCOL.md §4.2).
+// HTTP message signatures (RFC 9421) as GNAP clients use them (RFC 9635 §7.3.1, docs/protocol.md §4.2).
 // Parsing and the signature base come from maintained libraries; the checks are ours and run in a fixed
 // order so that every refusal names the check that failed.
 
@@ -51,6 +51,10 @@ export interface VerificationJwk {
 }
 
 export interface VerifyHttpSignatureOptions {
+  /** The request's signatures as `readSignatureInputs` returned them: the headers are parsed once per request. */
+  signatures: ParsedSignature[]
+  /** The contract operation, which decides the status of a key that cannot be resolved (errors.ts). */
+  operation: ClientOperation
   /** Resolves a `keyid` to the client's public JWK; null when no such key is published. */
   getKey: (keyid: string) => Promise<VerificationJwk | null>
   now: Date
@@ -78,12 +82,12 @@ const FIELD_PARAMS = new Set(['sf', 'key', 'bs'])
 // RFC 9110 §5.1 field-name token, lower-case as RFC 9421 §2.1 requires.
 const FIELD_NAME = /^[!#$%&'*+\-.^_`|~0-9a-z]+$/
 
-const refuse = (description: string): GnapError => new GnapError('invalid_client', description, 401)
+const refuse = (description: string): GnapError => new GnapError('invalid_client', description)
 
 const hasBody = (req: SignedRequest): boolean => req.body !== null && req.body.byteLength > 0
 
 /**
- * Steps 1–3 of PROTOCOL.md §4.2 that need no key: header presence and syntax, label pairing, covered components
+ * Steps 1–3 of docs/protocol.md §4.2 that need no key: header presence and syntax, label pairing, covered components
  * and parameters. Returns every well-formed candidate, in `Signature-Input` order.
  * @throws GnapError invalid_client 401 describing the first candidate's failure when none is well formed.
  */
@@ -113,16 +117,16 @@ export function readSignatureInputs(req: SignedRequest): ParsedSignature[] {
 }
 
 /**
- * Verifies the request's HTTP message signature (RFC 9421 §3.2, RFC 9635 §7.3.1, PROTOCOL.md §4.2). Every label
- * present in both headers is examined until one verifies.
+ * Verifies the request's HTTP message signature (RFC 9421 §3.2, RFC 9635 §7.3.1, docs/protocol.md §4.2) from the
+ * signatures `readSignatureInputs` parsed. Every label present in both headers is examined until one verifies.
  * @throws GnapError invalid_client 401 naming the first failed check of the first well-formed candidate;
- *   invalid_client 400 "could not determine client" when the keyid resolves to no key.
+ *   `unresolvableClientKey(operation)` when the keyid resolves to no key.
  */
 export async function verifyHttpSignature(
   req: SignedRequest,
   opts: VerifyHttpSignatureOptions,
 ): Promise<{ keyid: string; label: string }> {
-  const candidates = readSignatureInputs(req)
+  const candidates = opts.signatures
   const nowSeconds = opts.now.getTime() / 1000
   let digestResult: GnapError | null | undefined
   const keys = new Map<string, Promise<VerificationJwk | null>>()
@@ -141,7 +145,7 @@ export async function verifyHttpSignature(
         keys.set(candidate.keyid, keyLookup)
       }
       const jwk = await keyLookup
-      if (jwk === null) throw new GnapError('invalid_client', 'could not determine client', 400)
+      if (jwk === null) throw unresolvableClientKey(opts.operation)
       const publicKey = toEd25519PublicKey(jwk)
 
       const base = buildSignatureBase(req, candidate)

@@ -1,18 +1,22 @@
 import type { Deps } from '../deps'
-import { GnapError } from '../errors'
-import { verifyHttpSignature, type SignedRequest } from './http-signature'
-import { sqlOf } from '../db/client'
+import { isGnapError, unresolvableClientKey, type ClientOperation } from '../errors'
+import { readSignatureInputs, verifyHttpSignature, type ParsedSignature, type SignedRequest } from './http-signature'
 import { rememberSignatureNonce } from './signature-nonce.repo'
 
-/** What a signed request presents: its GNAP token, and a way to check its signature against a client's keys. */
+/**
+ * What a signed request presents (docs/protocol.md §4): its GNAP token, and its signature, checked against the keys
+ * of the client the operation names. Made once per request by the route wrapper, which parses the signature headers
+ * here, once; the authentication steps (grant/continuation-auth.ts, access-token/management-auth.ts, and the
+ * grant request's own client signature in request-grant.ts) call `verifySignature`.
+ */
 export interface RequestAuth {
   /** The value of `Authorization: GNAP <value>`, or null when absent or another scheme. */
   token: string | null
   /**
    * Verifies the request's HTTP message signature with a key that `walletAddress` publishes.
-   * @throws GnapError invalid_client (401; 400 when no key can be resolved)
+   * @throws GnapError invalid_client: 401, or `unresolvableClientKey(operation)` when no key can be resolved
    */
-  verifySignature(walletAddress: string): Promise<void>
+  verifySignature(walletAddress: string, operation: ClientOperation): Promise<void>
 }
 
 /** `Authorization: GNAP <token>` (RFC 9635 §7.2); anything else is no token. */
@@ -22,32 +26,34 @@ export function gnapToken(authorization: string | null): string | null {
   return m?.[1] ?? null
 }
 
+/**
+ * Reads a signed request's token and signature headers. The signature headers' shape is checked here, before any
+ * use case runs (docs/protocol.md §4.2 steps 1–3).
+ * @throws GnapError invalid_client 401 when no signature is well formed
+ */
 export function createRequestAuth(deps: Deps, req: SignedRequest): RequestAuth {
+  const signatures: ParsedSignature[] = readSignatureInputs(req)
   return {
     token: gnapToken(req.headers.get('authorization')),
-    async verifySignature(walletAddress) {
+    async verifySignature(walletAddress, operation) {
       const now = deps.clock()
       await verifyHttpSignature(req, {
-        getKey: (kid) => deps.walletAddresses.getKey(walletAddress, kid),
+        signatures,
+        operation,
+        getKey: async (kid) => {
+          try {
+            return await deps.walletAddresses.getKey(walletAddress, kid)
+          } catch (e) {
+            // The wallet address or its key set could not be fetched: the key cannot be resolved.
+            if (isGnapError(e) && e.code === 'invalid_client') throw unresolvableClientKey(operation, e.message)
+            throw e
+          }
+        },
         now,
         windowSeconds: deps.config.signatureWindowSeconds,
         skewSeconds: deps.config.signatureClockSkewSeconds,
-        rememberNonce: (kid, nonce, expiresAt) => rememberSignatureNonce(sqlOf(deps.db), `${walletAddress}#${kid}`, nonce, expiresAt, now),
+        rememberNonce: (kid, nonce, expiresAt) => rememberSignatureNonce(deps.sql, `${walletAddress}#${kid}`, nonce, expiresAt, now),
       })
     },
-  }
-}
-
-/**
- * Verifies against a client's keys for operations whose contract lists no 400 invalid_client (cancel, rotate,
- * revoke: auth-server.yaml delete-continue, post-token, delete-token): a key that cannot be resolved is then a
- * 401, like any other signature failure (PROTOCOL.md §2.4 step 3).
- */
-export async function verifySignatureAs401(auth: RequestAuth, walletAddress: string): Promise<void> {
-  try {
-    await auth.verifySignature(walletAddress)
-  } catch (e) {
-    if (e instanceof GnapError && e.code === 'invalid_client' && e.status !== 401) throw new GnapError('invalid_client', e.message, 401)
-    throw e
   }
 }

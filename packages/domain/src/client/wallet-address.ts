@@ -1,15 +1,15 @@
 import { z } from 'zod'
-import { GnapError } from '../errors'
+import { badClient } from '../errors'
 import { readCapped } from '../read-capped'
 
-// Outbound fetches of client wallet addresses and their keys (PROTOCOL.md §4.3). The URLs are chosen by clients,
+// Outbound fetches of client wallet addresses and their keys (docs/protocol.md §4.3). The URLs are chosen by clients,
 // so every fetch is guarded against SSRF (RFC 9635 §11): https only (loopback or an explicit setting excepted),
 // no redirects followed, a short timeout and a size cap.
 
 const httpUrl = z.url({ protocol: /^https?$/ })
 
 // wallet-address-server.yaml get-wallet-address: additionalProperties true.
-export const WalletAddressDocumentSchema = z.looseObject({
+const WalletAddressDocumentSchema = z.looseObject({
   id: httpUrl,
   publicName: z.string().optional(),
   assetCode: z.string().min(1),
@@ -109,7 +109,7 @@ export function createWalletAddressResolver(opts: WalletAddressResolverOptions):
         signal: AbortSignal.timeout(timeoutMs),
       })
     } catch {
-      throw new GnapError('invalid_client', failure, 400)
+      throw badClient(failure)
     }
     try {
       // A redirect is a failure: following it could reach hosts the URL check never saw.
@@ -123,7 +123,7 @@ export function createWalletAddressResolver(opts: WalletAddressResolverOptions):
       return JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes)) as unknown
     } catch {
       await response.body?.cancel().catch(() => undefined)
-      throw new GnapError('invalid_client', failure, 400)
+      throw badClient(failure)
     }
   }
 
@@ -133,7 +133,7 @@ export function createWalletAddressResolver(opts: WalletAddressResolverOptions):
     return keySets.load(walletAddress.href, async () => {
       const body = await fetchJson(jwksUrl.href, KEYS_FAILURE)
       const parsed = JwksSchema.safeParse(body)
-      if (!parsed.success) throw new GnapError('invalid_client', KEYS_FAILURE, 400)
+      if (!parsed.success) throw badClient(KEYS_FAILURE)
       return { value: parsed.data.keys.flatMap(toEd25519Jwk), fetchedAt: now() }
     })
   }
@@ -148,7 +148,7 @@ export function createWalletAddressResolver(opts: WalletAddressResolverOptions):
       }
       const cached = findKey(entry.value, kid)
       if (cached !== null) return cached
-      // PROTOCOL.md §4.3: an unknown kid may be a freshly published key; refetch, but rate-limited.
+      // docs/protocol.md §4.3: an unknown kid may be a freshly published key; refetch, but rate-limited.
       if (now() - entry.fetchedAt < UNKNOWN_KID_REFETCH_MS) return null
       entry = await loadKeys(url)
       return findKey(entry.value, kid)
@@ -161,7 +161,7 @@ export function createWalletAddressResolver(opts: WalletAddressResolverOptions):
       const loaded = await documents.load(url.href, async () => {
         const body = await fetchJson(url.href, DOCUMENT_FAILURE)
         const parsed = WalletAddressDocumentSchema.safeParse(body)
-        if (!parsed.success) throw new GnapError('invalid_client', DOCUMENT_FAILURE, 400)
+        if (!parsed.success) throw badClient(DOCUMENT_FAILURE)
         return { value: parsed.data, fetchedAt: now() }
       })
       return loaded.value
@@ -170,7 +170,7 @@ export function createWalletAddressResolver(opts: WalletAddressResolverOptions):
 }
 
 function checkedUrl(walletAddress: string, allowHttp: boolean, failure: string): URL {
-  if (!isAllowedWalletAddressUrl(walletAddress, allowHttp)) throw new GnapError('invalid_client', failure, 400)
+  if (!isAllowedWalletAddressUrl(walletAddress, allowHttp)) throw badClient(failure)
   return new URL(walletAddress)
 }
 

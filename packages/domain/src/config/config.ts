@@ -1,6 +1,6 @@
 import { z } from 'zod'
 
-// Settings of the server, with the names operators of the reference server know (PROTOCOL.md §7).
+// Settings of the server, with the names operators of the reference server know (docs/protocol.md §7).
 // The web app's env.ts is the only reader of process.env; it parses with this schema.
 
 const bool = (fallback: boolean) =>
@@ -30,7 +30,7 @@ export const EnvSchema = z.object({
   SIGNATURE_WINDOW_SECONDS: seconds(300),
   SIGNATURE_CLOCK_SKEW_SECONDS: z.coerce.number().int().min(0).max(600).default(30),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  // Token rows dead (expired, rotated or revoked) for longer than this are deleted; grants are kept (PROTOCOL.md §7).
+  // Token rows dead (expired, rotated or revoked) for longer than this are deleted; grants are kept (docs/protocol.md §7).
   ACCESS_TOKEN_DELETION_DAYS: z.coerce.number().int().positive().max(3650).default(30),
   // Grant requests (POST /) per minute, fixed window; 0 switches a limit off.
   RATE_LIMIT_GRANTS_PER_MINUTE: z.coerce.number().int().min(0).max(1_000_000).default(120),
@@ -86,7 +86,7 @@ export function configFromEnv(env: Env): GnapConfig {
   }
 }
 
-/** The grant endpoint URI: the base URL with exactly one trailing slash (PROTOCOL.md §5, line 4 of the hash). */
+/** The grant endpoint URI: the base URL with exactly one trailing slash (docs/protocol.md §5, line 4 of the hash). */
 export function grantEndpoint(baseUrl: string): string {
   return baseUrl.replace(/\/+$/, '') + '/'
 }

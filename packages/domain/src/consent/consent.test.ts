@@ -18,9 +18,13 @@ import { continueGrant } from '../grant/continue-grant'
 import { finishHash } from '../interaction/finish-hash'
 import type { FrontChannelResult } from '../interaction/front-channel'
 import { startInteraction } from '../interaction/start-interaction'
-import { createOwner, signInOwner } from '../owner/owner'
-import { createSession, csrfTokenFor } from '../session/session'
-import { decideConsent, getConsentScreen, type ConsentInput } from './consent'
+import { createOwner } from '../owner/create-owner'
+import { signInOwner } from '../owner/sign-in-owner'
+import { createSession } from '../session/create-session'
+import { csrfTokenFor } from '../session/csrf'
+import { getConsentScreen } from './get-consent-screen'
+import { decideConsent } from './decide-consent'
+import type { ConsentInput } from './consent-checks'
 
 // The built-in consent screen, used when no identity provider is configured.
 let t: TestDeps
@@ -36,7 +40,7 @@ const BOB = { email: 'bob@example.com', name: 'Bob', password: 'bob-password-1',
 
 /** Creates the owner and signs them in; returns the owner's id and session cookie value. */
 async function signedIn(owner: typeof ALICE): Promise<{ id: string; session: string }> {
-  const { id } = await createOwner(t.db, owner)
+  const { id } = await createOwner(t.sql, owner)
   return { id, session: await signIn(owner) }
 }
 
@@ -193,10 +197,10 @@ describe('getConsentScreen', () => {
     ],
     [
       'an administrator session',
-      async () => (await createSession(t.db, { kind: 'admin', subjectId: 'admin-1', ttlSeconds: 600, now: t.deps.clock() })).value,
+      async () => (await createSession(t.sql, { kind: 'admin', subjectId: 'admin-1', ttlSeconds: 600, now: t.deps.clock() })).value,
     ],
   ])('shows the sign-in form for %s', async (_name, ownerSession) => {
-    await createOwner(t.db, ALICE)
+    await createOwner(t.sql, ALICE)
     // The owner session is arranged first: an owner session outlives an interaction.
     const session = await ownerSession()
     const g = await started()
@@ -205,7 +209,7 @@ describe('getConsentScreen', () => {
   })
 
   it('tells another owner that the request is not for their account', async () => {
-    await createOwner(t.db, ALICE)
+    await createOwner(t.sql, ALICE)
     const g = await started()
     const bob = await signedIn(BOB)
     const result = await expectNoWrites(() => screen(g, g.interactionSession, bob.session))
@@ -268,10 +272,10 @@ describe('decideConsent', () => {
     ],
     [
       'an administrator session',
-      async () => (await createSession(t.db, { kind: 'admin', subjectId: 'admin-1', ttlSeconds: 600, now: t.deps.clock() })).value,
+      async () => (await createSession(t.sql, { kind: 'admin', subjectId: 'admin-1', ttlSeconds: 600, now: t.deps.clock() })).value,
     ],
   ])('answers a 401 page for %s and records nothing', async (_name, ownerSession) => {
-    await createOwner(t.db, ALICE)
+    await createOwner(t.sql, ALICE)
     // The owner session is arranged first: an owner session outlives an interaction.
     const session = await ownerSession()
     const g = await started()
@@ -315,7 +319,7 @@ describe('decideConsent', () => {
   })
 
   it.each(['approve', 'deny'])('answers a 403 page when another owner chooses %s, and records nothing', async (choice) => {
-    await createOwner(t.db, ALICE)
+    await createOwner(t.sql, ALICE)
     const g = await started()
     const bob = await signedIn(BOB)
     const result = await expectNoWrites(() => decideAs(g, g.interactionSession, bob.session, csrfTokenFor(bob.session), choice))
@@ -344,7 +348,7 @@ describe('decideConsent', () => {
     const result = await decideAs(g, g.interactionSession, alice.session, csrfTokenFor(alice.session), 'approve')
     expect(result).toEqual({ kind: 'redirect', location: ourFinishUrl(g) })
     const decided = await interactionRow(g)
-    expect(decided).toMatchObject({ state: 'APPROVED', ownerId: alice.id, decidedAt: t.clock.now, finishedAt: null })
+    expect(decided).toMatchObject({ state: 'approved', ownerId: alice.id, decidedAt: t.clock.now, finishedAt: null })
     // The grant itself changes only at finish.
     expect(decided.grant.state).toBe('pending')
 
@@ -371,7 +375,7 @@ describe('decideConsent', () => {
     const alice = await signedIn(ALICE)
     const result = await decideAs(g, g.interactionSession, alice.session, csrfTokenFor(alice.session), 'deny')
     expect(result).toEqual({ kind: 'redirect', location: ourFinishUrl(g) })
-    expect(await interactionRow(g)).toMatchObject({ state: 'DENIED', ownerId: alice.id, decidedAt: t.clock.now })
+    expect(await interactionRow(g)).toMatchObject({ state: 'denied', ownerId: alice.id, decidedAt: t.clock.now })
 
     expect(redirectTo(await finish(t, g, g.interactionSession))).toEqual({ base: TEST_FINISH_URI, query: { result: 'grant_rejected' } })
     expect((await interactionRow(g)).grant).toMatchObject({ state: 'finalized', finalizedReason: 'rejected' })
@@ -386,7 +390,7 @@ describe('decideConsent', () => {
     await decideAs(g, g.interactionSession, alice.session, csrfTokenFor(alice.session), 'approve')
     const second = await expectNoWrites(() => decideAs(g, g.interactionSession, otherTab, csrfTokenFor(otherTab), 'deny'))
     expect(second).toEqual({ kind: 'redirect', location: ourFinishUrl(g) })
-    expect(await interactionRow(g)).toMatchObject({ state: 'APPROVED', ownerId: alice.id })
+    expect(await interactionRow(g)).toMatchObject({ state: 'approved', ownerId: alice.id })
   })
 
   it('records exactly one of two simultaneous decisions and sends both to finish', async () => {
@@ -401,7 +405,7 @@ describe('decideConsent', () => {
       { kind: 'redirect', location: ourFinishUrl(g) },
       { kind: 'redirect', location: ourFinishUrl(g) },
     ])
-    expect(['APPROVED', 'DENIED']).toContain((await interactionRow(g)).state)
+    expect(['approved', 'denied']).toContain((await interactionRow(g)).state)
   })
 
   it('works for a grant without a finish URI, which finish then answers as accepted', async () => {

@@ -1,24 +1,23 @@
 import Database from 'better-sqlite3'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { createTestDb } from '../testing/test-db'
-import { sqlOf, type Db } from './client'
 import { Gate, SqliteSql, type Sql } from './sql'
 
 // One process shares one SQLite connection between Prisma and the hot paths. A statement made outside a transaction
 // while another request's transaction is open must neither land inside it (and be undone by its rollback) nor read
 // its uncommitted rows. On PostgreSQL each transaction has a connection of its own; the same tests hold there.
 
-let t: { db: Db; url: string; cleanup: () => Promise<void> }
+let t: Awaited<ReturnType<typeof createTestDb>>
 let sql: Sql
 beforeEach(async () => {
   t = await createTestDb()
-  sql = t.sql
+  sql = t.store.sql
 })
 afterEach(() => t.cleanup())
 
 const later = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 class Abort extends Error {}
-const nonces = async () => (await t.db.signatureNonce.findMany({ orderBy: { nonce: 'asc' } })).map((n) => n.nonce)
+const nonces = async () => (await t.store.prisma.signatureNonce.findMany({ orderBy: { nonce: 'asc' } })).map((n) => n.nonce)
 const expiresAt = new Date('2030-01-01T00:00:00.000Z')
 
 describe('statements outside a transaction, while one is open', () => {
@@ -27,7 +26,7 @@ describe('statements outside a transaction, while one is open', () => {
     [
       'a Prisma transaction',
       (meanwhile) =>
-        t.db.$transaction(async (tx) => {
+        t.store.prisma.$transaction(async (tx) => {
           await tx.signatureNonce.create({ data: { keyRef: 'k', nonce: 'in-rolled-back-tx', expiresAt } })
           meanwhile()
           await later(30)
@@ -50,7 +49,7 @@ describe('statements outside a transaction, while one is open', () => {
     const outside: Promise<unknown>[] = []
     await expect(
       rolledBack(() => {
-        outside.push(t.db.signatureNonce.create({ data: { keyRef: 'k', nonce: 'plain-prisma', expiresAt } }))
+        outside.push(t.store.prisma.signatureNonce.create({ data: { keyRef: 'k', nonce: 'plain-prisma', expiresAt } }))
         outside.push(sql.run(`INSERT INTO "SignatureNonce" ("keyRef", "nonce", "expiresAt") VALUES ($1, $2, $3)`, ['k', 'plain-sql', expiresAt]))
       }),
     ).rejects.toBeInstanceOf(Abort)
@@ -61,9 +60,9 @@ describe('statements outside a transaction, while one is open', () => {
   it('reads made during a transaction do not see its uncommitted rows', async () => {
     const reads: Promise<number>[] = []
     await expect(
-      t.db.$transaction(async (tx) => {
+      t.store.prisma.$transaction(async (tx) => {
         await tx.signatureNonce.create({ data: { keyRef: 'k', nonce: 'uncommitted', expiresAt } })
-        reads.push(t.db.signatureNonce.count())
+        reads.push(t.store.prisma.signatureNonce.count())
         reads.push(sql.all<{ n: unknown }>(`SELECT COUNT(*) AS "n" FROM "SignatureNonce"`).then((r) => Number(r[0]!.n)))
         await later(30)
         throw new Abort()
@@ -76,7 +75,7 @@ describe('statements outside a transaction, while one is open', () => {
     let outside: Promise<unknown> = Promise.resolve()
     await sql.transaction(async (tx) => {
       await tx.run(`INSERT INTO "SignatureNonce" ("keyRef", "nonce", "expiresAt") VALUES ($1, $2, $3)`, ['k', 'committed', expiresAt])
-      outside = t.db.signatureNonce.create({ data: { keyRef: 'k', nonce: 'plain-prisma', expiresAt } })
+      outside = t.store.prisma.signatureNonce.create({ data: { keyRef: 'k', nonce: 'plain-prisma', expiresAt } })
       await later(10)
     })
     await outside
@@ -87,14 +86,14 @@ describe('statements outside a transaction, while one is open', () => {
 describe('the hot paths’ SQL', () => {
   it('reads back what Prisma wrote, dates as Dates, and Prisma reads back what it wrote', async () => {
     const at = new Date('2031-02-03T04:05:06.789Z')
-    await t.db.signatureNonce.create({ data: { keyRef: 'k', nonce: 'by-prisma', expiresAt: at } })
+    await t.store.prisma.signatureNonce.create({ data: { keyRef: 'k', nonce: 'by-prisma', expiresAt: at } })
     await sql.run(`INSERT INTO "SignatureNonce" ("keyRef", "nonce", "expiresAt") VALUES ($1, $2, $3)`, ['k', 'by-sql', at])
     const rows = await sql.all<{ nonce: string; expiresAt: Date }>(`SELECT "nonce", "expiresAt" FROM "SignatureNonce" ORDER BY "nonce"`)
     expect(rows).toEqual([
       { nonce: 'by-prisma', expiresAt: at },
       { nonce: 'by-sql', expiresAt: at },
     ])
-    expect((await t.db.signatureNonce.findMany({ where: { expiresAt: at }, orderBy: { nonce: 'asc' } })).map((n) => n.nonce)).toEqual([
+    expect((await t.store.prisma.signatureNonce.findMany({ where: { expiresAt: at }, orderBy: { nonce: 'asc' } })).map((n) => n.nonce)).toEqual([
       'by-prisma',
       'by-sql',
     ])

@@ -1,9 +1,9 @@
 import type { Database, Statement } from 'better-sqlite3'
 import type { Pool, PoolClient, QueryConfig } from 'pg'
 
-// The hot paths (signature nonces, rotation, introspection, continuation, grant requests) send portable SQL through
-// this small interface instead of Prisma's client: one prepared statement per query, no per-call query compilation,
-// no result interpretation. Prisma keeps the schema, the migrations and everything else (issue #7).
+// The SQL runner: the one way repositories reach the database (docs/protocol.md §9). One prepared statement per
+// query, no per-call query compilation, no result interpretation. Prisma keeps the schema, the migrations and the
+// console's read-only models (read-models.ts), over the same connections and, on SQLite, behind the same gate.
 //
 // SQL is written once, in the subset both databases share: quoted identifiers, `$1`-style parameters (rewritten to
 // SQLite's `?1`), `INSERT … ON CONFLICT DO NOTHING`, `RETURNING`. Dates go in as Dates and come back as Dates.
@@ -133,8 +133,7 @@ export class SqliteSql implements Sql {
    * Runs `takesLock`, a statement that takes the file's write lock (BEGIN IMMEDIATE, or a write outside a
    * transaction), then `holding` with its result, both holding the gate; but without SQLite's busy handler. While
    * another process (another worker of `pnpm start`) holds the lock, that handler sleeps, synchronously, 1, 2, 5,
-   * 10… ms between tries, and the whole worker sleeps with it: measured under the benchmark's rotations on two
-   * workers, one BEGIN in ten waited, 2 ms on average. Here the statement fails at once with SQLITE_BUSY while the lock
+   * 10… ms between tries, and the whole worker sleeps with it. Here the statement fails at once with SQLITE_BUSY while the lock
    * is taken; the gate is let go, and the statement is tried again after a turn of the event loop (later after a
    * growing pause), so the worker serves its other requests, and this connection its other statements, meanwhile.
    * Past the busy timeout the error stands, as SQLite's own would. The connection keeps its busy timeout for

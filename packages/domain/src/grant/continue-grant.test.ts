@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { GnapError } from '../errors'
 import { hashSecret } from '../secrets'
 import {
@@ -22,26 +22,16 @@ import {
   startSession,
   type FinishedGrant,
 } from '../testing/grant-flows'
-import { getGrantForConsent, recordConsent } from '../interaction/identity-provider'
+import { getGrantForConsent } from '../interaction/get-grant-for-consent'
+import { recordConsent } from '../interaction/record-consent'
 import { startInteraction } from '../interaction/start-interaction'
 import { finishInteraction } from '../interaction/finish-interaction'
 import { cancelGrant } from './cancel-grant'
 import { continueGrant } from './continue-grant'
 import { parseContinueRequest } from './grant.wire'
+import { useTestDeps } from '../testing/use-test-deps'
 
-let t: TestDeps
-beforeEach(async () => {
-  t = await buildTestDeps()
-})
-afterEach(async () => {
-  await t.cleanup()
-})
-
-async function withDeps(overrides: Parameters<typeof buildTestDeps>[0]): Promise<TestDeps> {
-  await t.cleanup()
-  t = await buildTestDeps(overrides)
-  return t
-}
+const t = useTestDeps()
 
 const poll = (g: { continueId: string; continueToken: string }, auth = authAs(g.continueToken)) =>
   continueGrant(t.deps, { continueId: g.continueId, interactRef: null, auth })
@@ -57,7 +47,7 @@ async function approvedPollGrant(): Promise<FinishedGrant> {
   return interact(t, await requestPendingGrant(t, grantRequest({ interact: 'poll' })), 'accept')
 }
 
-describe('parseContinueRequest (PROTOCOL §2.2 step 1)', () => {
+describe('parseContinueRequest (docs/protocol.md §2.2 step 1)', () => {
   it.each<[string, unknown, string | null]>([
     ['no body', undefined, null],
     ['an empty object', {}, null],
@@ -79,7 +69,7 @@ describe('parseContinueRequest (PROTOCOL §2.2 step 1)', () => {
   })
 })
 
-describe('continueGrant: authentication (PROTOCOL §2.2 steps 2–4)', () => {
+describe('continueGrant: authentication (docs/protocol.md §2.2 steps 2–4)', () => {
   it('returns invalid_continuation 401 without a GNAP token, before looking up the grant', async () => {
     const auth = authAs(null)
     await expect(poll({ continueId: 'unknown', continueToken: '' }, auth)).rejects.toMatchObject(gnapError('invalid_continuation', 401))
@@ -118,7 +108,7 @@ describe('continueGrant: authentication (PROTOCOL §2.2 steps 2–4)', () => {
 
   it.each([
     ['invalid_client 401 when the signature does not verify', new GnapError('invalid_client', 'bad signature'), 401],
-    ['invalid_client 400 when the client key cannot be resolved', new GnapError('invalid_client', 'could not determine client', 400), 400],
+    ['invalid_client 400 when the client key cannot be resolved', 'unresolvable-key' as const, 400],
   ])('returns %s, and the wait clock is not restarted', async (_name, failure, status) => {
     const g = await requestPendingGrant(t, grantRequest({ interact: 'poll' }))
     const before = await grantRow(g.continueId)
@@ -134,7 +124,7 @@ describe('continueGrant: authentication (PROTOCOL §2.2 steps 2–4)', () => {
   })
 })
 
-describe('continueGrant: finalized grants (PROTOCOL §2.2 step 5)', () => {
+describe('continueGrant: finalized grants (docs/protocol.md §2.2 step 5)', () => {
   it.each([
     ['a poll', false],
     ['an interact_ref', true],
@@ -185,7 +175,7 @@ describe('continueGrant: finalized grants (PROTOCOL §2.2 step 5)', () => {
   })
 })
 
-describe('continueGrant: wait (PROTOCOL §2.2 step 6)', () => {
+describe('continueGrant: wait (docs/protocol.md §2.2 step 6)', () => {
   it('returns too_fast when called before wait elapses', async () => {
     const g = await requestPendingGrant(t, grantRequest({ interact: 'poll' }))
     t.clock.advance(4.999)
@@ -220,7 +210,7 @@ describe('continueGrant: wait (PROTOCOL §2.2 step 6)', () => {
   })
 
   it('enforces WAIT_SECONDS as configured', async () => {
-    await withDeps({ config: { waitSeconds: 30 } })
+    await t.reset({ config: { waitSeconds: 30 } })
     const g = await requestPendingGrant(t, grantRequest({ interact: 'poll' }))
     t.clock.advance(29)
     await expect(poll(g)).rejects.toMatchObject(gnapError('too_fast', 400))
@@ -236,9 +226,9 @@ describe('continueGrant: wait (PROTOCOL §2.2 step 6)', () => {
   })
 })
 
-describe('continueGrant: with interact_ref (PROTOCOL §2.2 step 7)', () => {
+describe('continueGrant: with interact_ref (docs/protocol.md §2.2 step 7)', () => {
   it('issues the token, finalizes the grant as issued and marks the reference used', async () => {
-    await withDeps({ config: { accessTokenExpirySeconds: 1200 } })
+    await t.reset({ config: { accessTokenExpirySeconds: 1200 } })
     const access = [outgoingAccess(), incomingAccess()]
     const g = await approvedGrant(t, grantRequest({ access }))
     t.clock.advance(5)
@@ -258,7 +248,7 @@ describe('continueGrant: with interact_ref (PROTOCOL §2.2 step 7)', () => {
 
     const grant = await grantRow(g.continueId)
     expect(grant).toMatchObject({ state: 'finalized', finalizedReason: 'issued', finalizedAt: t.clock.now })
-    expect(grant.interaction).toMatchObject({ state: 'APPROVED', refUsedAt: t.clock.now })
+    expect(grant.interaction).toMatchObject({ state: 'approved', refUsedAt: t.clock.now })
     expect(grant.accessTokens).toHaveLength(1)
     expect(grant.accessTokens[0]).toMatchObject({
       state: 'active',
@@ -320,7 +310,7 @@ describe('continueGrant: with interact_ref (PROTOCOL §2.2 step 7)', () => {
   })
 })
 
-describe('continueGrant: poll (PROTOCOL §2.2 step 8)', () => {
+describe('continueGrant: poll (docs/protocol.md §2.2 step 8)', () => {
   it('returns request_denied 401 when the grant has a finish method', async () => {
     const g = await requestPendingGrant(t)
     t.clock.advance(5)
@@ -348,7 +338,7 @@ describe('continueGrant: poll (PROTOCOL §2.2 step 8)', () => {
     const g = await requestPendingGrant(t, grantRequest({ interact: 'poll' }))
     t.clock.advance(601)
     await expect(poll(g)).resolves.toMatchObject({ continue: { wait: 5 } })
-    expect(await grantRow(g.continueId)).toMatchObject({ state: 'pending', interaction: { state: 'PENDING' } })
+    expect(await grantRow(g.continueId)).toMatchObject({ state: 'pending', interaction: { state: 'pending' } })
   })
 
   it('issues the token when an approved grant without finish method is polled', async () => {
@@ -371,7 +361,7 @@ describe('continueGrant: poll (PROTOCOL §2.2 step 8)', () => {
   })
 })
 
-describe('a finalized grant never changes again (PROTOCOL §3)', () => {
+describe('a finalized grant never changes again (docs/protocol.md §3)', () => {
   async function finalized(kind: 'issued' | 'rejected' | 'revoked'): Promise<FinishedGrant> {
     if (kind === 'rejected') return interact(t, await requestPendingGrant(t), 'reject')
     const g = await approvedGrant(t)

@@ -16,7 +16,7 @@ const issued: GrantStatus = { state: 'finalized', finalizedReason: 'issued' }
 const rejected: GrantStatus = { state: 'finalized', finalizedReason: 'rejected' }
 const revoked: GrantStatus = { state: 'finalized', finalizedReason: 'revoked' }
 
-describe('grant state predicates (PROTOCOL §3)', () => {
+describe('grant state predicates (docs/protocol.md §3)', () => {
   it.each<[string, GrantStatus, { finalized: boolean; issued: boolean; rejected: boolean; revoked: boolean; canRevoke: boolean }]>([
     ['pending', pending, { finalized: false, issued: false, rejected: false, revoked: false, canRevoke: true }],
     ['approved', approved, { finalized: false, issued: false, rejected: false, revoked: false, canRevoke: true }],
@@ -40,7 +40,7 @@ describe('grant state predicates (PROTOCOL §3)', () => {
   })
 })
 
-describe('secondsUntilContinue (PROTOCOL §2.2 step 6)', () => {
+describe('secondsUntilContinue (docs/protocol.md §2.2 step 6)', () => {
   const now = new Date('2025-01-15T12:00:00.000Z')
   const at = (ms: number) => new Date(now.getTime() + ms)
 
@@ -56,7 +56,7 @@ describe('secondsUntilContinue (PROTOCOL §2.2 step 6)', () => {
   })
 })
 
-describe('isInteractionExpired (PROTOCOL §3: expired when now > created + INTERACTION_EXPIRY_SECONDS)', () => {
+describe('isInteractionExpired (docs/protocol.md §3: expired when now > created + INTERACTION_EXPIRY_SECONDS)', () => {
   const expiresAt = new Date('2025-01-15T12:10:00.000Z')
 
   it.each<[string, number, boolean]>([

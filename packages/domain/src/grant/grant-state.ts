@@ -1,4 +1,4 @@
-// Grant states (PROTOCOL.md §3). Finalized is terminal (RFC 9635 §1.5): the only change allowed after it is
+// Grant states (docs/protocol.md §3). Finalized is terminal (RFC 9635 §1.5): the only change allowed after it is
 // issued → revoked, the reason only.
 
 export type GrantState = 'pending' | 'approved' | 'finalized'
@@ -9,12 +9,21 @@ export interface GrantStatus {
   finalizedReason: FinalizedReason | null
 }
 
+export const GRANT_STATES = ['pending', 'approved', 'finalized'] as const satisfies readonly GrantState[]
+export const FINALIZED_REASONS = ['issued', 'revoked', 'rejected'] as const satisfies readonly FinalizedReason[]
+
+/** A grant's state and reason in one word, as the console shows it: pending, approved, or why it was finalized. */
+export type GrantStatusName = Exclude<GrantState, 'finalized'> | FinalizedReason
+export const GRANT_STATUS_NAMES = ['pending', 'approved', ...FINALIZED_REASONS] as const satisfies readonly GrantStatusName[]
+
+export const grantStatusName = (g: GrantStatus): GrantStatusName => (g.state === 'finalized' ? (g.finalizedReason ?? 'issued') : g.state)
+
 export const isFinalized = (g: GrantStatus): boolean => g.state === 'finalized'
 export const isRevoked = (g: GrantStatus): boolean => g.state === 'finalized' && g.finalizedReason === 'revoked'
 export const isIssued = (g: GrantStatus): boolean => g.state === 'finalized' && g.finalizedReason === 'issued'
 export const isRejected = (g: GrantStatus): boolean => g.state === 'finalized' && g.finalizedReason === 'rejected'
 
-/** Grants that DELETE /continue or an administrator may revoke (PROTOCOL.md §2.3). */
+/** Grants that DELETE /continue or an administrator may revoke (docs/protocol.md §2.3). */
 export const canRevoke = (g: GrantStatus): boolean => g.state !== 'finalized' || g.finalizedReason === 'issued'
 
 /** Seconds the client must still wait before continuing; 0 when it may continue now. */
@@ -23,6 +32,6 @@ export function secondsUntilContinue(notBefore: Date | null, now: Date): number 
   return Math.max(0, Math.ceil((notBefore.getTime() - now.getTime()) / 1000))
 }
 
-export type InteractionState = 'PENDING' | 'APPROVED' | 'DENIED'
+export type InteractionState = 'pending' | 'approved' | 'denied'
 
 export const isInteractionExpired = (i: { expiresAt: Date }, now: Date): boolean => now.getTime() > i.expiresAt.getTime()

@@ -1,20 +1,24 @@
 import type { AccessItem, Grant, Interaction } from '../db/generated/client'
 import type { SqlRunner, SqlValue } from '../db/sql'
 import { isId } from '../secrets'
+import { findAccessItemRows } from '../access/access.repo'
 import type { FinalizedReason, GrantState, GrantStatus } from './grant-state'
 
 // Every SQL statement about grants: read on every continuation, moved by continuation, interaction, cancel and
 // revocation. Rows keep the model's shape and types.
 
-export type GrantWithRelations = Grant & { accessItems: AccessItem[]; interaction: Interaction | null }
+/** A grant row with its state typed as the state machine's (grant-state.ts). */
+export type StoredGrant = Omit<Grant, 'state' | 'finalizedReason'> & GrantStatus
+
+export type GrantWithRelations = StoredGrant & { accessItems: AccessItem[]; interaction: Interaction | null }
 
 /** A grant by its continuation id, with its access items in request order and its interaction. */
 export async function findGrantByContinueId(db: SqlRunner, continueId: string): Promise<GrantWithRelations | null> {
   if (!isId(continueId)) return null
-  const [grant] = await db.all<Grant>(`SELECT * FROM "Grant" WHERE "continueId" = $1`, [continueId])
+  const [grant] = await db.all<StoredGrant>(`SELECT * FROM "Grant" WHERE "continueId" = $1`, [continueId])
   if (!grant) return null
   const [accessItems, interactions] = await Promise.all([
-    db.all<AccessItem>(`SELECT * FROM "AccessItem" WHERE "grantId" = $1 ORDER BY "position" ASC`, [grant.id]),
+    findAccessItemRows(db, grant.id),
     db.all<Interaction>(`SELECT * FROM "Interaction" WHERE "grantId" = $1`, [grant.id]),
   ])
   return { ...grant, accessItems, interaction: interactions[0] ?? null }
@@ -29,8 +33,8 @@ export async function findGrantStatus(db: SqlRunner, id: string): Promise<GrantS
 /** A new grant row; `updatedAt` starts at `createdAt`. Columns left out are null. */
 export async function insertGrant(
   tx: SqlRunner,
-  g: Pick<Grant, 'id' | 'state' | 'client' | 'continueId' | 'continueTokenHash' | 'createdAt'> &
-    Partial<Pick<Grant, 'finalizedReason' | 'finalizedAt' | 'clientName' | 'continueNotBefore' | 'interactStart' | 'finishMethod' | 'finishUri' | 'clientNonce'>>,
+  g: Pick<StoredGrant, 'id' | 'state' | 'client' | 'continueId' | 'continueTokenHash' | 'createdAt'> &
+    Partial<Pick<StoredGrant, 'finalizedReason' | 'finalizedAt' | 'clientName' | 'continueNotBefore' | 'interactStart' | 'finishMethod' | 'finishUri' | 'clientNonce'>>,
 ): Promise<void> {
   await tx.run(
     `INSERT INTO "Grant" ("id", "state", "finalizedReason", "client", "clientName", "continueId", "continueTokenHash", "continueNotBefore",
@@ -43,13 +47,13 @@ export async function insertGrant(
   )
 }
 
-/** A new interaction waiting for the owner (state PENDING). */
+/** A new interaction waiting for the owner (state pending). */
 export async function insertInteraction(
   tx: SqlRunner,
   i: Pick<Interaction, 'id' | 'nonce' | 'grantId' | 'interactRef' | 'expiresAt' | 'createdAt'>,
 ): Promise<void> {
   await tx.run(
-    `INSERT INTO "Interaction" ("id", "nonce", "grantId", "state", "interactRef", "expiresAt", "createdAt") VALUES ($1, $2, $3, 'PENDING', $4, $5, $6)`,
+    `INSERT INTO "Interaction" ("id", "nonce", "grantId", "state", "interactRef", "expiresAt", "createdAt") VALUES ($1, $2, $3, 'pending', $4, $5, $6)`,
     [i.id, i.nonce, i.grantId, i.interactRef, i.expiresAt, i.createdAt],
   )
 }

@@ -1,5 +1,7 @@
 import { z } from 'zod'
-import { GnapError } from '../errors'
+import { GnapError, badClient, zodToGnap } from '../errors'
+import { serverUrl, type GnapConfig } from '../config/config'
+import type { IssuedToken } from '../access-token/access-token.repo'
 import { AccessListSchema, type AccessItem } from '../access/access.wire'
 
 // Wire shapes of post-request and post-continue (auth-server.yaml). Spelling as the spec writes it.
@@ -15,9 +17,9 @@ const InteractRequestSchema = z.strictObject({
     .optional(),
 })
 
-export const GrantRequestSchema = z.strictObject({
+const GrantRequestSchema = z.strictObject({
   access_token: z.strictObject({ access: AccessListSchema }),
-  // Checked below, not here: an absent or malformed client is invalid_client, not invalid_request (PROTOCOL.md §2.1 step 2).
+  // Checked below, not here: an absent or malformed client is invalid_client, not invalid_request (docs/protocol.md §2.1 step 2).
   client: z.unknown().optional(),
   interact: InteractRequestSchema.optional(),
   subject: z.unknown().optional(),
@@ -30,7 +32,7 @@ export interface GrantRequest {
 }
 
 /**
- * Parses the body of POST / (PROTOCOL.md §2.1 step 2). A bad `client` is invalid_client 400; every other
+ * Parses the body of POST / (docs/protocol.md §2.1 step 2). A bad `client` is invalid_client 400; every other
  * shape error is invalid_request 400.
  * @throws GnapError invalid_request | invalid_client
  */
@@ -47,32 +49,27 @@ export function parseGrantRequest(json: unknown): GrantRequest {
   if (!parsed.success) throw zodToGnap(parsed.error)
   const { client } = parsed.data
   if (typeof client !== 'string' || client.length === 0) {
-    throw new GnapError('invalid_client', 'client must be the wallet address URL of the client instance', 400)
+    throw badClient('client must be the wallet address URL of the client instance')
   }
   return { access: parsed.data.access_token.access, client, interact: parsed.data.interact ?? null }
 }
 
-export const ContinueRequestSchema = z.strictObject({ interact_ref: z.string().min(1).max(256).optional() })
+const ContinueRequestSchema = z.strictObject({ interact_ref: z.string().min(1).max(256).optional() })
 
 /**
- * Parses the body of POST /continue/{id}: none, `{}` or `{interact_ref}` (PROTOCOL.md §2.2 step 1).
+ * Parses the body of POST /continue/{id}: none, `{}` or `{interact_ref}` (docs/protocol.md §2.2 step 1).
  * @throws GnapError invalid_request
  */
-export function parseContinueRequest(json: unknown): { interactRef: string | null } {
+export interface ContinueRequest {
+  /** The interaction reference the client got at its finish URI; null for a poll. */
+  interactRef: string | null
+}
+
+export function parseContinueRequest(json: unknown): ContinueRequest {
   if (json === undefined) return { interactRef: null }
   const parsed = ContinueRequestSchema.safeParse(json)
   if (!parsed.success) throw zodToGnap(parsed.error)
   return { interactRef: parsed.data.interact_ref ?? null }
-}
-
-/** The first zod issue as a client-safe invalid_request description ("access_token.access.0.actions: ..."). */
-export function zodToGnap(error: z.ZodError): GnapError {
-  const issue = error.issues[0]
-  if (!issue) return new GnapError('invalid_request', 'invalid request')
-  const path = issue.path.map(String).join('.')
-  let message = issue.message
-  if (issue.code === 'unrecognized_keys') message = `unknown field ${issue.keys.map((k) => `"${k}"`).join(', ')}`
-  return new GnapError('invalid_request', path ? `${path}: ${message}` : message)
 }
 
 // Response builders (auth-server.yaml components.schemas).
@@ -94,4 +91,21 @@ export interface GrantResponseJson {
   access_token?: AccessTokenJson
   continue: ContinueJson
   interact?: { redirect: string; finish: string }
+}
+
+export function toAccessTokenJson(config: GnapConfig, token: IssuedToken, access: AccessItem[]): AccessTokenJson {
+  return {
+    value: token.value,
+    manage: serverUrl(config, 'token', token.managementId),
+    expires_in: token.expiresIn,
+    access,
+  }
+}
+
+export function toContinueJson(config: GnapConfig, continueId: string, continueToken: string, wait?: number): ContinueJson {
+  return {
+    access_token: { value: continueToken },
+    uri: serverUrl(config, 'continue', continueId),
+    ...(wait !== undefined ? { wait } : {}),
+  }
 }

@@ -1,5 +1,5 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { GnapError } from '../errors'
+import { describe, expect, it } from 'vitest'
+import { GnapError, badClient } from '../errors'
 import { hashSecret } from '../secrets'
 import {
   TEST_CLIENT,
@@ -22,25 +22,14 @@ import {
 import { lastSegment } from '../testing/grant-flows'
 import { parseGrantRequest } from './grant.wire'
 import { requestGrant } from './request-grant'
+import { useTestDeps } from '../testing/use-test-deps'
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/
 const nothing = { grants: 0, accessItems: 0, tokens: 0, interactions: 0 }
 
-let t: TestDeps
-beforeEach(async () => {
-  t = await buildTestDeps()
-})
-afterEach(async () => {
-  await t.cleanup()
-})
+const t = useTestDeps()
 
-async function withDeps(overrides: Parameters<typeof buildTestDeps>[0]): Promise<TestDeps> {
-  await t.cleanup()
-  t = await buildTestDeps(overrides)
-  return t
-}
-
-describe('parseGrantRequest (PROTOCOL §2.1 step 2)', () => {
+describe('parseGrantRequest (docs/protocol.md §2.1 step 2)', () => {
   const valid = { client: TEST_CLIENT, access_token: { access: [{ type: 'incoming-payment', actions: ['create'] }] } }
 
   it('returns the client, the access items and no interact for a minimal body', () => {
@@ -79,7 +68,7 @@ describe('parseGrantRequest (PROTOCOL §2.1 step 2)', () => {
   })
 })
 
-describe('requestGrant: client and signature (PROTOCOL §2.1 steps 2–3)', () => {
+describe('requestGrant: client and signature (docs/protocol.md §2.1 steps 2–3)', () => {
   it.each([
     ['not a URL', 'wallet.example/app'],
     ['not http(s)', 'ftp://wallet.example/app'],
@@ -100,7 +89,7 @@ describe('requestGrant: client and signature (PROTOCOL §2.1 steps 2–3)', () =
   })
 
   it('accepts an http client on a public host when ALLOW_HTTP_WALLET_ADDRESSES is set', async () => {
-    await withDeps({ config: { allowHttpWalletAddresses: true } })
+    await t.reset({ config: { allowHttpWalletAddresses: true } })
     const client = 'http://wallet.example/app'
     const response = await requestGrant(t.deps, grantRequest({ client, access: [quoteAccess()], interact: null }), authAs(null))
     expect(response.access_token).toBeDefined()
@@ -119,22 +108,22 @@ describe('requestGrant: client and signature (PROTOCOL §2.1 steps 2–3)', () =
   })
 
   it('returns invalid_client 400 when the client key cannot be resolved', async () => {
-    const auth = authAs(null, { failSignature: new GnapError('invalid_client', 'could not determine client', 400) })
+    const auth = authAs(null, { failSignature: 'unresolvable-key' as const })
     await expect(requestGrant(t.deps, grantRequest(), auth)).rejects.toMatchObject(gnapError('invalid_client', 400))
     expect(await rowCounts(t.db)).toEqual(nothing)
   })
 
   it('checks the signature before the interaction rules', async () => {
-    await withDeps({ config: { incomingPaymentInteraction: true } })
+    await t.reset({ config: { incomingPaymentInteraction: true } })
     const auth = authAs(null, { failSignature: new GnapError('invalid_client', 'signature does not verify') })
     const request = grantRequest({ access: [incomingAccess()], interact: null })
     await expect(requestGrant(t.deps, request, auth)).rejects.toMatchObject(gnapError('invalid_client', 401))
   })
 })
 
-describe('requestGrant: non-interactive (PROTOCOL §2.1 step 5)', () => {
+describe('requestGrant: non-interactive (docs/protocol.md §2.1 step 5)', () => {
   it('issues a token at once and finalizes the grant as issued', async () => {
-    await withDeps({ config: { accessTokenExpirySeconds: 900 } })
+    await t.reset({ config: { accessTokenExpirySeconds: 900 } })
     const access = [incomingAccess(), quoteAccess()]
     const response = await requestGrant(t.deps, grantRequest({ access, interact: null }), authAs(null))
 
@@ -197,7 +186,7 @@ describe('requestGrant: non-interactive (PROTOCOL §2.1 step 5)', () => {
 
   it('does not fetch the client wallet address', async () => {
     const walletAddresses = stubWalletAddresses()
-    await withDeps({ walletAddresses })
+    await t.reset({ walletAddresses })
     await requestGrant(t.deps, grantRequest({ access: [incomingAccess()], interact: null }), authAs(null))
     expect(walletAddresses.fetched).toEqual([])
   })
@@ -211,13 +200,13 @@ describe('requestGrant: non-interactive (PROTOCOL §2.1 step 5)', () => {
   })
 })
 
-describe('requestGrant: interaction rule (PROTOCOL §2.1 step 4, §6)', () => {
+describe('requestGrant: interaction rule (docs/protocol.md §2.1 step 4, §6)', () => {
   it.each([
     ['outgoing-payment', [outgoingAccess()], {}],
     ['incoming-payment with INCOMING_PAYMENT_INTERACTION', [incomingAccess({ identifier: TEST_OWNER })], { incomingPaymentInteraction: true }],
     ['incoming-payment list-all with LIST_ALL_ACCESS_INTERACTION', [incomingAccess({ actions: ['list-all'], identifier: TEST_OWNER })], {}],
   ])('asks for interaction for %s', async (_name, access, config) => {
-    await withDeps({ config })
+    await t.reset({ config })
     const response = await requestGrant(t.deps, grantRequest({ access }), authAs(null))
     expect(response.interact).toBeDefined()
     expect(response.access_token).toBeUndefined()
@@ -228,7 +217,7 @@ describe('requestGrant: interaction rule (PROTOCOL §2.1 step 4, §6)', () => {
     ['incoming-payment list-all with LIST_ALL_ACCESS_INTERACTION', [incomingAccess({ actions: ['list-all'] })], {}],
     ['quote with QUOTE_INTERACTION', [quoteAccess()], { quoteInteraction: true }],
   ])('refuses %s without identifier with invalid_request 400', async (_name, access, config) => {
-    await withDeps({ config })
+    await t.reset({ config })
     await expect(requestGrant(t.deps, grantRequest({ access }), authAs(null))).rejects.toMatchObject(gnapError('invalid_request', 400))
     expect(await rowCounts(t.db)).toEqual(nothing)
   })
@@ -241,15 +230,15 @@ describe('requestGrant: interaction rule (PROTOCOL §2.1 step 4, §6)', () => {
   })
 
   it('issues at once when list-all skips interaction because LIST_ALL_ACCESS_INTERACTION is off', async () => {
-    await withDeps({ config: { listAllInteraction: false } })
+    await t.reset({ config: { listAllInteraction: false } })
     const response = await requestGrant(t.deps, grantRequest({ access: [incomingAccess({ actions: ['list-all'] })], interact: null }), authAs(null))
     expect(response.access_token).toBeDefined()
   })
 })
 
-describe('requestGrant: interactive (PROTOCOL §2.1 step 6)', () => {
+describe('requestGrant: interactive (docs/protocol.md §2.1 step 6)', () => {
   it('creates a pending grant and a pending interaction and answers interact and continue with wait', async () => {
-    await withDeps({ config: { waitSeconds: 7, interactionExpirySeconds: 300 } })
+    await t.reset({ config: { waitSeconds: 7, interactionExpirySeconds: 300 } })
     const response = await requestGrant(t.deps, grantRequest(), authAs(null))
 
     expect(response.access_token).toBeUndefined()
@@ -283,7 +272,7 @@ describe('requestGrant: interactive (PROTOCOL §2.1 step 6)', () => {
     expect(grant.interaction).toMatchObject({
       id: interactionId,
       nonce,
-      state: 'PENDING',
+      state: 'pending',
       interactRef: expect.stringMatching(UUID),
       expiresAt: new Date(t.clock.now.getTime() + 300_000),
       sessionHash: null,
@@ -303,7 +292,7 @@ describe('requestGrant: interactive (PROTOCOL §2.1 step 6)', () => {
 
   it('takes the client name from the client wallet address', async () => {
     const walletAddresses = stubWalletAddresses({ [TEST_CLIENT]: { publicName: 'Shop & Co' } })
-    await withDeps({ walletAddresses })
+    await t.reset({ walletAddresses })
     const response = await requestGrant(t.deps, grantRequest(), authAs(null))
     expect(walletAddresses.fetched).toEqual([TEST_CLIENT])
     expect(new URL(response.interact!.redirect).searchParams.get('clientName')).toBe('Shop & Co')
@@ -318,19 +307,19 @@ describe('requestGrant: interactive (PROTOCOL §2.1 step 6)', () => {
   })
 
   it('sends the owner to the built-in consent screen when no identity provider is configured', async () => {
-    await withDeps({ config: { identityServerUrl: null } })
+    await t.reset({ config: { identityServerUrl: null } })
     const res = await requestGrant(t.deps, grantRequest(), authAs(null))
     expect(res.interact?.redirect.startsWith('https://auth.example/interact/')).toBe(true)
   })
 
   it('returns invalid_client 400 when the client wallet address cannot be fetched', async () => {
-    await withDeps({ walletAddresses: stubWalletAddresses({ [TEST_CLIENT]: new GnapError('invalid_client', 'could not fetch client wallet address', 400) }) })
+    await t.reset({ walletAddresses: stubWalletAddresses({ [TEST_CLIENT]: badClient('could not fetch client wallet address') }) })
     await expect(requestGrant(t.deps, grantRequest(), authAs(null))).rejects.toMatchObject(gnapError('invalid_client', 400))
     expect(await rowCounts(t.db)).toEqual(nothing)
   })
 
   it('returns invalid_client 400 when the client wallet address has no publicName', async () => {
-    await withDeps({ walletAddresses: stubWalletAddresses({ [TEST_CLIENT]: { publicName: undefined } }) })
+    await t.reset({ walletAddresses: stubWalletAddresses({ [TEST_CLIENT]: { publicName: undefined } }) })
     await expect(requestGrant(t.deps, grantRequest(), authAs(null))).rejects.toMatchObject(gnapError('invalid_client', 400))
     expect(await rowCounts(t.db)).toEqual(nothing)
   })

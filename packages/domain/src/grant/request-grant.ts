@@ -1,29 +1,28 @@
 import type { Deps } from '../deps'
-import { GnapError } from '../errors'
+import { GnapError, badClient } from '../errors'
 import { serverUrl } from '../config/config'
 import { itemNeedsInteraction, needsInteraction } from '../access/access-rules'
-import { sqlOf } from '../db/client'
 import { createAccessItems } from '../access/access.repo'
 import { insertAccessToken } from '../access-token/access-token.repo'
 import { isAllowedWalletAddressUrl } from '../client/wallet-address'
 import type { RequestAuth } from '../client/request-auth'
 import { admitGrantRequestFromClient } from '../rate-limit/grant-rate-limit'
 import { hashSecret, newId, newNonce, newSecret } from '../secrets'
-import type { GrantRequest, GrantResponseJson } from './grant.wire'
-import { toAccessTokenJson, toContinueJson } from './grant-response'
+import { toAccessTokenJson, toContinueJson, type GrantRequest, type GrantResponseJson } from './grant.wire'
 import { insertGrant, insertInteraction } from './grant.repo'
 
 /**
- * POST / — a grant request (PROTOCOL.md §2.1). Non-interactive grants are finalized/issued at once, with
+ * POST / — a grant request (docs/protocol.md §2.1). Non-interactive grants are finalized/issued at once, with
  * their token; interactive ones are pending with an interaction.
  * @throws GnapError invalid_client (400 bad client, 401 signature), invalid_request (400), request_denied (429 rate limit)
  */
 export async function requestGrant(deps: Deps, request: GrantRequest, auth: RequestAuth): Promise<GrantResponseJson> {
   const { config } = deps
   if (!isAllowedWalletAddressUrl(request.client, config.allowHttpWalletAddresses)) {
-    throw new GnapError('invalid_client', 'client must be an https wallet address URL', 400)
+    throw badClient('client must be an https wallet address URL')
   }
-  await auth.verifySignature(request.client)
+  // The grant request's client signature (docs/protocol.md §2.1 step 3), by a key the client's wallet address publishes.
+  await auth.verifySignature(request.client, 'post-request')
   await admitGrantRequestFromClient(deps, request.client)
 
   const rules = {
@@ -38,7 +37,7 @@ export async function requestGrant(deps: Deps, request: GrantRequest, auth: Requ
   const continueId = newId()
 
   if (!interactive) {
-    const token = await sqlOf(deps.db).transaction(async (tx) => {
+    const token = await deps.sql.transaction(async (tx) => {
       await insertGrant(tx, {
         id: grantId,
         state: 'finalized',
@@ -59,7 +58,7 @@ export async function requestGrant(deps: Deps, request: GrantRequest, auth: Requ
     }
   }
 
-  // An item that must be consented to names the resource the owner consents about. PROTOCOL.md §2.1 step 4:
+  // An item that must be consented to names the resource the owner consents about. docs/protocol.md §2.1 step 4:
   // only items that need interaction; one that skips it (a quote, say) may ride along without an identifier.
   if (request.access.some((item) => itemNeedsInteraction(item, rules) && (!('identifier' in item) || !item.identifier))) {
     throw new GnapError('invalid_request', 'access items that need interaction must have an identifier')
@@ -69,14 +68,14 @@ export async function requestGrant(deps: Deps, request: GrantRequest, auth: Requ
   }
   const wallet = await deps.walletAddresses.getWalletAddress(request.client)
   if (!wallet.publicName) {
-    throw new GnapError('invalid_client', 'the client wallet address has no publicName to show the owner', 400)
+    throw badClient('the client wallet address has no publicName to show the owner')
   }
 
   const interactionId = newId()
   const nonce = newNonce()
   const finish = request.interact.finish
   const continueNotBefore = new Date(now.getTime() + config.waitSeconds * 1000)
-  await sqlOf(deps.db).transaction(async (tx) => {
+  await deps.sql.transaction(async (tx) => {
     await insertGrant(tx, {
       id: grantId,
       state: 'pending',

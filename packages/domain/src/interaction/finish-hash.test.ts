@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { finishHash } from './finish-hash'
 import { withQuery } from './front-channel'
 
-// PROTOCOL §5, the test vector of RFC 9635 §4.2.3.
+// docs/protocol.md §5, the test vector of RFC 9635 §4.2.3.
 const vector = {
   clientNonce: 'VJLO6A4CATR0KRO',
   asNonce: 'MBDOFXG4Y5CVJCX821LH',
@@ -12,7 +12,7 @@ const vector = {
 
 const toBase64Url = (b64: string) => b64.replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '')
 
-describe('finishHash (PROTOCOL §5)', () => {
+describe('finishHash (docs/protocol.md §5)', () => {
   it('gives the RFC test vector in standard base64 with padding', () => {
     expect(finishHash(vector)).toBe('x+gguKWTj8rQf7d7i3w3UhzvuJ5bpOlKyAlVpLxBffY=')
   })

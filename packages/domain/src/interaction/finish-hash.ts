@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto'
 
 /**
- * The interaction finish hash (RFC 9635 §4.2.3; PROTOCOL.md §5): SHA-256 over the client nonce, the AS nonce,
+ * The interaction finish hash (RFC 9635 §4.2.3; docs/protocol.md §5): SHA-256 over the client nonce, the AS nonce,
  * the interact_ref and the grant endpoint URI, joined by LF. Encoded in standard base64 with padding, the form
  * Open Payments clients verify (the RFC itself says base64url without padding).
  */

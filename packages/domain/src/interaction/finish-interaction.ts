@@ -2,14 +2,13 @@ import type { Deps } from '../deps'
 import { grantEndpoint } from '../config/config'
 import { secretMatches } from '../secrets'
 import { isInteractionExpired } from '../grant/grant-state'
-import { sqlIn } from '../db/client'
 import { moveGrant } from '../grant/grant.repo'
-import { findInteraction } from './interaction.repo'
+import { findInteraction, finishInteractionOnce } from './interaction.repo'
 import { finishHash } from './finish-hash'
 import { page, withQuery, type FrontChannelResult } from './front-channel'
 
 /**
- * GET /interact/{id}/{nonce}/finish — the identity provider sends the owner back (PROTOCOL.md §2.8). One
+ * GET /interact/{id}/{nonce}/finish — the identity provider sends the owner back (docs/protocol.md §2.8). One
  * finish per interaction: the grant moves (approved or rejected) only from pending, and a replayed finish URL
  * redirects nobody.
  */
@@ -17,7 +16,7 @@ export async function finishInteraction(
   deps: Deps,
   input: { interactionId: string; nonce: string; session: string | null },
 ): Promise<FrontChannelResult> {
-  const interaction = await findInteraction(deps.db, input.interactionId, input.nonce)
+  const interaction = await findInteraction(deps.sql, input.interactionId, input.nonce)
   if (!interaction) return page(404, 'unknown_interaction', 'Unknown request', 'This authorization link is not valid.')
   if (!input.session || !interaction.sessionHash || !secretMatches(input.session, interaction.sessionHash)) {
     return page(401, 'invalid_request', 'Invalid session', 'This page must be opened in the browser that started the request. Go back to the app and start again.')
@@ -32,28 +31,28 @@ export async function finishInteraction(
     if (finishUri) return { kind: 'redirect', location: withQuery(finishUri, { result: 'invalid_interaction', message: 'interaction expired' }) }
     return page(401, 'invalid_interaction', 'Request expired', 'This request has expired. Go back to the app and start again.')
   }
-  if (interaction.state === 'PENDING') {
+  if (interaction.state === 'pending') {
     if (finishUri) return { kind: 'redirect', location: withQuery(finishUri, { result: 'grant_invalid' }) }
     return page(401, 'invalid_interaction', 'Request not answered', 'This request has not been approved or denied yet: the interaction is not active.')
   }
 
-  const approved = interaction.state === 'APPROVED'
-  const changed = await deps.db.$transaction(async (tx) => {
-    const { count } = await tx.interaction.updateMany({ where: { id: interaction.id, finishedAt: null }, data: { finishedAt: now } })
-    if (count !== 1) return false
-    return moveGrant(
-      sqlIn(tx),
-      grant.id,
-      [{ state: 'pending' }],
-      approved ? { state: 'approved', now } : { state: 'finalized', finalizedReason: 'rejected', now },
-    ).then((moved) => {
+  const approved = interaction.state === 'approved'
+  const changed = await deps.sql
+    .transaction(async (tx) => {
+      if (!(await finishInteractionOnce(tx, interaction.id, now))) return false
+      const moved = await moveGrant(
+        tx,
+        grant.id,
+        [{ state: 'pending' }],
+        approved ? { state: 'approved', now } : { state: 'finalized', finalizedReason: 'rejected', now },
+      )
       if (!moved) throw new StaleFinish()
       return true
     })
-  }).catch((e: unknown) => {
-    if (e instanceof StaleFinish) return false
-    throw e
-  })
+    .catch((e: unknown) => {
+      if (e instanceof StaleFinish) return false
+      throw e
+    })
   if (!changed) return page(404, 'unknown_interaction', 'Request already handled', 'This request has already been completed or cancelled.')
   deps.log.info({ grantId: grant.id, approved }, 'interaction finished')
 

@@ -1,14 +1,48 @@
-import type { DbTx } from '../db/client'
+import type { AccessItem, Interaction } from '../db/generated/client'
+import type { SqlRunner } from '../db/sql'
+import type { InteractionState } from '../grant/grant-state'
+import { findAccessItemRows } from '../access/access.repo'
+import type { StoredGrant } from '../grant/grant.repo'
 import { isId } from '../secrets'
 
-/** An interaction by its id and AS nonce (both appear in the owner's URL), with its grant. */
-export async function findInteraction(db: DbTx, id: string, nonce: string) {
+// Every SQL statement about interactions but the two the grant's own transactions run (grant.repo.ts
+// `insertInteraction`, `useInteractRef`). The conditional updates decide races: a decision is taken once, an
+// interaction finishes once.
+
+/** An interaction row with its state typed. */
+type StoredInteraction = Omit<Interaction, 'state'> & { state: InteractionState }
+
+export type InteractionWithGrant = StoredInteraction & { grant: StoredGrant & { accessItems: AccessItem[] } }
+
+/** An interaction by its id and AS nonce (both appear in the owner's URL), with its grant and the grant's access items. */
+export async function findInteraction(db: SqlRunner, id: string, nonce: string): Promise<InteractionWithGrant | null> {
   if (!isId(id)) return null
-  const interaction = await db.interaction.findUnique({
-    where: { id },
-    include: { grant: { include: { accessItems: { orderBy: { position: 'asc' } } } } },
-  })
-  return interaction && interaction.nonce === nonce ? interaction : null
+  const [interaction] = await db.all<StoredInteraction>(`SELECT * FROM "Interaction" WHERE "id" = $1`, [id])
+  if (!interaction || interaction.nonce !== nonce) return null
+  const [grant] = await db.all<StoredGrant>(`SELECT * FROM "Grant" WHERE "id" = $1`, [interaction.grantId])
+  if (!grant) return null
+  return { ...interaction, grant: { ...grant, accessItems: await findAccessItemRows(db, grant.id) } }
 }
 
-export type InteractionWithGrant = NonNullable<Awaited<ReturnType<typeof findInteraction>>>
+/** Binds the owner's browser to the interaction: the hash of its session cookie's value. */
+export async function setInteractionSession(db: SqlRunner, id: string, sessionHash: string): Promise<void> {
+  await db.run(`UPDATE "Interaction" SET "sessionHash" = $1 WHERE "id" = $2`, [sessionHash, id])
+}
+
+/** Records the owner's decision only while the interaction is still pending: false when another decision came first. */
+export async function decideInteractionOnce(
+  db: SqlRunner,
+  id: string,
+  decision: { state: Exclude<InteractionState, 'pending'>; now: Date; ownerId: string | null },
+): Promise<boolean> {
+  const changed = await db.run(
+    `UPDATE "Interaction" SET "state" = $1, "decidedAt" = $2, "ownerId" = $3 WHERE "id" = $4 AND "state" = 'pending'`,
+    [decision.state, decision.now, decision.ownerId, id],
+  )
+  return changed === 1
+}
+
+/** Marks the interaction finished, once: false when it already was. */
+export async function finishInteractionOnce(tx: SqlRunner, id: string, now: Date): Promise<boolean> {
+  return (await tx.run(`UPDATE "Interaction" SET "finishedAt" = $1 WHERE "id" = $2 AND "finishedAt" IS NULL`, [now, id])) === 1
+}

@@ -18,7 +18,8 @@ import { approvedGrant, decide, finish, interact, requestPendingGrant, startSess
 import { cancelGrant } from '../grant/cancel-grant'
 import { continueGrant } from '../grant/continue-grant'
 import { finishHash } from './finish-hash'
-import { getGrantForConsent, recordConsent } from './identity-provider'
+import { getGrantForConsent } from './get-grant-for-consent'
+import { recordConsent } from './record-consent'
 import { startInteraction } from './start-interaction'
 import { finishInteraction } from './finish-interaction'
 import type { FrontChannelResult } from './front-channel'
@@ -57,7 +58,7 @@ const unknownIds = [
   ['the wrong nonce', (g: PendingGrant) => ({ interactionId: g.interactionId, nonce: 'ABCDEF0123456789ABCDEF0123456789' })],
 ] as const
 
-describe('startInteraction (PROTOCOL §2.7)', () => {
+describe('startInteraction (docs/protocol.md §2.7)', () => {
   it.each(unknownIds)('answers a 400 unknown_interaction page for %s', async (_name, ids) => {
     const g = await requestPendingGrant(t)
     expect(await startInteraction(t.deps, ids(g))).toMatchObject({ kind: 'page', status: 400, code: 'unknown_interaction' })
@@ -131,7 +132,7 @@ describe('startInteraction (PROTOCOL §2.7)', () => {
   })
 })
 
-describe('getGrantForConsent (PROTOCOL §2.9)', () => {
+describe('getGrantForConsent (docs/protocol.md §2.9)', () => {
   it.each<[string, string | null]>([
     ['no secret', null],
     ['a wrong secret', 'idp-secret-654321'],
@@ -174,12 +175,12 @@ describe('getGrantForConsent (PROTOCOL §2.9)', () => {
   })
 })
 
-describe('recordConsent (PROTOCOL §2.10)', () => {
+describe('recordConsent (docs/protocol.md §2.10)', () => {
   it('returns invalid_interaction 401 for a bad secret, before looking at the choice', async () => {
     const g = await requestPendingGrant(t)
     await expect(choose(g, 'maybe', 'wrong')).rejects.toMatchObject(gnapError('invalid_interaction', 401))
     await expect(choose(g, 'accept', null)).rejects.toMatchObject(gnapError('invalid_interaction', 401))
-    expect((await interactionRow(g)).state).toBe('PENDING')
+    expect((await interactionRow(g)).state).toBe('pending')
   })
 
   it('returns invalid_request 400 for a choice other than accept or reject, before looking up the interaction', async () => {
@@ -195,13 +196,13 @@ describe('recordConsent (PROTOCOL §2.10)', () => {
     const g = await requestPendingGrant(t)
     await cancel(g)
     await expect(choose(g, 'accept')).rejects.toMatchObject(gnapError('user_denied', 401))
-    expect((await interactionRow(g)).state).toBe('PENDING')
+    expect((await interactionRow(g)).state).toBe('pending')
   })
 
   it('returns user_denied 401 for a rejected grant', async () => {
     const g = await interact(t, await requestPendingGrant(t), 'reject')
     await expect(choose(g, 'accept')).rejects.toMatchObject(gnapError('user_denied', 401))
-    expect((await interactionRow(g)).state).toBe('DENIED')
+    expect((await interactionRow(g)).state).toBe('denied')
   })
 
   it('returns invalid_interaction 400 once the interaction is decided', async () => {
@@ -209,27 +210,27 @@ describe('recordConsent (PROTOCOL §2.10)', () => {
     await decide(t, g, 'accept')
     await expect(choose(g, 'reject')).rejects.toMatchObject(gnapError('invalid_interaction', 400))
     await expect(choose(g, 'accept')).rejects.toMatchObject(gnapError('invalid_interaction', 400))
-    expect((await interactionRow(g)).state).toBe('APPROVED')
+    expect((await interactionRow(g)).state).toBe('approved')
   })
 
   it('returns invalid_interaction 400 for an expired interaction', async () => {
     const g = await requestPendingGrant(t)
     t.clock.advance(601)
     await expect(choose(g, 'accept')).rejects.toMatchObject(gnapError('invalid_interaction', 400))
-    expect((await interactionRow(g)).state).toBe('PENDING')
+    expect((await interactionRow(g)).state).toBe('pending')
   })
 
   it('returns invalid_interaction 400 when the grant is no longer pending', async () => {
     const g = await requestPendingGrant(t)
-    // Only this check differs from a decidable interaction: the interaction is still PENDING and unexpired.
+    // Only this check differs from a decidable interaction: the interaction is still pending and unexpired.
     await t.db.grant.update({ where: { continueId: g.continueId }, data: { state: 'approved' } })
     await expect(choose(g, 'accept')).rejects.toMatchObject(gnapError('invalid_interaction', 400))
-    expect((await interactionRow(g)).state).toBe('PENDING')
+    expect((await interactionRow(g)).state).toBe('pending')
   })
 
   it.each([
-    ['accept', 'APPROVED'],
-    ['reject', 'DENIED'],
+    ['accept', 'approved'],
+    ['reject', 'denied'],
   ] as const)('records %s as %s and leaves the grant pending until finish', async (choice, state) => {
     const g = await requestPendingGrant(t)
     t.clock.advance(30)
@@ -244,11 +245,11 @@ describe('recordConsent (PROTOCOL §2.10)', () => {
     const results = await Promise.allSettled([choose(g, 'accept'), choose(g, 'reject'), choose(g, 'accept'), choose(g, 'reject')])
     expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1)
     for (const r of results) if (r.status === 'rejected') expect(r.reason).toMatchObject(gnapError('invalid_interaction', 400))
-    expect(['APPROVED', 'DENIED']).toContain((await interactionRow(g)).state)
+    expect(['approved', 'denied']).toContain((await interactionRow(g)).state)
   })
 })
 
-describe('finishInteraction (PROTOCOL §2.8)', () => {
+describe('finishInteraction (docs/protocol.md §2.8)', () => {
   it.each(unknownIds)('answers a 404 page for %s', async (_name, ids) => {
     const g = await requestPendingGrant(t)
     const session = await startSession(t, g)

@@ -2,16 +2,16 @@ import type { Deps } from '../deps'
 import { serverUrl } from '../config/config'
 import { hashSecret, newSecret } from '../secrets'
 import { isInteractionExpired } from '../grant/grant-state'
-import { findInteraction } from './interaction.repo'
+import { findInteraction, setInteractionSession } from './interaction.repo'
 import { page, withQuery, type FrontChannelResult } from './front-channel'
 
 /**
- * GET /interact/{id}/{nonce} — the owner's browser arrives from the client (PROTOCOL.md §2.7). Binds a session
+ * GET /interact/{id}/{nonce} — the owner's browser arrives from the client (docs/protocol.md §2.7). Binds a session
  * to the interaction and sends the owner to the identity provider (with the name and URI stored at grant time) or
  * to the built-in consent screen.
  */
 export async function startInteraction(deps: Deps, input: { interactionId: string; nonce: string }): Promise<FrontChannelResult> {
-  const interaction = await findInteraction(deps.db, input.interactionId, input.nonce)
+  const interaction = await findInteraction(deps.sql, input.interactionId, input.nonce)
   if (!interaction) {
     return page(400, 'unknown_interaction', 'Unknown request', 'This authorization link is not valid. Go back to the app that sent you here and start again.')
   }
@@ -21,13 +21,13 @@ export async function startInteraction(deps: Deps, input: { interactionId: strin
   }
   const now = deps.clock()
   const expired = isInteractionExpired(interaction, now)
-  if (expired || interaction.state !== 'PENDING') {
+  if (expired || interaction.state !== 'pending') {
     const message = expired ? 'interaction expired' : 'interaction already decided'
     if (grant.finishUri) return { kind: 'redirect', location: withQuery(grant.finishUri, { result: 'invalid_interaction', message }) }
     return page(403, 'invalid_interaction', expired ? 'Request expired' : 'Request already decided', expired ? 'This request has expired. Go back to the app and start again.' : 'You have already answered this request.')
   }
   const session = newSecret()
-  await deps.db.interaction.update({ where: { id: interaction.id }, data: { sessionHash: hashSecret(session) } })
+  await setInteractionSession(deps.sql, interaction.id, hashSecret(session))
   // An external identity provider when one is configured, else the built-in consent screen.
   const location = deps.config.identityServerUrl
     ? withQuery(deps.config.identityServerUrl, {

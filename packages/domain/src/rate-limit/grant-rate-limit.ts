@@ -1,6 +1,5 @@
 import type { Deps } from '../deps'
-import { GnapError } from '../errors'
-import { sqlOf } from '../db/client'
+import { rateLimited } from '../errors'
 import { hitRateLimit } from './rate-limit'
 
 const MINUTE = 60
@@ -8,8 +7,7 @@ const MINUTE = 60
 // 429 is not in auth-server.yaml post-request: a deliberate deviation (README). RFC 9635 §3.6 has no code for
 // rate limiting; request_denied ("the request was denied for an unspecified reason") is the closest, and clients
 // treat it as final for this request while Retry-After says when to try again.
-const tooMany = (retryAfterSeconds: number) =>
-  new GnapError('request_denied', `too many grant requests: retry after ${retryAfterSeconds} s`, 429, { retryAfterSeconds })
+const tooMany = (retryAfterSeconds: number) => rateLimited(`too many grant requests: retry after ${retryAfterSeconds} s`, retryAfterSeconds)
 
 /**
  * Counts a grant request (POST /) against the caller's address, before anything else is looked at.
@@ -19,7 +17,7 @@ const tooMany = (retryAfterSeconds: number) =>
  */
 export async function admitGrantRequestFromIp(deps: Deps, ip: string | null): Promise<void> {
   if (ip === null) return
-  const hit = await hitRateLimit(sqlOf(deps.db), `grant:ip:${ip}`, deps.config.grantRequestsPerMinutePerIp, MINUTE, deps.clock())
+  const hit = await hitRateLimit(deps.sql, `grant:ip:${ip}`, deps.config.grantRequestsPerMinutePerIp, MINUTE, deps.clock())
   if (!hit.allowed) throw tooMany(hit.retryAfterSeconds)
 }
 
@@ -29,7 +27,7 @@ export async function admitGrantRequestFromIp(deps: Deps, ip: string | null): Pr
  * @throws GnapError request_denied (429) with retryAfterSeconds
  */
 export async function admitGrantRequestFromClient(deps: Deps, client: string): Promise<void> {
-  const hit = await hitRateLimit(sqlOf(deps.db), `grant:client:${client}`, deps.config.grantRequestsPerMinutePerClient, MINUTE, deps.clock())
+  const hit = await hitRateLimit(deps.sql, `grant:client:${client}`, deps.config.grantRequestsPerMinutePerClient, MINUTE, deps.clock())
   if (!hit.allowed) {
     deps.log.info({ client }, 'grant request rate limited')
     throw tooMany(hit.retryAfterSeconds)

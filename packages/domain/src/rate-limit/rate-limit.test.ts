@@ -1,18 +1,12 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { TEST_CLIENT, authAs, buildTestDeps, gnapError, grantRequest, incomingAccess, rowCounts, type TestDeps } from '../testing/deps'
 import { GnapError } from '../errors'
 import { requestGrant } from '../grant/request-grant'
 import { admitGrantRequestFromIp } from './grant-rate-limit'
 import { hitRateLimit } from './rate-limit'
-import { sqlOf } from '../db/client'
+import { useTestDeps } from '../testing/use-test-deps'
 
-let t: TestDeps
-beforeEach(async () => {
-  t = await buildTestDeps()
-})
-afterEach(async () => {
-  await t.cleanup()
-})
+const t = useTestDeps()
 
 describe('hitRateLimit (fixed window, decided by the database)', () => {
   it('allows exactly `limit` hits per window and says how long until the window ends', async () => {
@@ -53,8 +47,7 @@ describe('grant request rate limits (RATE_LIMIT_GRANTS_PER_MINUTE)', () => {
   const nonInteractive = () => grantRequest({ access: [incomingAccess()], interact: null })
 
   it('refuses the request after the limit from one client with 429 request_denied and Retry-After, writing nothing', async () => {
-    await t.cleanup()
-    t = await buildTestDeps({ config: { grantRequestsPerMinutePerClient: 3 } })
+    await t.reset({ config: { grantRequestsPerMinutePerClient: 3 } })
     t.clock.advance(20)
     for (let i = 0; i < 3; i++) await requestGrant(t.deps, nonInteractive(), authAs(null))
     const before = await rowCounts(t.db)
@@ -68,8 +61,7 @@ describe('grant request rate limits (RATE_LIMIT_GRANTS_PER_MINUTE)', () => {
   })
 
   it('counts a client only once its signature verified: forged requests cannot spend its allowance', async () => {
-    await t.cleanup()
-    t = await buildTestDeps({ config: { grantRequestsPerMinutePerClient: 1 } })
+    await t.reset({ config: { grantRequestsPerMinutePerClient: 1 } })
     const forged = authAs(null, { failSignature: new GnapError('invalid_client', 'bad signature') })
     for (let i = 0; i < 3; i++) await expect(requestGrant(t.deps, nonInteractive(), forged)).rejects.toMatchObject(gnapError('invalid_client', 401))
     await expect(requestGrant(t.deps, nonInteractive(), authAs(null))).resolves.toBeDefined()
@@ -78,8 +70,7 @@ describe('grant request rate limits (RATE_LIMIT_GRANTS_PER_MINUTE)', () => {
   })
 
   it('counts every attempt per IP, and does not limit callers whose address is unknown', async () => {
-    await t.cleanup()
-    t = await buildTestDeps({ config: { grantRequestsPerMinutePerIp: 2 } })
+    await t.reset({ config: { grantRequestsPerMinutePerIp: 2 } })
     await admitGrantRequestFromIp(t.deps, '192.0.2.1')
     await admitGrantRequestFromIp(t.deps, '192.0.2.1')
     await expect(admitGrantRequestFromIp(t.deps, '192.0.2.1')).rejects.toMatchObject(gnapError('request_denied', 429))

@@ -1,6 +1,7 @@
-import { sqlIn, type DbTx } from '../db/client'
-import { GnapError } from '../errors'
+import type { SqlRunner } from '../db/sql'
+import { rateLimited } from '../errors'
 import { hitRateLimit } from './rate-limit'
+import { findRateLimitCount } from './rate-limit.repo'
 
 /** Failed sign-ins allowed per account and per caller address in one window, before sign-in pauses. */
 export const SIGN_IN_LIMITS = { failuresPerEmail: 10, failuresPerIp: 50, windowSeconds: 15 * 60 } as const
@@ -25,17 +26,16 @@ function window(now: Date) {
  * is even checked (so a paused account cannot be probed).
  * @throws GnapError request_denied (429, retryAfterSeconds)
  */
-export async function assertSignInAllowed(db: DbTx, scope: Scope, email: string, ip: string | null, now: Date): Promise<void> {
+export async function assertSignInAllowed(db: SqlRunner, scope: Scope, email: string, ip: string | null, now: Date): Promise<void> {
   const { windowStart, retryAfterSeconds } = window(now)
   for (const { key, limit } of keysFor(scope, email, ip)) {
-    const row = await db.rateLimit.findUnique({ where: { key_windowStart: { key, windowStart } }, select: { count: true } })
-    if ((row?.count ?? 0) >= limit) {
-      throw new GnapError('request_denied', `too many failed sign-ins: try again in ${Math.ceil(retryAfterSeconds / 60)} min`, 429, { retryAfterSeconds })
+    if ((await findRateLimitCount(db, key, windowStart)) >= limit) {
+      throw rateLimited(`too many failed sign-ins: try again in ${Math.ceil(retryAfterSeconds / 60)} min`, retryAfterSeconds)
     }
   }
 }
 
 /** Counts a failed sign-in against its account and address. */
-export async function countFailedSignIn(db: DbTx, scope: Scope, email: string, ip: string | null, now: Date): Promise<void> {
-  for (const { key, limit } of keysFor(scope, email, ip)) await hitRateLimit(sqlIn(db), key, limit, SIGN_IN_LIMITS.windowSeconds, now)
+export async function countFailedSignIn(db: SqlRunner, scope: Scope, email: string, ip: string | null, now: Date): Promise<void> {
+  for (const { key, limit } of keysFor(scope, email, ip)) await hitRateLimit(db, key, limit, SIGN_IN_LIMITS.windowSeconds, now)
 }

@@ -1,12 +1,10 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { authAs, buildTestDeps, type TestDeps } from '../testing/deps'
+import { authAs, buildTestDeps, introspect, type TestDeps } from '../testing/deps'
 import { issueNonInteractiveGrant, lastSegment, requestPendingGrant } from '../testing/grant-flows'
 import { rotateAccessToken } from '../access-token/rotate-access-token'
 import { revokeAccessToken } from '../access-token/revoke-access-token'
-import { introspectToken } from '../access-token/introspect-token'
 import { cancelGrant } from '../grant/cancel-grant'
 import { hitRateLimit } from '../rate-limit/rate-limit'
-import { sqlOf } from '../db/client'
 import { rememberSignatureNonce } from '../client/signature-nonce.repo'
 import { deleteExpiredRecords, startRetentionJob } from './retention'
 
@@ -101,7 +99,7 @@ describe('deleteExpiredRecords: rotation chains', () => {
     for (let i = 1; i < rows.length; i++) expect(rows[i]!.previousId).toBe(rows[i - 1]!.id)
     // Every rotated token left still has exactly one successor; the live token works and still rotates.
     for (const r of rows.filter((x) => x.state === 'rotated')) expect(rows.filter((x) => x.previousId === r.id)).toHaveLength(1)
-    expect(await introspectToken(t.deps, { access_token: c.value })).toMatchObject({ active: true })
+    expect(await introspect(t.deps, { access_token: c.value })).toMatchObject({ active: true })
     await expect(rotateAccessToken(t.deps, { managementId: c.ids.at(-1)!, auth: authAs(c.value) })).resolves.toBeDefined()
   })
 
@@ -122,7 +120,7 @@ describe('deleteExpiredRecords: rotation chains', () => {
     // The old token was rotated over 30 days ago; its successor expired less than 30 days ago and stays.
     expect(await deleteExpiredRecords(t.deps)).toMatchObject({ accessTokens: 1 })
     expect(await t.db.accessToken.findFirstOrThrow()).toMatchObject({ previousId: null, state: 'active' })
-    expect(await introspectToken(t.deps, { access_token: g.tokenValue })).toEqual({ active: false })
+    expect(await introspect(t.deps, { access_token: g.tokenValue })).toEqual({ active: false })
     await expect(rotateAccessToken(t.deps, { managementId: g.managementId, auth: authAs(g.tokenValue) })).rejects.toMatchObject({
       code: 'invalid_rotation',
       status: 404,

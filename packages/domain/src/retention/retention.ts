@@ -1,10 +1,11 @@
 import type { Deps } from '../deps'
 import { MAX_RATE_LIMIT_WINDOW_SECONDS } from '../rate-limit/rate-limit'
+import { deleteExpiredSignatureNonces, deleteRateLimitsBefore, deleteTokens, findDeadTokenIds } from './retention.repo'
 
 /** Rows deleted per transaction: short write transactions, so requests never wait long for SQLite's one writer. */
-export const RETENTION_BATCH_SIZE = 500
+const RETENTION_BATCH_SIZE = 500
 
-export interface RetentionResult {
+interface RetentionResult {
   accessTokens: number
   signatureNonces: number
   rateLimits: number
@@ -13,7 +14,7 @@ export interface RetentionResult {
 const DAY_MS = 86_400_000
 
 /**
- * Deletes what no check needs any more (PROTOCOL.md §7 token retention), in batches of `batchSize` rows per
+ * Deletes what no check needs any more (docs/protocol.md §7 token retention), in batches of `batchSize` rows per
  * transaction, yielding between batches:
  * - access tokens dead (expired, rotated or revoked) for longer than ACCESS_TOKEN_DELETION_DAYS;
  * - signature nonces past their expiry (the signature window has closed, a replay fails on `created`);
@@ -37,36 +38,14 @@ export async function deleteExpiredRecords(deps: Deps, opts: { batchSize?: numbe
   const result: RetentionResult = { accessTokens: 0, signatureNonces: 0, rateLimits: 0 }
 
   for (;;) {
-    const deleted = await deps.db.$transaction(async (tx) => {
-      const rows = await tx.accessToken.findMany({
-        where: { OR: [{ expiresAt: { lt: tokenCutoff } }, { rotatedAt: { lt: tokenCutoff } }, { revokedAt: { lt: tokenCutoff } }] },
-        select: { id: true },
-        orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
-        take: batchSize,
-      })
-      const ids = rows.map((r) => r.id)
-      if (ids.length === 0) return 0
-      await tx.accessToken.updateMany({ where: { previousId: { in: ids } }, data: { previousId: null } })
-      const { count } = await tx.accessToken.deleteMany({ where: { id: { in: ids } } })
-      return count
-    })
+    const deleted = await deps.sql.transaction(async (tx) => deleteTokens(tx, await findDeadTokenIds(tx, tokenCutoff, batchSize)))
     result.accessTokens += deleted
     if (deleted < batchSize) break
     await yieldToRequests()
   }
 
-  result.signatureNonces = await deleteInBatches(batchSize, async () => {
-    const rows = await deps.db.signatureNonce.findMany({ where: { expiresAt: { lt: now } }, select: { keyRef: true, nonce: true }, take: batchSize })
-    if (rows.length === 0) return 0
-    const { count } = await deps.db.signatureNonce.deleteMany({ where: { OR: rows } })
-    return count
-  })
-  result.rateLimits = await deleteInBatches(batchSize, async () => {
-    const rows = await deps.db.rateLimit.findMany({ where: { windowStart: { lt: rateLimitCutoff } }, select: { key: true, windowStart: true }, take: batchSize })
-    if (rows.length === 0) return 0
-    const { count } = await deps.db.rateLimit.deleteMany({ where: { OR: rows } })
-    return count
-  })
+  result.signatureNonces = await deleteInBatches(batchSize, () => deleteExpiredSignatureNonces(deps.sql, now, batchSize))
+  result.rateLimits = await deleteInBatches(batchSize, () => deleteRateLimitsBefore(deps.sql, rateLimitCutoff, batchSize))
 
   if (result.accessTokens + result.signatureNonces + result.rateLimits > 0) deps.log.info({ ...result }, 'retention: deleted expired records')
   return result
@@ -85,8 +64,8 @@ async function deleteInBatches(batchSize: number, batch: () => Promise<number>):
 const yieldToRequests = () => new Promise<void>((resolve) => setImmediate(resolve))
 
 /** How often the server runs the retention job, and how long after start-up the first run waits. */
-export const RETENTION_INTERVAL_MS = 60 * 60 * 1000
-export const RETENTION_FIRST_RUN_MS = 60 * 1000
+const RETENTION_INTERVAL_MS = 60 * 60 * 1000
+const RETENTION_FIRST_RUN_MS = 60 * 1000
 
 /**
  * Runs `deleteExpiredRecords` in the background of the server process: first shortly after start-up, then every

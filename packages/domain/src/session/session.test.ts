@@ -1,7 +1,11 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { hashSecret } from '../secrets'
 import { buildTestDeps, databaseText, type TestDeps } from '../testing/deps'
-import { createSession, csrfMatches, csrfTokenFor, endSession, findSession, type SessionKind } from './session'
+import { createSession } from './create-session'
+import { findSession } from './find-session'
+import { endSession } from './end-session'
+import { csrfMatches, csrfTokenFor } from './csrf'
+import type { SessionKind } from './session.repo'
 
 let t: TestDeps
 beforeEach(async () => {
@@ -12,8 +16,8 @@ afterEach(async () => {
 })
 
 const TTL = 1800
-const open = (kind: SessionKind = 'owner', subjectId = 'owner-1') => createSession(t.db, { kind, subjectId, ttlSeconds: TTL, now: t.deps.clock() })
-const find = (value: string | null, kind: SessionKind = 'owner') => findSession(t.db, kind, value, t.deps.clock())
+const open = (kind: SessionKind = 'owner', subjectId = 'owner-1') => createSession(t.sql, { kind, subjectId, ttlSeconds: TTL, now: t.deps.clock() })
+const find = (value: string | null, kind: SessionKind = 'owner') => findSession(t.sql, kind, value, t.deps.clock())
 
 describe('createSession', () => {
   it('returns a value and its expiry, and stores only hashes of the value and of its CSRF token', async () => {
@@ -121,7 +125,7 @@ describe('endSession', () => {
   it('ends that session only', async () => {
     const a = await open()
     const b = await open()
-    await endSession(t.db, a.value)
+    await endSession(t.sql, a.value)
     expect(await find(a.value)).toBeNull()
     expect(await find(b.value)).not.toBeNull()
     expect(await t.db.session.count()).toBe(1)
@@ -133,7 +137,7 @@ describe('endSession', () => {
     ['an over-long value', 'B'.repeat(129)],
   ])('does nothing for %s', async (_name, value) => {
     await open()
-    await endSession(t.db, value)
+    await endSession(t.sql, value)
     expect(await t.db.session.count()).toBe(1)
   })
 })

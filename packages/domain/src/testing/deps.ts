@@ -3,12 +3,14 @@ import type { PrismaClient } from '../db/generated/client'
 import type { Provider, Store } from '../db/store'
 import type { Sql } from '../db/sql'
 import type { GnapConfig } from '../config/config'
-import type { GnapError, GnapErrorCode } from '../errors'
+import { unresolvableClientKey, type GnapError, type GnapErrorCode } from '../errors'
 import type { RequestAuth } from '../client/request-auth'
 import type { WalletAddressDocument, WalletAddressResolver } from '../client/wallet-address'
 import type { AccessItem, IncomingAccess, OutgoingAccess, QuoteAccess } from '../access/access.wire'
 import type { GrantRequest } from '../grant/grant.wire'
 import { createLogger } from '../log'
+import { introspectToken } from '../access-token/introspect-token'
+import { parseIntrospectRequest } from '../access-token/access-token.wire'
 import { createTestDb } from './test-db'
 
 // Deps for use-case tests: a real database of its own (SQLite, or PostgreSQL under TEST_DATABASE_URL), a fake clock, a silent logger, and stubs for what
@@ -128,20 +130,24 @@ export interface StubAuth extends RequestAuth {
   verified: string[]
 }
 
-/** A request presenting `Authorization: GNAP <token>` (or none) whose signature verifies, or fails with `failSignature`. */
-export function authAs(token: string | null, opts: { failSignature?: GnapError } = {}): StubAuth {
+/**
+ * A request presenting `Authorization: GNAP <token>` (or none) whose signature verifies, or fails with
+ * `failSignature`: an error, or `'unresolvable-key'` for a client none of whose keys can be found.
+ */
+export function authAs(token: string | null, opts: { failSignature?: GnapError | 'unresolvable-key' } = {}): StubAuth {
   const verified: string[] = []
   return {
     token,
     verified,
-    verifySignature(walletAddress) {
+    verifySignature(walletAddress, operation) {
       verified.push(walletAddress)
-      return opts.failSignature ? Promise.reject(opts.failSignature) : Promise.resolve()
+      const failure = opts.failSignature === 'unresolvable-key' ? unresolvableClientKey(operation) : opts.failSignature
+      return failure ? Promise.reject(failure) : Promise.resolve()
     },
   }
 }
 
-// Access item builders (PROTOCOL.md §6). Under the default settings incoming-payment and quote skip
+// Access item builders (docs/protocol.md §6). Under the default settings incoming-payment and quote skip
 // interaction and outgoing-payment needs it.
 
 export function outgoingAccess(overrides: Partial<OutgoingAccess> = {}): OutgoingAccess {
@@ -236,3 +242,6 @@ export async function failWrites(
     await db.$executeRawUnsafe(`DROP TRIGGER "${trigger}"`)
   }
 }
+
+/** POST /introspect as its route runs it: the body parsed at the edge (access-token.wire.ts), then the use case. */
+export const introspect = async (deps: Deps, body: unknown) => introspectToken(deps, parseIntrospectRequest(body))

@@ -1,6 +1,6 @@
 // Validates response bodies against the vendored OpenAPI files (packages/domain/openapi), the contract every
 // answer of the server must meet. The few answers the contract does not list are allowed here by name only:
-// they are the deliberate deviations the README lists (PROTOCOL.md §2).
+// they are the deliberate deviations the README lists (docs/protocol.md §2).
 import fs from 'node:fs'
 import path from 'node:path'
 import { Ajv2020 } from 'ajv/dist/2020.js'
@@ -35,7 +35,7 @@ export const ALLOWED_DEVIATIONS = new Set([
   'post-request 413 invalid_request',
   'post-continue 413 invalid_request',
   'post-token 413 invalid_request',
-  'post-request 429 request_denied', // rate limit on grant requests, with Retry-After (issue #6)
+  'post-request 429 request_denied', // rate limit on grant requests, with Retry-After
   'post-introspect 401 invalid_client', // introspection is authenticated (not in the contract)
   'post-introspect 400 invalid_request',
   'post-introspect 413 invalid_request',

@@ -1,13 +1,16 @@
-import { authenticateResourceServer, introspectToken } from '@gnap/domain'
+import { authenticateResourceServer, introspectToken, parseIntrospectRequest } from '@gnap/domain'
 import { gnapRoute, otherMethods } from '../../server/gnap-route'
 
 export const dynamic = 'force-dynamic'
 
 // token-introspection.yaml post-introspect, for resource servers holding the introspection secret.
-export const POST = gnapRoute(async ({ deps, req, body }) => {
-  authenticateResourceServer(deps, req.headers.get('authorization'))
-  return introspectToken(deps, body)
-})
+export const POST = gnapRoute(
+  {
+    authorize: (deps, req) => authenticateResourceServer(deps, req.headers.get('authorization')),
+    parse: parseIntrospectRequest,
+  },
+  ({ deps, input }) => introspectToken(deps, input),
+)
 
 const other = otherMethods('POST')
 export const GET = other.notAllowed

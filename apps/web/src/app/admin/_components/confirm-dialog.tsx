@@ -19,7 +19,7 @@ interface ConfirmDialogProps {
  * A modal confirmation (the native <dialog>: focus moves into it and stays there, Escape cancels, the page behind
  * is inert). Cancel has the initial focus, so Enter never confirms by accident.
  */
-export function ConfirmDialog({ open, title, children, confirmLabel, busyLabel, busy, error, onConfirm, onCancel }: ConfirmDialogProps) {
+function ConfirmDialog({ open, title, children, confirmLabel, busyLabel, busy, error, onConfirm, onCancel }: ConfirmDialogProps) {
   const ref = useRef<HTMLDialogElement>(null)
   const titleId = useId()
   const bodyId = useId()

@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react'
-import { formatDateTime, GRANT_STATUS_LABEL, TOKEN_STATUS_LABEL, type GrantStatus, type TokenStatus } from '../_lib/format'
+import type { GrantStatusName, TokenStatus } from '@gnap/domain'
+import { formatDateTime, GRANT_STATUS_LABEL, TOKEN_STATUS_LABEL } from '../_lib/format'
 
 // Small building blocks shared by the console's pages (no state, usable from server and client components).
 
@@ -8,7 +9,7 @@ export function Time({ value, empty = '—' }: { value: Date | null | undefined;
   return <time dateTime={value.toISOString()}>{formatDateTime(value)}</time>
 }
 
-export function GrantStatusBadge({ status }: { status: GrantStatus }) {
+export function GrantStatusBadge({ status }: { status: GrantStatusName }) {
   return <span className={`badge ${status}`}>{GRANT_STATUS_LABEL[status]}</span>
 }
 

@@ -1,3 +1,5 @@
+import type { GrantStatusName, TokenStatus } from '@gnap/domain'
+
 // Formatting shared by the console's pages. Times are in UTC, as the access items' plain words are: the same
 // text on the server and in the browser, whatever the machine's zone.
 
@@ -19,9 +21,6 @@ export const formatDateTime = (d: Date) => `${dateTime.format(d)} UTC`
 /** `15 Jan` */
 export const formatDay = (d: Date) => dayOnly.format(d)
 
-/** `2025-01-15`: the value of a date input. */
-export const isoDay = (d: Date) => d.toISOString().slice(0, 10)
-
 /** `10 minutes`, `1 hour 30 minutes`, `45 seconds` */
 export function formatSeconds(total: number): string {
   const parts: string[] = []
@@ -40,10 +39,7 @@ export function formatSeconds(total: number): string {
   return parts.slice(0, 2).join(' ') || '0 seconds'
 }
 
-export type GrantStatus = 'pending' | 'approved' | 'issued' | 'revoked' | 'rejected'
-export type TokenStatus = 'active' | 'expired' | 'rotated' | 'revoked'
-
-export const GRANT_STATUS_LABEL: Record<GrantStatus, string> = {
+export const GRANT_STATUS_LABEL: Record<GrantStatusName, string> = {
   pending: 'Pending',
   approved: 'Approved',
   issued: 'Issued',
@@ -52,7 +48,7 @@ export const GRANT_STATUS_LABEL: Record<GrantStatus, string> = {
 }
 
 /** What each status means, for the detail page. */
-export const GRANT_STATUS_MEANING: Record<GrantStatus, string> = {
+export const GRANT_STATUS_MEANING: Record<GrantStatusName, string> = {
   pending: 'Waiting for the resource owner to decide.',
   approved: 'The owner approved; the client has not collected its token yet.',
   issued: 'Finalized: the client received its access token.',

@@ -1,15 +1,17 @@
 import type { inferRouterInputs } from '@trpc/server'
 import type { AppRouter } from '@gnap/api'
+import type { FINALIZED_REASONS, GRANT_STATES } from '@gnap/domain'
 
 // The grants table's state lives in the URL query (shareable, survives a reload, Back works): these functions read
 // it, write it, and turn it into the input of `grants.list`.
 
 export type ListGrantsInput = inferRouterInputs<AppRouter>['grants']['list']
 
-export const PAGE_SIZE = 25
+const PAGE_SIZE = 25
 
-export const STATES = { pending: 'Pending', approved: 'Approved', finalized: 'Finalized' } as const
-export const REASONS = { issued: 'Issued', revoked: 'Revoked', rejected: 'Rejected' } as const
+// Labels of the domain's grant states and finalization reasons (grant-state.ts), every one of them.
+export const STATES = { pending: 'Pending', approved: 'Approved', finalized: 'Finalized' } as const satisfies Record<(typeof GRANT_STATES)[number], string>
+export const REASONS = { issued: 'Issued', revoked: 'Revoked', rejected: 'Rejected' } as const satisfies Record<(typeof FINALIZED_REASONS)[number], string>
 export const ACCESS_TYPES = { 'incoming-payment': 'Incoming payments', 'outgoing-payment': 'Outgoing payments', quote: 'Quotes' } as const
 export const SORTS = {
   'created-desc': { field: 'createdAt', direction: 'desc', label: 'Newest first' },

@@ -4,13 +4,12 @@ import { gnapRoute, otherMethods } from '../../../server/gnap-route'
 export const dynamic = 'force-dynamic'
 
 // auth-server.yaml post-continue
-export const POST = gnapRoute(async ({ deps, body, params, auth }) => {
-  const { interactRef } = parseContinueRequest(body)
-  return continueGrant(deps, { continueId: params.id ?? '', interactRef, auth: auth() })
-})
+export const POST = gnapRoute({ parse: parseContinueRequest }, ({ deps, input, params, auth }) =>
+  continueGrant(deps, { ...input, continueId: params.id ?? '', auth: auth() }),
+)
 
 // auth-server.yaml delete-continue
-export const DELETE = gnapRoute(async ({ deps, params, auth }) => {
+export const DELETE = gnapRoute({}, async ({ deps, params, auth }) => {
   await cancelGrant(deps, { continueId: params.id ?? '', auth: auth() })
   return null
 })

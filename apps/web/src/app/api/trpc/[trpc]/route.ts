@@ -1,6 +1,6 @@
 import { fetchRequestHandler } from '@trpc/server/adapters/fetch'
-import { appRouter, createFetchContext } from '@gnap/api'
-import { readCapped } from '@gnap/domain'
+import { appRouter, createContext, CSRF_HEADER } from '@gnap/api'
+import { readCapped, ADMIN_COOKIE, adminCookieJar, readCookie } from '@gnap/domain'
 import { getDeps } from '../../../../server/deps'
 import { callerIp } from '../../../../server/caller-ip'
 import { MAX_BODY_BYTES, MAX_JSON_DEPTH } from '../../../../server/limits'
@@ -37,7 +37,14 @@ async function handler(req: Request): Promise<Response> {
     endpoint: '/api/trpc',
     req: request,
     router: appRouter,
-    createContext: ({ req: r, resHeaders }) => createFetchContext({ deps, req: r, resHeaders, ip: callerIp(r, deps.config.trustProxy) }),
+    createContext: ({ req: r, resHeaders }) =>
+      createContext({
+        deps,
+        sessionValue: readCookie(r.headers.get('cookie'), ADMIN_COOKIE),
+        csrfToken: r.headers.get(CSRF_HEADER),
+        ip: callerIp(r, deps.config.trustProxy),
+        cookies: adminCookieJar(deps, resHeaders),
+      }),
     // Answers carry the session's CSRF token and console data: never cached, by anyone.
     responseMeta: () => ({ headers: new Headers({ 'cache-control': 'no-store' }) }),
   })

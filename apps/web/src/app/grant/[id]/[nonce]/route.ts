@@ -4,6 +4,6 @@ import { gnapRoute } from '../../../../server/gnap-route'
 export const dynamic = 'force-dynamic'
 
 // id-provider.yaml get-grant
-export const GET = gnapRoute(({ deps, req, params }) =>
+export const GET = gnapRoute({}, ({ deps, req, params }) =>
   getGrantForConsent(deps, { interactionId: params.id ?? '', nonce: params.nonce ?? '', idpSecret: req.headers.get('x-idp-secret') }),
 )

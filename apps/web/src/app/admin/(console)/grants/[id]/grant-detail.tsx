@@ -16,9 +16,6 @@ import { TokenChain } from './token-chain'
 type GrantDetail = inferRouterOutputs<AppRouter>['grants']['byId']
 type AccessItemView = GrantDetail['accessItems'][number]
 
-/** Statuses a revocation still changes (DELETE /continue/{id} does the same). */
-const REVOCABLE = new Set(['pending', 'approved', 'issued'])
-
 export function GrantDetailView({ id }: { id: string }) {
   const trpc = useTRPC()
   const grant = useQuery(trpc.grants.byId.queryOptions({ id }))
@@ -280,7 +277,8 @@ function RevokeGrant({ grant, onRevoked }: { grant: GrantDetail; onRevoked(messa
     }),
   )
 
-  if (!REVOCABLE.has(grant.status) && !confirmation.open) return null
+  // `revocable` is the domain's canRevoke: the grants DELETE /continue/{id} would revoke too.
+  if (!grant.revocable && !confirmation.open) return null
   return (
     <ConfirmedAction
       label="Revoke grant"

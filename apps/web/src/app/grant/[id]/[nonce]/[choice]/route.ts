@@ -4,7 +4,7 @@ import { gnapRoute } from '../../../../../server/gnap-route'
 export const dynamic = 'force-dynamic'
 
 // id-provider.yaml post-grant-choice
-export const POST = gnapRoute(async ({ deps, req, params }) => {
+export const POST = gnapRoute({}, async ({ deps, req, params }) => {
   await recordConsent(deps, {
     interactionId: params.id ?? '',
     nonce: params.nonce ?? '',

@@ -1,5 +1,5 @@
-import { getConsentScreen } from '@gnap/domain'
-import { OWNER_COOKIE, SESSION_COOKIE, frontChannelRoute, readCookie, render } from '../../../../../server/front-channel'
+import { getConsentScreen, INTERACTION_COOKIE, OWNER_COOKIE, readCookie } from '@gnap/domain'
+import { frontChannelRoute, render } from '../../../../../server/front-channel'
 import { consentPage, notYoursPage, signInPage } from '../../../../../server/pages'
 
 export const dynamic = 'force-dynamic'
@@ -9,8 +9,8 @@ export const GET = frontChannelRoute(async (deps, req, params) => {
   const screen = await getConsentScreen(deps, {
     interactionId: params.id ?? '',
     nonce: params.nonce ?? '',
-    interactionSession: readCookie(req, SESSION_COOKIE),
-    ownerSession: readCookie(req, OWNER_COOKIE),
+    interactionSession: readCookie(req.headers.get('cookie'), INTERACTION_COOKIE),
+    ownerSession: readCookie(req.headers.get('cookie'), OWNER_COOKIE),
   })
   switch (screen.kind) {
     case 'sign-in':

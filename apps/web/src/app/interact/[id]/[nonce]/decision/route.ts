@@ -1,5 +1,5 @@
-import { decideConsent } from '@gnap/domain'
-import { OWNER_COOKIE, SESSION_COOKIE, frontChannelRoute, readCookie, readForm } from '../../../../../server/front-channel'
+import { decideConsent, INTERACTION_COOKIE, OWNER_COOKIE, readCookie } from '@gnap/domain'
+import { frontChannelRoute, readForm } from '../../../../../server/front-channel'
 
 export const dynamic = 'force-dynamic'
 
@@ -9,8 +9,8 @@ export const POST = frontChannelRoute(async (deps, req, params) => {
   const result = await decideConsent(deps, {
     interactionId: params.id ?? '',
     nonce: params.nonce ?? '',
-    interactionSession: readCookie(req, SESSION_COOKIE),
-    ownerSession: readCookie(req, OWNER_COOKIE),
+    interactionSession: readCookie(req.headers.get('cookie'), INTERACTION_COOKIE),
+    ownerSession: readCookie(req.headers.get('cookie'), OWNER_COOKIE),
     csrf: form.get('csrf'),
     choice: form.get('choice'),
   })

@@ -1,14 +1,14 @@
-import { GnapError, OWNER_SESSION_SECONDS, getConsentScreen, signInOwner } from '@gnap/domain'
+import { GnapError, OWNER_SESSION_SECONDS, getConsentScreen, signInOwner, INTERACTION_COOKIE, OWNER_COOKIE, readCookie, setCookie } from '@gnap/domain'
 import { callerIp } from '../../../../../server/caller-ip'
 import { signInPage } from '../../../../../server/pages'
-import { OWNER_COOKIE, SESSION_COOKIE, frontChannelRoute, readCookie, readForm, render, seeOther, sessionCookie } from '../../../../../server/front-channel'
+import { frontChannelRoute, readForm, render, seeOther } from '../../../../../server/front-channel'
 
 export const dynamic = 'force-dynamic'
 
 // The consent screen's sign-in form. Only inside a live interaction of this browser; a wrong email and a wrong
 // password get the same answer.
 export const POST = frontChannelRoute(async (deps, req, params) => {
-  const input = { interactionId: params.id ?? '', nonce: params.nonce ?? '', interactionSession: readCookie(req, SESSION_COOKIE), ownerSession: null }
+  const input = { interactionId: params.id ?? '', nonce: params.nonce ?? '', interactionSession: readCookie(req.headers.get('cookie'), INTERACTION_COOKIE), ownerSession: null }
   const screen = await getConsentScreen(deps, input)
   // Without an owner session the screen is the sign-in form or a message (unknown, expired, handled...).
   if (screen.kind === 'consent' || screen.kind === 'not-yours') return seeOther('consent')
@@ -22,5 +22,5 @@ export const POST = frontChannelRoute(async (deps, req, params) => {
     return signInPage(screen.client, 'Too many failed sign-ins. Wait a few minutes, then try again.', 429, { 'retry-after': String(e.retryAfterSeconds ?? 60) })
   }
   if (!session) return seeOther('consent?failed')
-  return seeOther('consent', sessionCookie(deps, OWNER_COOKIE, session.value, OWNER_SESSION_SECONDS, '/'))
+  return seeOther('consent', setCookie(deps, { name: OWNER_COOKIE, value: session.value, maxAgeSeconds: OWNER_SESSION_SECONDS, path: '/', sameSite: 'Lax' }))
 })

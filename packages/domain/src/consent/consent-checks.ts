@@ -1,0 +1,67 @@
+import type { Deps } from '../deps'
+import { serverUrl } from '../config/config'
+import { isInteractionExpired } from '../grant/grant-state'
+import { secretMatches } from '../secrets'
+import { findSession } from '../session/find-session'
+import type { SessionRow } from '../session/session.repo'
+import { findOwnerWithWalletAddresses } from '../owner/owner.repo'
+import { findInteraction, type InteractionWithGrant } from '../interaction/interaction.repo'
+import { page, withQuery, type FrontChannelResult } from '../interaction/front-channel'
+
+// What the built-in consent screen's steps share (used when no IDENTITY_SERVER_URL is set): the owner signs in,
+// reads what the client asks for in plain words, and approves or denies. The decision goes through
+// decideInteraction, the same as the identity-provider API's, and the browser then goes to the usual finish URL.
+
+export interface ConsentInput {
+  interactionId: string
+  nonce: string
+  /** The interaction session cookie set when the interaction started. */
+  interactionSession: string | null
+  /** The owner's session cookie, when signed in. */
+  ownerSession: string | null
+}
+
+/** The client as the consent screen names it: the name it gave (else its wallet address) and its wallet address. */
+export interface ConsentClient {
+  name: string
+  walletAddress: string
+}
+
+type Checked = { interaction: InteractionWithGrant; client: ConsentClient } | { result: FrontChannelResult }
+
+/** The checks every consent step shares: a known interaction, this browser's session, still awaiting a decision. */
+export async function checkInteraction(deps: Deps, input: ConsentInput): Promise<Checked> {
+  const interaction = await findInteraction(deps.sql, input.interactionId, input.nonce)
+  if (!interaction) {
+    return { result: page(400, 'unknown_interaction', 'Unknown request', 'This authorization link is not valid. Go back to the app that sent you here and start again.') }
+  }
+  if (!input.interactionSession || !interaction.sessionHash || !secretMatches(input.interactionSession, interaction.sessionHash)) {
+    return { result: page(401, 'invalid_request', 'Invalid session', 'This page must be opened from the link the app gave you, in the same browser. Go back to the app and start again.') }
+  }
+  const { grant } = interaction
+  if (grant.state === 'finalized' || interaction.finishedAt) {
+    return { result: page(403, 'invalid_interaction', 'Request already handled', 'This request has already been completed or cancelled. There is nothing left to do here.') }
+  }
+  if (isInteractionExpired(interaction, deps.clock())) {
+    if (grant.finishUri) return { result: { kind: 'redirect', location: withQuery(grant.finishUri, { result: 'invalid_interaction', message: 'interaction expired' }) } }
+    return { result: page(403, 'invalid_interaction', 'Request expired', 'This request has expired. Go back to the app and start again.') }
+  }
+  if (interaction.state !== 'pending') {
+    // Decided but the browser never reached the finish step (a reload, a double click): finish it now.
+    return { result: { kind: 'redirect', location: finishUrl(deps, interaction) } }
+  }
+  return { interaction, client: { name: grant.clientName ?? grant.client, walletAddress: grant.client } }
+}
+
+export const finishUrl = (deps: Deps, i: { id: string; nonce: string }) => serverUrl(deps.config, 'interact', i.id, i.nonce, 'finish')
+
+/** The signed-in owner of a live owner session, with the wallet addresses they own; null otherwise. */
+export async function ownerOf(
+  deps: Deps,
+  sessionValue: string | null,
+): Promise<{ session: SessionRow; owner: { id: string; name: string }; walletAddresses: string[] } | null> {
+  const session = await findSession(deps.sql, 'owner', sessionValue, deps.clock())
+  if (!session) return null
+  const owner = await findOwnerWithWalletAddresses(deps.sql, session.subjectId)
+  return owner ? { session, owner: { id: owner.id, name: owner.name }, walletAddresses: owner.walletAddresses } : null
+}

@@ -1,0 +1,39 @@
+import type { Deps } from '../deps'
+import { isGnapError } from '../errors'
+import { csrfMatches } from '../session/csrf'
+import { ownsAccess } from '../owner/owns-access'
+import { decideInteraction } from '../interaction/decide-interaction'
+import { page, type FrontChannelResult } from '../interaction/front-channel'
+import { checkInteraction, finishUrl, ownerOf, type ConsentInput } from './consent-checks'
+
+/**
+ * POST /interact/{id}/{nonce}/decision — the owner's Approve or Deny. Needs the interaction's session, the owner's
+ * session, the form's CSRF token and ownership of every resource the grant names; then records the decision and
+ * sends the browser to the finish URL.
+ */
+export async function decideConsent(
+  deps: Deps,
+  input: ConsentInput & { csrf: string | null; choice: string | null },
+): Promise<FrontChannelResult> {
+  const checked = await checkInteraction(deps, input)
+  if ('result' in checked) return checked.result
+  const { interaction } = checked
+  const signedIn = await ownerOf(deps, input.ownerSession)
+  if (!signedIn) return page(401, 'invalid_request', 'Signed out', 'Your session has ended. Go back to the request and sign in again.')
+  if (!csrfMatches(signedIn.session, input.csrf)) {
+    return page(403, 'invalid_request', 'Request refused', 'This form could not be verified. Go back to the request and try again.')
+  }
+  if (input.choice !== 'approve' && input.choice !== 'deny') {
+    return page(400, 'invalid_request', 'Unknown choice', 'Choose Approve or Deny.')
+  }
+  if (!ownsAccess(signedIn.walletAddresses, interaction.grant.accessItems.map((r) => r.identifier))) {
+    return page(403, 'invalid_interaction', 'Not your account', 'This request is about wallet addresses that do not belong to the account you are signed in with.')
+  }
+  try {
+    await decideInteraction(deps, interaction, input.choice === 'approve' ? 'approved' : 'denied', signedIn.owner.id)
+  } catch (e) {
+    // Lost a race with another decision for the same interaction (a second tab): finishing sorts it out.
+    if (!isGnapError(e)) throw e
+  }
+  return { kind: 'redirect', location: finishUrl(deps, interaction) }
+}

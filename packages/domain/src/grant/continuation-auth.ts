@@ -1,0 +1,28 @@
+import type { Deps } from '../deps'
+import { GnapError, unknownContinuationId, unknownGrantToCancel } from '../errors'
+import type { RequestAuth } from '../client/request-auth'
+import { secretMatches } from '../secrets'
+import { findGrantByContinueId, type GrantWithRelations } from './grant.repo'
+
+/**
+ * Authenticates a request on a continuation URI (POST and DELETE /continue/{id}, docs/protocol.md §2.2 steps 2–4
+ * and §2.3): the grant the id names, its continuation token in `Authorization: GNAP`, then the signature by the
+ * grant client's key (RFC 9635 §5, §7.3).
+ * @throws GnapError invalid_continuation (401; unknown id: 404 on POST), invalid_request (unknown id: 404 on DELETE),
+ *   invalid_client
+ */
+export async function authenticateContinuation(
+  deps: Deps,
+  continueId: string,
+  auth: RequestAuth,
+  operation: 'post-continue' | 'delete-continue',
+): Promise<{ grant: GrantWithRelations; continueToken: string }> {
+  if (!auth.token) throw new GnapError('invalid_continuation', 'missing continuation token: use Authorization: GNAP <token>')
+  const grant = await findGrantByContinueId(deps.sql, continueId)
+  if (!grant) throw operation === 'post-continue' ? unknownContinuationId() : unknownGrantToCancel()
+  if (!secretMatches(auth.token, grant.continueTokenHash)) {
+    throw new GnapError('invalid_continuation', 'the continuation token does not belong to this grant')
+  }
+  await auth.verifySignature(grant.client, operation)
+  return { grant, continueToken: auth.token }
+}

@@ -1,0 +1,34 @@
+import { z } from 'zod'
+import type { Sql } from '../db/sql'
+import { newId } from '../secrets'
+import { hashPassword } from './password'
+import { insertOwner } from './owner.repo'
+
+const OwnerInputSchema = z.object({
+  email: z.email().max(254).transform((e) => e.toLowerCase()),
+  name: z.string().min(1).max(120),
+  password: z.string().min(8).max(256),
+  walletAddresses: z.array(z.url({ protocol: /^https?$/ })).min(1).max(20),
+})
+
+/**
+ * Creates a resource owner with the wallet addresses they own, in one transaction (seed data, operators' scripts).
+ * @throws ZodError for malformed input; a unique violation (`isUniqueViolation`) for a taken email or wallet address
+ */
+export async function createOwner(sql: Sql, input: z.input<typeof OwnerInputSchema>): Promise<{ id: string }> {
+  const data = OwnerInputSchema.parse(input)
+  const passwordHash = await hashPassword(data.password)
+  const id = newId()
+  // Hashed before the transaction: no slow work while the write lock is held.
+  await sql.transaction((tx) =>
+    insertOwner(tx, {
+      id,
+      email: data.email,
+      name: data.name,
+      passwordHash,
+      walletAddresses: data.walletAddresses.map((url) => url.replace(/\/+$/, '')),
+      now: new Date(),
+    }),
+  )
+  return { id }
+}

@@ -1,0 +1,33 @@
+import type { SqlRunner } from '../db/sql'
+
+// Every SQL statement about resource owners and the wallet addresses they own.
+
+/** A new owner with their wallet addresses: call inside a transaction, so the owner never exists without them. */
+export async function insertOwner(
+  tx: SqlRunner,
+  o: { id: string; email: string; name: string; passwordHash: string; walletAddresses: string[]; now: Date },
+): Promise<void> {
+  await tx.run(`INSERT INTO "Owner" ("id", "email", "name", "passwordHash", "createdAt") VALUES ($1, $2, $3, $4, $5)`, [
+    o.id,
+    o.email,
+    o.name,
+    o.passwordHash,
+    o.now,
+  ])
+  for (const url of o.walletAddresses) {
+    await tx.run(`INSERT INTO "OwnerWalletAddress" ("url", "ownerId") VALUES ($1, $2)`, [url, o.id])
+  }
+}
+
+export async function findOwnerByEmail(db: SqlRunner, email: string): Promise<{ id: string; passwordHash: string } | null> {
+  const [row] = await db.all<{ id: string; passwordHash: string }>(`SELECT "id", "passwordHash" FROM "Owner" WHERE "email" = $1`, [email])
+  return row ?? null
+}
+
+/** An owner's name and the wallet addresses they own; null when no owner has this id. */
+export async function findOwnerWithWalletAddresses(db: SqlRunner, id: string): Promise<{ id: string; name: string; walletAddresses: string[] } | null> {
+  const [owner] = await db.all<{ id: string; name: string }>(`SELECT "id", "name" FROM "Owner" WHERE "id" = $1`, [id])
+  if (!owner) return null
+  const rows = await db.all<{ url: string }>(`SELECT "url" FROM "OwnerWalletAddress" WHERE "ownerId" = $1`, [id])
+  return { ...owner, walletAddresses: rows.map((r) => r.url) }
+}

@@ -1,0 +1,20 @@
+/**
+ * Whether every access item that names a resource names one of the owner's wallet addresses or a resource
+ * below it (`https://wallet.example/alice` owns `https://wallet.example/alice/incoming-payments/…`).
+ * Both sides are compared in their WHATWG URL form, so dot segments (`…/alice/../bob`, `…/alice/%2e%2e/bob`)
+ * cannot climb out of the owner's wallet address.
+ */
+export function ownsAccess(walletAddresses: string[], identifiers: (string | null)[]): boolean {
+  const named = identifiers.filter((i): i is string => i !== null)
+  if (named.length === 0) return false
+  const owned = walletAddresses.map(normalUrl).filter((wa): wa is string => wa !== null)
+  return named.every((raw) => {
+    const id = normalUrl(raw)
+    return id !== null && owned.some((wa) => id === wa || id.startsWith(`${wa}/`))
+  })
+}
+
+/** The URL as the WHATWG parser writes it (dot segments resolved, host lower-cased), without a trailing slash. */
+function normalUrl(url: string): string | null {
+  return URL.canParse(url) ? new URL(url).href.replace(/\/+$/, '') : null
+}

@@ -1,0 +1,34 @@
+import type { SqlRunner } from '../db/sql'
+
+// Every SQL statement about browser sessions (owners' and administrators'). Only hashes are stored: the id is the
+// SHA-256 of the cookie value, `csrfHash` that of the session's CSRF token.
+
+export type SessionKind = 'owner' | 'admin'
+
+export interface SessionRow {
+  id: string
+  kind: SessionKind
+  subjectId: string
+  csrfHash: string
+  createdAt: Date
+  expiresAt: Date
+}
+
+export async function insertSession(db: SqlRunner, s: SessionRow): Promise<void> {
+  await db.run(
+    `INSERT INTO "Session" ("id", "kind", "subjectId", "csrfHash", "createdAt", "expiresAt") VALUES ($1, $2, $3, $4, $5, $6)`,
+    [s.id, s.kind, s.subjectId, s.csrfHash, s.createdAt, s.expiresAt],
+  )
+}
+
+export async function findSessionRow(db: SqlRunner, id: string): Promise<SessionRow | null> {
+  const [row] = await db.all<SessionRow>(
+    `SELECT "id", "kind", "subjectId", "csrfHash", "createdAt", "expiresAt" FROM "Session" WHERE "id" = $1`,
+    [id],
+  )
+  return row ?? null
+}
+
+export async function deleteSession(db: SqlRunner, id: string): Promise<void> {
+  await db.run(`DELETE FROM "Session" WHERE "id" = $1`, [id])
+}
