@@ -2,12 +2,12 @@
 // feed rotation chains and introspection), and interactive outgoing-payment grants approved through the
 // identity-provider API (their interact_ref feeds continuation).
 import { randomUUID } from 'node:crypto'
-import type { ClientKey } from '../../../packages/domain/src/testing/client-keys'
-import { IDP_SECRET } from '../../../apps/web/test/support/server'
+import type { ClientKey } from '@gnap/domain/testing'
+import { IDP_SECRET } from '@gnap/test-support'
 import { signFast } from './signer'
 
 // The secrets `startServer` gives the server it starts.
-export { IDP_SECRET, INTROSPECTION_SECRET } from '../../../apps/web/test/support/server'
+export { IDP_SECRET, INTROSPECTION_SECRET } from '@gnap/test-support'
 
 export interface BenchClient {
   name: string

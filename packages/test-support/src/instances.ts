@@ -1,13 +1,24 @@
-// Server instances as an operator runs them: each one the launcher (scripts/serve.mjs) with its workers, on a port
-// of its own. `startInstances` is the set-up of issue #8: one database, migrated once, and several instances
-// against it that all answer for one public address (AUTH_SERVER_URL), as behind a proxy. `pnpm two-instances`
-// (two-instances.ts beside this file), the multi-instance tests and the benchmark start their servers through here.
+// Server instances as an operator runs them: each one the launcher (@gnap/launcher's serve, compiled) with its
+// workers, on a port of its own. `startInstances` is the multi-instance set-up: one database, migrated once, and
+// several instances against it that all answer for one public address (AUTH_SERVER_URL), as behind a proxy.
+// `pnpm two-instances` (apps/web/scripts/two-instances.ts), the multi-instance tests and the benchmark start their
+// servers through here.
 import { spawn, spawnSync } from 'node:child_process'
+import { createRequire } from 'node:module'
 import net from 'node:net'
 import path from 'node:path'
 
+/** The repository. */
 export const root = path.resolve(import.meta.dirname, '..', '..', '..')
-const serveScript = path.join(root, 'scripts', 'serve.mjs')
+
+/** The launcher's entry as `pnpm start` runs it: its compiled dist/serve.js, which plain node runs. */
+function serveScript(): string {
+  try {
+    return createRequire(import.meta.url).resolve('@gnap/launcher/serve')
+  } catch (e) {
+    throw new Error(`no build of the launcher in packages/launcher/dist: run \`pnpm build\` first (${e instanceof Error ? e.message : String(e)})`)
+  }
+}
 
 export interface Instance {
   /** `a`, `b`, … */
@@ -84,7 +95,7 @@ export async function startInstance(options: InstanceOptions): Promise<Instance>
   }
   for (const key of Object.keys(env)) if (env[key] === undefined) delete env[key]
   // Its own process group, so SIGKILL can take the primary and its workers down together.
-  const child = spawn(process.execPath, [serveScript], { cwd: root, env: env as NodeJS.ProcessEnv, stdio: ['ignore', 'pipe', 'pipe', 'ipc'], detached: true })
+  const child = spawn(process.execPath, [serveScript()], { cwd: root, env: env as NodeJS.ProcessEnv, stdio: ['ignore', 'pipe', 'pipe', 'ipc'], detached: true })
   const pid = child.pid ?? 0
   let output = ''
   let partial = ''

@@ -4,7 +4,7 @@
 // overhead, so the load generator spends its one core on sending requests. `checkSigner` proves the equivalence at
 // start-up: Ed25519 is deterministic, so for the same `created` second the SDK's headers and ours are identical.
 import { createHash, sign } from 'node:crypto'
-import { signedHeaders, type ClientKey } from '../../../packages/domain/src/testing/client-keys'
+import { signedHeaders, type ClientKey } from '@gnap/domain/testing'
 
 export interface SignInput {
   method: string

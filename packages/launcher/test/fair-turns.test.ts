@@ -1,11 +1,11 @@
-// The launcher's fair turns (scripts/lib/fair-turns.mjs): a busy worker's event loop spends a bounded time on
+// The launcher's fair turns (src/fair-turns.ts): a busy worker's event loop spends a bounded time on
 // requests per turn, so it keeps coming back to accept new connections and to its other I/O. Exercised on a real
 // loopback HTTP server in this process: a burst of requests arrives in one turn, and a timer set by the first
 // handler shows when the loop gets its next turn.
 import http, { type IncomingMessage, type ServerResponse } from 'node:http'
 import net from 'node:net'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { fairTurns, installFairTurns } from '../../../scripts/lib/fair-turns.mjs'
+import { fairTurns, installFairTurns } from '../src/fair-turns.js'
 
 /** Keeps the CPU busy for `ms`, as a request's synchronous work does. */
 function burn(ms: number): void {

@@ -1,8 +1,7 @@
-#!/usr/bin/env node
-// The production server as WEB_CONCURRENCY processes sharing one port (issue #7: one worker per core). The primary
-// forks the workers with node:cluster; each worker runs Next's own `next start` CLI in this process (Next 16 serves
-// in the process that runs it, it forks no child), so its listen() goes through the primary, which hands the
-// connections to the workers in turn. The primary serves nothing itself.
+// The production server as WEB_CONCURRENCY processes sharing one port (one worker per core). The primary forks the
+// workers with node:cluster; each worker runs Next's own `next start` CLI in this process (Next 16 serves in the
+// process that runs it, it forks no child), so its listen() goes through the primary, which hands the connections to
+// the workers in turn. The primary serves nothing itself.
 //
 // - A worker is started once it says so (instrumentation.ts sends `{ gnap: 'ready' }` when the settings are valid
 //   and the database is open). A worker that exits before that, or is not ready within STARTUP_TIMEOUT_SECONDS, is
@@ -14,21 +13,23 @@
 //   in flight, exits); the primary exits 0 when all are gone, or kills the rest after SHUTDOWN_TIMEOUT_SECONDS and
 //   exits 1. A second signal kills at once. If the primary dies, the workers exit too (their IPC channel closes).
 // - Each worker gets V8's old-space limit WORKER_HEAP_MB (0 keeps V8's default), unless NODE_OPTIONS sets one.
-// - Each worker's request listener is wrapped by fairTurns (scripts/lib/fair-turns.mjs, TURN_BUDGET_MS): a busy
-//   worker's event loop spends a few milliseconds on requests per turn, so it keeps accepting new connections.
+// - Each worker's request listener is wrapped by fairTurns (fair-turns.ts, TURN_BUDGET_MS): a busy worker's event
+//   loop spends a few milliseconds on requests per turn, so it keeps accepting new connections.
 //
-// Used by `pnpm start` (scripts/start.mjs, after migrations and seed), the benchmark and the two-instance set-up;
-// run directly, it expects a migrated database and the server's settings in the environment. Started with an IPC
-// channel, it tells its parent `{ gnap: 'ready' }` once every worker is ready, and stops when the parent goes.
-import cluster from 'node:cluster'
+// Used by `pnpm start` (start.ts, after migrations and seed), the benchmark and the two-instance set-up; run
+// directly (`node packages/launcher/dist/serve.js`), it expects a migrated database and the server's settings in the
+// environment. Started with an IPC channel, it tells its parent `{ gnap: 'ready' }` once every worker is ready, and
+// stops when the parent goes. It runs compiled (dist/serve.js): the primary forks its workers from this very file.
+import cluster, { type Worker } from 'node:cluster'
 import fs from 'node:fs'
 import { createRequire } from 'node:module'
 import os from 'node:os'
 import path from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
-import { DEFAULT_TURN_BUDGET_MS, installFairTurns } from './lib/fair-turns.mjs'
+import { DEFAULT_TURN_BUDGET_MS, installFairTurns } from './fair-turns.js'
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
+/** The repository (this module runs from packages/launcher/dist). */
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', '..')
 const webDir = path.join(root, 'apps', 'web')
 const webRequire = createRequire(path.join(webDir, 'package.json'))
 
@@ -37,25 +38,34 @@ const STARTUP_BACKOFF_MS = 500
 const CRASH_WINDOW_MS = 60_000
 const MAX_BACKOFF_MS = 30_000
 
+export interface LauncherSettings {
+  WEB_CONCURRENCY: number
+  PORT: number
+  HOSTNAME?: string | undefined
+  WORKER_HEAP_MB: number
+  TURN_BUDGET_MS: number
+  STARTUP_TIMEOUT_SECONDS: number
+  SHUTDOWN_TIMEOUT_SECONDS: number
+}
+
 /**
- * The launcher's own settings, from the environment (zod, from apps/web's dependencies; the server's settings are
- * validated by the server itself, in each worker).
+ * The launcher's own settings, from the environment (the server's settings are validated by the server itself, in
+ * each worker). zod is loaded here, on first use: a worker never loads it for the launcher.
  */
-export function launcherSettings(env = process.env) {
-  const { z } = webRequire('zod')
-  const int = (min, max) => z.coerce.number().int().min(min).max(max)
+export function launcherSettings(env: Record<string, string | undefined> = process.env): LauncherSettings {
+  const { z } = createRequire(import.meta.url)('zod') as typeof import('zod')
+  const int = (min: number, max: number) => z.coerce.number().int().min(min).max(max)
   const schema = z.object({
     WEB_CONCURRENCY: int(1, 256).default(os.availableParallelism()),
     PORT: int(1, 65535).default(3000),
     HOSTNAME: z.string().min(1).optional(),
-    // V8 sizes a process's heap from the machine's memory and grows it lazily: measured under the benchmark, one
-    // busy worker passed 400 MB of RSS within seconds with V8's default, and stayed near 240 MB with 256 MB of old
-    // space, with no measurable change in requests per second or CPU time per request (README, "Several processes").
+    // V8 sizes a process's heap from the machine's memory and grows it lazily; with a 256 MB old space a busy
+    // worker's RSS stays far lower at the same requests per second and CPU time per request (README, "Several
+    // processes").
     WORKER_HEAP_MB: int(0, 65536).default(256),
     // A busy worker's event loop spends at most this on requests per turn before it goes back to accept new
-    // connections (scripts/lib/fair-turns.mjs); 0 turns that off. Measured with the benchmark at 256 connections:
-    // ~2 % of the connections timed out without it, none with 5 ms (the slowest answer 1.0–1.9 s); 2 and 10 ms gave
-    // the same requests per second, the slowest answer growing with the budget.
+    // connections (fair-turns.ts); 0 turns that off. A larger budget makes the slowest answer slower; without one,
+    // some connections time out under a burst (README, "Several processes").
     TURN_BUDGET_MS: int(0, 1000).default(DEFAULT_TURN_BUDGET_MS),
     STARTUP_TIMEOUT_SECONDS: int(1, 3600).default(60),
     SHUTDOWN_TIMEOUT_SECONDS: int(1, 3600).default(10),
@@ -69,19 +79,29 @@ export function launcherSettings(env = process.env) {
   return parsed.data
 }
 
-const log = (msg) => console.log(`[serve] ${msg}`)
-const loud = (msg) => console.error(`[serve] !!! ${msg}`)
+const log = (msg: string) => console.log(`[serve] ${msg}`)
+const loud = (msg: string) => console.error(`[serve] !!! ${msg}`)
+
+/** One slot per wanted worker: the current worker, whether it said ready, and its failure history. */
+interface Slot {
+  index: number
+  worker: Worker | null
+  ready: boolean
+  startupFailures: number
+  crashes: number[]
+  timer: NodeJS.Timeout | null
+}
 
 /**
  * Runs the primary: forks the workers and supervises them until a signal stops it. `env` is added to every
  * worker's environment (on top of this process's). Returns nothing: the process exits when the server stops.
  */
-export function serve(env = {}) {
-  let settings
+export function serve(env: Record<string, string | undefined> = {}): void {
+  let settings: LauncherSettings
   try {
     settings = launcherSettings({ ...process.env, ...env })
   } catch (e) {
-    loud(e.message)
+    loud((e as Error).message)
     process.exit(1)
   }
   if (!fs.existsSync(path.join(webDir, '.next', 'BUILD_ID'))) {
@@ -102,8 +122,7 @@ export function serve(env = {}) {
     GNAP_SERVE_WORKER: '1',
     GNAP_TURN_BUDGET_MS: String(settings.TURN_BUDGET_MS),
   }
-  /** One slot per wanted worker: the current worker, whether it said ready, and its failure history. */
-  const slots = Array.from({ length: settings.WEB_CONCURRENCY }, (_, i) => ({
+  const slots: Slot[] = Array.from({ length: settings.WEB_CONCURRENCY }, (_, i) => ({
     index: i,
     worker: null,
     ready: false,
@@ -114,7 +133,7 @@ export function serve(env = {}) {
   let stopping = false
   let announced = false
 
-  const fork = (slot) => {
+  const fork = (slot: Slot): void => {
     slot.timer = null
     slot.ready = false
     const worker = cluster.fork(workerEnv)
@@ -125,7 +144,7 @@ export function serve(env = {}) {
         worker.process.kill('SIGKILL')
       }
     }, settings.STARTUP_TIMEOUT_SECONDS * 1000)
-    worker.on('message', (msg) => {
+    worker.on('message', (msg: { gnap?: unknown } | null | undefined) => {
       if (msg?.gnap !== 'ready' || slot.worker !== worker) return
       clearTimeout(startupTimer)
       slot.ready = true
@@ -133,11 +152,11 @@ export function serve(env = {}) {
       if (!announced && slots.every((s) => s.ready)) {
         announced = true
         log(`ready: ${slots.length} worker${slots.length > 1 ? 's' : ''} on ${where}${heapArgs.length ? ` (heap limit ${settings.WORKER_HEAP_MB} MB each)` : ''}`)
-        // A parent that started us with an IPC channel (scripts/lib/instances.ts) waits for this.
+        // A parent that started us with an IPC channel (@gnap/test-support's instances) waits for this.
         process.send?.({ gnap: 'ready', workers: slots.length })
       }
     })
-    worker.on('exit', (code, signal) => {
+    worker.on('exit', (code: number | null, signal: string | null) => {
       clearTimeout(startupTimer)
       if (slot.worker === worker) slot.worker = null
       const how = signal ? `signal ${signal}` : `code ${code}`
@@ -161,14 +180,14 @@ export function serve(env = {}) {
   }
 
   let exitCode = 0
-  let killTimer = null
-  const live = () => slots.filter((s) => s.worker)
-  const onStopped = () => {
+  let killTimer: NodeJS.Timeout | null = null
+  const live = () => slots.filter((s): s is Slot & { worker: Worker } => s.worker !== null)
+  const onStopped = (): void => {
     if (live().length > 0) return
     if (killTimer) clearTimeout(killTimer)
     process.exit(exitCode)
   }
-  const stop = (signal, code) => {
+  const stop = (signal: NodeJS.Signals, code: number): void => {
     stopping = true
     exitCode = code
     for (const s of slots) {
@@ -185,11 +204,11 @@ export function serve(env = {}) {
     }, settings.SHUTDOWN_TIMEOUT_SECONDS * 1000)
     onStopped()
   }
-  const giveUp = (why) => {
+  const giveUp = (why: string): void => {
     loud(`${why}; giving up, the server is not serving`)
     stop('SIGTERM', 1)
   }
-  for (const signal of ['SIGINT', 'SIGTERM']) {
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     process.on(signal, () => {
       if (!stopping) {
         log(`${signal}: stopping ${live().length} worker(s) gracefully`)
@@ -208,11 +227,11 @@ export function serve(env = {}) {
 }
 
 /** A worker: Next's own CLI, `next start <apps/web> -p PORT [-H HOSTNAME]`, in this process. */
-function runWorker() {
+function runWorker(): void {
   const nextBin = webRequire.resolve('next/dist/bin/next')
   const args = ['start', webDir, '-p', process.env.PORT ?? '3000', ...(process.env.HOSTNAME ? ['-H', process.env.HOSTNAME] : [])]
   process.argv = [process.execPath, nextBin, ...args]
-  // Short event-loop turns under load, so a busy worker still takes new connections (scripts/lib/fair-turns.mjs).
+  // Short event-loop turns under load, so a busy worker still takes new connections (fair-turns.ts).
   installFairTurns({ budgetMs: Number(process.env.GNAP_TURN_BUDGET_MS) })
   webRequire(nextBin)
 }

@@ -8,10 +8,9 @@
 import { createHash, createPublicKey, randomBytes, randomUUID, timingSafeEqual, verify } from 'node:crypto'
 import { createServer } from 'node:http'
 import { createRequire } from 'node:module'
-import path from 'node:path'
-import { fairTurns } from '../lib/fair-turns.mjs'
+import { fairTurns } from '@gnap/launcher/fair-turns'
 
-const require = createRequire(path.resolve(import.meta.dirname, '../../apps/web/package.json'))
+const require = createRequire(import.meta.url)
 const Database = require('better-sqlite3')
 
 const base = process.env.AUTH_SERVER_URL
@@ -119,7 +118,7 @@ function handleIntrospection(req, res, body) {
   send(res, 200, { active: true, grant: token.grantId, access: [], client: { walletAddress: token.client } })
 }
 
-// With the same fair event-loop turns as our workers (scripts/lib/fair-turns.mjs), so that at 256 connections it
+// With the same fair event-loop turns as our workers (@gnap/launcher/fair-turns, compiled: plain node runs this file), so that at 256 connections it
 // keeps accepting them as they do.
 const server = createServer(fairTurns((req, res) => {
   const chunks = []

@@ -1,23 +1,23 @@
-#!/usr/bin/env node
-// `pnpm start`: apply pending migrations to DATABASE_URL (creating the SQLite file), seed the demo client into
-// an empty database, and serve the production build on PORT with WEB_CONCURRENCY worker processes (scripts/serve.mjs,
-// run in this process). Outside production, missing settings get local defaults (announced, secrets written to
-// data/secrets.json with mode 0600, never printed).
+// `pnpm start` (node packages/launcher/dist/start.js): apply pending migrations to DATABASE_URL (creating the SQLite
+// file), seed the demo client into an empty database, and serve the production build on PORT with WEB_CONCURRENCY
+// worker processes (serve.ts, run in this process). Outside production, missing settings get local defaults
+// (announced, secrets written to data/secrets.json with mode 0600, never printed).
 import { spawnSync } from 'node:child_process'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { applyLocalDefaults } from './lib/local-settings.mjs'
-import { launcherSettings, serve } from './serve.mjs'
+import { applyLocalDefaults } from './local-settings.js'
+import { launcherSettings, serve } from './serve.js'
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
+/** The repository (this module runs from packages/launcher/dist). */
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', '..')
 const dataDir = path.join(root, 'data')
-const env = { ...process.env, CHECKPOINT_DISABLE: '1', NEXT_TELEMETRY_DISABLED: '1' }
+const env: Record<string, string | undefined> = { ...process.env, CHECKPOINT_DISABLE: '1', NEXT_TELEMETRY_DISABLED: '1' }
 env.PORT ||= '3000'
 // The launcher's settings (WEB_CONCURRENCY, PORT, …) are checked before anything touches the database.
 try {
   launcherSettings(env)
 } catch (e) {
-  console.error(`[start] ${e.message}`)
+  console.error(`[start] ${(e as Error).message}`)
   process.exit(1)
 }
 env.DATABASE_URL ||= `file:${path.join(dataDir, 'gnap.db')}`

@@ -8,13 +8,11 @@
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import { migrateFile } from '../../packages/domain/src/testing/test-db'
-import { generateClientKey } from '../../packages/domain/src/testing/client-keys'
-import { startWalletAddressServer } from '../../packages/domain/src/testing/wallet-address-server'
+import { generateClientKey, migrateFile, startWalletAddressServer } from '@gnap/domain/testing'
 import type { BenchClient } from './lib/prepare'
 import { continuationScenario, grantScenario, introspectionScenario, rotationScenario, runLoad, type Scenario, type Target } from './lib/load'
 import { formatSummary, summarise, type CpuProfile } from './lib/cpuprofile'
-import { FAIR_TURNS_IMPORT, requireBuild, root, startGnapProcess } from './lib/servers'
+import { fairTurnsImport, requireBuild, root, startGnapProcess } from './lib/servers'
 
 const seconds = Number(process.env.BENCH_SECONDS || 10)
 const warmup = Number(process.env.BENCH_WARMUP_SECONDS || 2)
@@ -47,7 +45,7 @@ async function main() {
       }, [
         // Node refuses --cpu-prof in NODE_OPTIONS: the server's node gets it on its command line, with the fair
         // event-loop turns the launcher gives each worker.
-        FAIR_TURNS_IMPORT,
+        fairTurnsImport(),
         '--cpu-prof',
         `--cpu-prof-dir=${profDir}`,
       ])

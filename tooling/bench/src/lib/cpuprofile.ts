@@ -47,7 +47,7 @@ export interface ProfileSummary {
   areas: { area: string; selfMs: number; selfPct: number }[]
 }
 
-const root = path.resolve(import.meta.dirname, '../../..')
+const root = path.resolve(import.meta.dirname, '../../../..')
 
 interface Resolved {
   name: string

@@ -1,19 +1,26 @@
-// The servers the benchmark measures: our production build (through the launcher, scripts/serve.mjs, with its
+// The servers the benchmark measures: our production build (through the launcher, @gnap/launcher, with its
 // workers, as `pnpm start` serves it), the floor (a bare node:http server) and the ceiling (a minimal Next app
 // answering constant JSON), each in processes of its own.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
 import fs from 'node:fs'
+import { createRequire } from 'node:module'
 import path from 'node:path'
 import { pathToFileURL } from 'node:url'
-import { freePort, startServer, testServerEnv, type RunningServer } from '../../../apps/web/test/support/server'
-import { startInstance, startInstances } from '../../../apps/web/scripts/instances'
+import { freePort, root, startInstance, startInstances, startServer, testServerEnv, type RunningServer } from '@gnap/test-support'
 
-export const root = path.resolve(import.meta.dirname, '../../..')
+export { root }
 const webDir = path.join(root, 'apps', 'web')
 const nextBin = path.join(webDir, 'node_modules', '.bin', 'next')
-const ceilingDir = path.join(root, 'scripts', 'bench', 'ceiling-app')
-/** The node option that gives a `next start` process the launcher's fair event-loop turns (scripts/lib/fair-turns.mjs). */
-export const FAIR_TURNS_IMPORT = `--import=${pathToFileURL(path.join(root, 'scripts', 'lib', 'fair-turns-preload.mjs')).href}`
+const ceilingDir = path.resolve(import.meta.dirname, '..', '..', 'ceiling-app')
+const require = createRequire(import.meta.url)
+
+/**
+ * The node option that gives a `next start` process the launcher's fair event-loop turns: an `--import` of
+ * @gnap/launcher's compiled preload (dist/fair-turns-preload.js, which plain node runs).
+ */
+export function fairTurnsImport(): string {
+  return `--import=${pathToFileURL(require.resolve('@gnap/launcher/fair-turns-preload')).href}`
+}
 
 export interface BenchServer {
   name: string
@@ -26,6 +33,13 @@ export interface BenchServer {
 export function requireBuild(): void {
   if (!fs.existsSync(path.join(webDir, '.next', 'BUILD_ID'))) {
     throw new Error('no production build in apps/web/.next: run `pnpm build` first (the benchmark measures the build, it does not make one)')
+  }
+  for (const entry of ['@gnap/launcher/serve', '@gnap/launcher/fair-turns-preload']) {
+    try {
+      require.resolve(entry)
+    } catch {
+      throw new Error(`no build of the launcher in packages/launcher/dist (${entry}): run \`pnpm build\` first`)
+    }
   }
 }
 
@@ -102,7 +116,7 @@ function spawned(name: string, url: string, child: ChildProcess): BenchServer & 
 export async function startFloor(dbFile: string, introspectionSecret: string): Promise<BenchServer> {
   const port = await freePort()
   const url = `http://127.0.0.1:${port}/`
-  const child = spawn(process.execPath, [path.join(root, 'scripts', 'bench', 'floor-server.mjs')], {
+  const child = spawn(process.execPath, [path.join(import.meta.dirname, '..', 'floor-server.mjs')], {
     env: { PATH: process.env.PATH, PORT: String(port), DATABASE_FILE: dbFile, AUTH_SERVER_URL: url, INTROSPECTION_SECRET: introspectionSecret },
     stdio: ['ignore', 'pipe', 'pipe'],
   })
@@ -127,14 +141,14 @@ export async function startCeiling(): Promise<BenchServer> {
   const stale = !fs.existsSync(buildId) || sources.some((s) => fs.statSync(s).mtimeMs > fs.statSync(buildId).mtimeMs)
   const env = { PATH: process.env.PATH, HOME: process.env.HOME, NODE_ENV: 'production', NEXT_TELEMETRY_DISABLED: '1' }
   if (stale) {
-    console.log('[bench] building the ceiling app (scripts/bench/ceiling-app)…')
+    console.log('[bench] building the ceiling app (tooling/bench/ceiling-app)…')
     const build = spawnSync(nextBin, ['build'], { cwd: ceilingDir, env, encoding: 'utf8' })
     if (build.status !== 0) throw new Error(`ceiling app build failed:\n${build.stdout}\n${build.stderr}`)
   }
   const port = await freePort()
   const url = `http://127.0.0.1:${port}/`
-  // With our workers' fair event-loop turns (scripts/lib/fair-turns.mjs), as the launcher runs `next start`.
-  const startEnv = { ...env, NODE_OPTIONS: FAIR_TURNS_IMPORT }
+  // With our workers' fair event-loop turns (@gnap/launcher's fair-turns), as the launcher runs `next start`.
+  const startEnv = { ...env, NODE_OPTIONS: fairTurnsImport() }
   const child = spawn(nextBin, ['start', '-p', String(port), '-H', '127.0.0.1'], { cwd: ceilingDir, env: startEnv, stdio: ['ignore', 'pipe', 'pipe'] })
   const server = spawned('ceiling', url, child)
   await server.ready(`${url}ping`)

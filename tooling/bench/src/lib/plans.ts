@@ -1,10 +1,8 @@
 // EXPLAIN QUERY PLAN of the hot queries, as the server sends them: the repository functions run on the seeded file
 // through a runner that records the SQL they send, and SQLite explains each statement.
 import { randomUUID } from 'node:crypto'
-import { openDb, sqlOf } from '../../../packages/domain/src/db/client'
-import type { SqlRunner } from '../../../packages/domain/src/db/sql'
-import { findTokenByManagementId, findTokenByValue, markRotated } from '../../../packages/domain/src/access-token/access-token.repo'
-import { findGrantByContinueId } from '../../../packages/domain/src/grant/grant.repo'
+import { openDb } from '@gnap/domain'
+import { findGrantByContinueId, findTokenByManagementId, findTokenByValue, markRotated, sqlOf, type SqlRunner } from '@gnap/domain/testing'
 import { Database } from './seed'
 
 export interface QueryPlan {

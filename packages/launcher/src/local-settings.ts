@@ -7,19 +7,15 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 
-const dataDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'data')
+/** The repository's data/ folder (this module runs from packages/launcher/dist, or from src under tsx and vitest). */
+const dataDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'data')
 
-/**
- * Fills `env` in place. Returns the names of required settings still missing (production only): the caller stops.
- * @param {Record<string, string | undefined>} env
- * @param {{ tag: string, authServerUrl: string }} options
- * @returns {string[]}
- */
-export function applyLocalDefaults(env, { tag, authServerUrl }) {
+/** Fills `env` in place. Returns the names of required settings still missing (production only): the caller stops. */
+export function applyLocalDefaults(env: Record<string, string | undefined>, { tag, authServerUrl }: { tag: string; authServerUrl: string }): string[] {
   if (env.NODE_ENV === 'production') return ['AUTH_SERVER_URL', 'INTROSPECTION_SECRET'].filter((n) => !env[n])
   fs.mkdirSync(dataDir, { recursive: true })
   const secretsFile = path.join(dataDir, 'secrets.json')
-  const saved = fs.existsSync(secretsFile) ? JSON.parse(fs.readFileSync(secretsFile, 'utf8')) : {}
+  const saved = (fs.existsSync(secretsFile) ? JSON.parse(fs.readFileSync(secretsFile, 'utf8')) : {}) as Record<string, string | undefined>
   let changed = false
   for (const name of ['INTROSPECTION_SECRET', 'IDENTITY_SERVER_SECRET']) {
     if (env[name]) continue

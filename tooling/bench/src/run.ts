@@ -1,7 +1,7 @@
-// `pnpm bench`: the REST hot paths of the production build under load (issue #7). Run `pnpm build` first.
+// `pnpm bench`: the REST hot paths of the production build under load. Run `pnpm build` first.
 //
 // For each database size (a fresh file, then one seeded with BENCH_SCALE access tokens), it starts the server on the
-// file as `pnpm start` does (the launcher, scripts/serve.mjs, with BENCH_WORKERS workers of `next start`), prepares grants through the real flow with N loopback test clients, and drives rotation chains,
+// file as `pnpm start` does (the launcher, @gnap/launcher's compiled serve, with BENCH_WORKERS workers of `next start`), prepares grants through the real flow with N loopback test clients, and drives rotation chains,
 // introspection, continuation with interact_ref and grant requests with autocannon at each concurrency, after a
 // warm-up. On the fresh file it also measures the floor (a bare node:http server doing the same SQLite and Ed25519
 // work), the ceiling (a minimal Next app answering constant JSON) and our own app shell (a 405 from our handler after
@@ -26,9 +26,7 @@ import { randomBytes } from 'node:crypto'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import { adminQuery, databaseUrl, migrateFile } from '../../packages/domain/src/testing/test-db'
-import { generateClientKey } from '../../packages/domain/src/testing/client-keys'
-import { startWalletAddressServer } from '../../packages/domain/src/testing/wallet-address-server'
+import { adminQuery, databaseUrl, generateClientKey, migrateFile, startWalletAddressServer } from '@gnap/domain/testing'
 import { checkSigner } from './lib/signer'
 import { INTROSPECTION_SECRET, type BenchClient } from './lib/prepare'
 import {

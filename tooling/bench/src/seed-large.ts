@@ -1,9 +1,9 @@
 // Seeds a large, realistic data set for measuring the admin console: N grants (default 100,000) with their access
 // items, interactions and token rotation chains, spread over the last 90 days, written in batches of --batch grants,
-// one transaction per batch (multi-row INSERTs; --create-many uses Prisma's createMany, about 4x slower). The same
+// one transaction per batch (multi-row INSERTs; --create-many uses Prisma's createMany, which is slower). The same
 // --seed writes the same rows (ids, states, timestamps relative to now).
 //
-//   DATABASE_URL=file:$PWD/data/bench.db npx tsx scripts/seed-large.ts [--grants 100000] [--seed 1] [--reset]
+//   DATABASE_URL=file:$PWD/data/bench.db pnpm --filter @gnap/bench seed-large [--grants 100000] [--seed 1] [--reset]
 //
 // Without DATABASE_URL it writes data/bench.db, never the demo database. The file is migrated first. Rows are
 // written directly (not through the use cases) because 100,000 grant requests with argon2-free but signed flows
@@ -11,11 +11,11 @@
 import { createHash, randomBytes } from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
-import { openDb, type Db } from '../packages/domain/src/db/client'
-import type { Prisma } from '../packages/domain/src/db/generated/client'
-import { migrateFile } from '../packages/domain/src/testing/test-db'
+import { openDb, type Db } from '@gnap/domain'
+import { migrateFile, type Prisma } from '@gnap/domain/testing'
 
-const root = path.resolve(import.meta.dirname, '..')
+/** The repository. */
+const root = path.resolve(import.meta.dirname, '..', '..', '..')
 
 interface Options {
   grants: number
@@ -212,8 +212,8 @@ async function main() {
 }
 
 /**
- * Multi-row INSERTs of standard SQL (quoted identifiers, bound parameters: the same on PostgreSQL), about four
- * times faster here than createMany, whose per-row work in the query compiler dominates at this size. Dates are
+ * Multi-row INSERTs of standard SQL (quoted identifiers, bound parameters: the same on PostgreSQL), faster here
+ * than createMany, whose per-row work in the query compiler dominates at this size. Dates are
  * bound as Date, so the driver adapter stores them exactly as Prisma's own writes do. Statements stay under
  * SQLite's 32,766 bound parameters.
  */

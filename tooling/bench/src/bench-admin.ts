@@ -1,20 +1,14 @@
 // Measures the admin console's grants list (the `listGrants` use case the tRPC procedure calls, on a real
-// database) at the size `scripts/seed-large.ts` wrote: first page, filtered pages, a deep cursor page, searches,
+// database) at the size `seed-large.ts` (beside this file) wrote: first page, filtered pages, a deep cursor page, searches,
 // and the overview figures. Prints the median (and min / p90) of --runs runs after two warm-up runs.
 //
-//   DATABASE_URL=file:$PWD/data/bench.db npx tsx scripts/bench-admin.ts [--runs 15]
+//   DATABASE_URL=file:$PWD/data/bench.db pnpm --filter @gnap/bench bench-admin [--runs 15]
 import path from 'node:path'
-import { openDb } from '../packages/domain/src/db/client'
-import { createLogger } from '../packages/domain/src/log'
-import type { Deps } from '../packages/domain/src/deps'
-import { testConfig } from '../packages/domain/src/testing/deps'
-import { listGrants, type ListGrantsInput } from '../packages/domain/src/admin/list-grants'
-import { getStats } from '../packages/domain/src/admin/get-stats'
-import { getGrantDetail } from '../packages/domain/src/admin/get-grant-detail'
-import { getTokenChain } from '../packages/domain/src/admin/get-token-chain'
-import { encodeCursor } from '../packages/domain/src/admin/page-cursor'
+import { createLogger, getGrantDetail, getStats, getTokenChain, listGrants, openDb, type Deps, type ListGrantsInput } from '@gnap/domain'
+import { encodeCursor, testConfig } from '@gnap/domain/testing'
 
-const root = path.resolve(import.meta.dirname, '..')
+/** The repository. */
+const root = path.resolve(import.meta.dirname, '..', '..', '..')
 const DAY = 86_400_000
 
 async function main() {
@@ -32,7 +26,7 @@ async function main() {
   try {
     const grants = await db.grant.count()
     const tokens = await db.accessToken.count()
-    if (grants === 0) throw new Error(`no grants in ${url}: run scripts/seed-large.ts first`)
+    if (grants === 0) throw new Error(`no grants in ${url}: run pnpm --filter @gnap/bench seed-large first`)
     console.log(`[bench-admin] ${url}: ${grants.toLocaleString('en')} grants, ${tokens.toLocaleString('en')} tokens; median of ${runs} runs`)
 
     // Fixtures picked from the data: a row ~90% down the default order, a busy client, a token, a grant.

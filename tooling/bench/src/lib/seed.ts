@@ -5,9 +5,8 @@
 // can introspect old rows too.
 import { createHash, randomBytes, randomUUID } from 'node:crypto'
 import { createRequire } from 'node:module'
-import path from 'node:path'
 
-// better-sqlite3 is a dependency of apps/web (no types installed): the little of its API used here.
+// better-sqlite3, the same version as the server's (no types installed here): the little of its API used here.
 export interface Statement {
   run(...params: unknown[]): { changes: number }
   get(...params: unknown[]): unknown
@@ -19,8 +18,7 @@ export interface SqliteDb {
   transaction<A extends unknown[]>(fn: (...args: A) => void): (...args: A) => void
   close(): void
 }
-const webRequire = createRequire(path.resolve(import.meta.dirname, '../../../apps/web/package.json'))
-export const Database = webRequire('better-sqlite3') as new (file: string, options?: { readonly?: boolean }) => SqliteDb
+export const Database = createRequire(import.meta.url)('better-sqlite3') as new (file: string, options?: { readonly?: boolean }) => SqliteDb
 
 const iso = (ms: number) => new Date(ms).toISOString().replace('Z', '+00:00')
 const CHAIN = 4

@@ -1,11 +1,11 @@
 import { spawn, type ChildProcess } from 'node:child_process'
 import fs from 'node:fs'
-import net from 'node:net'
 import os from 'node:os'
 import path from 'node:path'
 import { migrateFile } from '@gnap/domain/testing'
+import { freePort, root } from './instances'
 
-const webDir = path.resolve(import.meta.dirname, '../..')
+const webDir = path.join(root, 'apps', 'web')
 
 export const INTROSPECTION_SECRET = 'test-introspection-secret-0123456789'
 export const IDP_SECRET = 'test-idp-secret-0123456789'
@@ -43,17 +43,6 @@ export interface StartOptions {
   dbFile?: string
   /** Node options NODE_OPTIONS refuses, e.g. `--cpu-prof` (the benchmark's profile): node is then run directly. */
   nodeArgs?: string[]
-}
-
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer()
-    srv.once('error', reject)
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as net.AddressInfo
-      srv.close(() => resolve(port))
-    })
-  })
 }
 
 /**
