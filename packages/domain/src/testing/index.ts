@@ -27,3 +27,12 @@ export {
   type IssuedGrant,
   type PendingGrant,
 } from './grant-flows'
+export type { ClientKey } from './client-keys'
+// The benchmark's (tooling/bench) query plans and bulk seeding: repository functions and the SQL runner they take,
+// the admin list's cursor, the generated client's input types.
+export { sqlOf } from '../db/client'
+export type { SqlRunner } from '../db/sql'
+export { findTokenByManagementId, findTokenByValue, markRotated } from '../access-token/access-token.repo'
+export { findGrantByContinueId } from '../grant/grant.repo'
+export { encodeCursor } from '../admin/page-cursor'
+export type { Prisma } from '../db/generated/client'
