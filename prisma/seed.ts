@@ -6,12 +6,7 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { generateKeyPairSync } from 'node:crypto'
-import { openStore, type Store } from '../packages/domain/src/db/store'
-import { isUniqueViolation } from '../packages/domain/src/db/errors'
-import { createOwner } from '../packages/domain/src/owner/create-owner'
-import { DEMO_OWNER } from '../packages/domain/src/owner/demo-owner'
-import { ensureFirstAdmin, FirstAdminError } from '../packages/domain/src/admin/ensure-first-admin'
-import { DEMO_ADMIN } from '../packages/domain/src/admin/demo-admin'
+import { createOwner, DEMO_ADMIN, DEMO_OWNER, ensureFirstAdmin, FirstAdminError, isUniqueViolation, openStore, type Store } from '@gnap/domain'
 
 const root = path.resolve(import.meta.dirname, '..')
 const keyFile = path.join(root, 'data', 'demo-client.json')

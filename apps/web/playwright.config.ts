@@ -3,7 +3,7 @@ import { defineConfig } from '@playwright/test'
 
 // Browser tests of the consent screen on Debian's chromium (`npx playwright install` cannot work here, see the
 // README). Each spec file starts the production build (`next start`, run `next build` first) on a free loopback
-// port through test/support/server.ts, so AUTH_SERVER_URL is the very URL the browser and the SDK use.
+// port through @gnap/test-support's startServer, so AUTH_SERVER_URL is the very URL the browser and the SDK use.
 const reportDir = path.resolve(import.meta.dirname, process.env.TEST_REPORT_DIR ?? '../../test-results')
 
 export default defineConfig({

@@ -1,5 +1,5 @@
-// `DATABASE_URL=postgresql://… pnpm two-instances`: the set-up of issue #8 on one machine, for tests and trials. Migrates the
-// database, starts two instances of the server against it on two ports (each the launcher, scripts/serve.mjs, with
+// `DATABASE_URL=postgresql://… pnpm two-instances`: the multi-instance set-up on one machine, for tests and trials. Migrates
+// the database, starts two instances of the server against it on two ports (each the launcher, @gnap/launcher, with
 // --workers workers), prints their URLs and the public address both answer for, and stops both on Ctrl-C
 // (SIGINT) or SIGTERM. If one instance stops on its own, it stops the other and exits 1.
 //
@@ -12,8 +12,8 @@
 // the proxy's public URL). The database must exist; its role must be allowed to create tables in it.
 import { parseArgs } from 'node:util'
 import { z } from 'zod'
-import { applyLocalDefaults } from '../../../scripts/lib/local-settings.mjs'
-import { startInstances, type Instance } from './instances'
+import { applyLocalDefaults } from '@gnap/launcher/local-settings'
+import { startInstances, type Instance } from '@gnap/test-support'
 
 const usage = 'usage: DATABASE_URL=postgresql://user:password@host:port/database pnpm two-instances [--ports 3001,3002] [--workers 1] [--host 127.0.0.1]'
 

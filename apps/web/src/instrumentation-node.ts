@@ -13,7 +13,7 @@ export async function registerNode(): Promise<void> {
     // background of this process (unref'd timers: they never hold a shutdown).
     startRetentionJob(deps)
     deps.log.info({ authServer: deps.config.authServerUrl }, 'authorization server ready')
-    // Under the launcher (scripts/serve.mjs) this worker counts as started only now: one that exits before this is a
+    // Under the launcher (packages/launcher/src/serve.ts) this worker counts as started only now: one that exits before this is a
     // start-up failure, and repeated ones stop the launcher instead of restarting forever.
     if (cluster.isWorker) process.send?.({ gnap: 'ready' })
   } catch (e) {

@@ -5,7 +5,7 @@
 import { createHash } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { generateClientKey, startWalletAddressServer } from '@gnap/domain/testing'
-import { INTROSPECTION_SECRET, startServer, type RunningServer } from './support/server'
+import { INTROSPECTION_SECRET, startServer, type RunningServer } from '@gnap/test-support'
 import { consent, finishParams, outgoingAccess, sleep, type ClientKey } from './support/world'
 import { incomingAccess, signedFetch, type IssuedToken } from './support/raw-http'
 import { withDb } from './support/db'

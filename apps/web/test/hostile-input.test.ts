@@ -6,7 +6,7 @@
 import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { signedHeaders } from '@gnap/domain/testing'
-import { IDP_SECRET, INTROSPECTION_SECRET } from './support/server'
+import { IDP_SECRET, INTROSPECTION_SECRET } from '@gnap/test-support'
 import { startWorld, type World } from './support/world'
 import { issuedGrant, pendingGrant, type IssuedGrant, type PendingGrant } from './support/raw-http'
 import { snapshot } from './support/db'

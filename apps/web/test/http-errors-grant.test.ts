@@ -3,7 +3,7 @@
 import { randomUUID } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { generateClientKey } from '@gnap/domain/testing'
-import { IDP_SECRET, INTROSPECTION_SECRET } from './support/server'
+import { IDP_SECRET, INTROSPECTION_SECRET } from '@gnap/test-support'
 import { consent, finishParams, introspect, sleep, startWorld, type ClientKey, type World } from './support/world'
 import {
   approvedGrant,

@@ -2,7 +2,7 @@
 // over raw HTTP against `next start`.
 import { randomUUID } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { IDP_SECRET, INTROSPECTION_SECRET } from './support/server'
+import { IDP_SECRET, INTROSPECTION_SECRET } from '@gnap/test-support'
 import { consent, sleep, startWorld, type World } from './support/world'
 import { checkResponse } from './support/spec'
 import {

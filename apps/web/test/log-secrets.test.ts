@@ -1,7 +1,7 @@
 // Secrets never in logs (issue #6, docs/protocol.md §8.9): a full run of every flow and some failures with
 // LOG_LEVEL=debug, then the server's whole output (stdout and stderr) is searched for every secret issued or used.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { IDP_SECRET, INTROSPECTION_SECRET } from './support/server'
+import { IDP_SECRET, INTROSPECTION_SECRET } from '@gnap/test-support'
 import { consent, finishParams, outgoingAccess, sleep, startWorld, type World } from './support/world'
 import { incomingAccess, signedRequest, type IssuedToken, type SignedInput } from './support/raw-http'
 

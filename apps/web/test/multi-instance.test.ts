@@ -1,5 +1,5 @@
 // Two instances of the server on one database, started as `pnpm two-instances` starts them
-// (scripts/instances.ts: the launcher, one worker each): every race is decided by the database, so the protocol's
+// (@gnap/test-support's instances: the launcher, one worker each): every race is decided by the database, so the protocol's
 // promises hold when competing requests land on different instances. Both instances share one AUTH_SERVER_URL, as
 // behind a proxy: clients sign the public URL, requests go to either port. The last suite runs the script itself.
 // The same suite runs on one SQLite file shared by the two instances' processes, as `pnpm start` shares it between
@@ -14,8 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createHash } from 'node:crypto'
 import { openStore } from '@gnap/domain'
 import { adminQuery, databaseUrl, generateClientKey, signedHeadersWithNonce, startWalletAddressServer } from '@gnap/domain/testing'
-import { freePort, root, startInstances, type Instance } from '../scripts/instances'
-import { IDP_SECRET, INTROSPECTION_SECRET, testServerEnv } from './support/server'
+import { freePort, IDP_SECRET, INTROSPECTION_SECRET, root, startInstances, testServerEnv, type Instance } from '@gnap/test-support'
 import { outgoingAccess, sleep } from './support/world'
 import { signedRequest, type IssuedToken } from './support/raw-http'
 

@@ -1,7 +1,7 @@
 // Rate limits on grant requests over HTTP against `next start`: per client wallet address (default 120
 // a minute) and per caller IP, answered 429 request_denied with Retry-After, a deviation the contract check allows.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startServer, type RunningServer } from './support/server'
+import { startServer, type RunningServer } from '@gnap/test-support'
 import { sleep, startWorld, type World } from './support/world'
 import { expectGnapError, expectOk, incomingAccess, rowCounts, signedFetch } from './support/raw-http'
 

@@ -1,7 +1,7 @@
 // Web security headers over HTTP against `next start`: every kind of response carries them, from the
 // one place that sets them (src/proxy.ts), and pages rendered by Next carry the per-request script nonce.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startServer, type RunningServer } from './support/server'
+import { startServer, type RunningServer } from '@gnap/test-support'
 
 const common = {
   'referrer-policy': 'no-referrer',

@@ -1,7 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto'
 import { createAuthenticatedClient, type AuthenticatedClient } from '@interledger/open-payments'
 import { generateClientKey, startWalletAddressServer } from '@gnap/domain/testing'
-import { IDP_SECRET, INTROSPECTION_SECRET, startServer, type RunningServer } from './server'
+import { IDP_SECRET, INTROSPECTION_SECRET, startServer, type RunningServer } from '@gnap/test-support'
 import { checkEveryResponse } from './spec'
 
 export type ClientKey = Awaited<ReturnType<typeof generateClientKey>>

@@ -79,3 +79,6 @@ export async function openStore(url: string): Promise<Store> {
     }, gate, SQLITE_BUSY_TIMEOUT_MS),
   )
 }
+
+/** The generated client's types, for tests and tools that arrange rows (the bench's bulk seeding). */
+export type { Prisma, PrismaClient } from './generated/client'

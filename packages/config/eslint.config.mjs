@@ -1,0 +1,3 @@
+import { gnapEslint } from './eslint.js'
+
+export default gnapEslint({ workspace: 'config', url: import.meta.url })

@@ -1,0 +1,3 @@
+import { gnapEslint } from '@gnap/config/eslint'
+
+export default gnapEslint({ workspace: 'launcher', url: import.meta.url })

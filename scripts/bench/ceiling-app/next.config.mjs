@@ -1,8 +1,0 @@
-// A minimal Next app for the benchmark's ceiling (scripts/bench/run.ts builds and starts it with apps/web's next).
-// Its node_modules holds symlinks to apps/web's next, react and react-dom, made by the benchmark.
-import path from 'node:path'
-
-export default {
-  poweredByHeader: false,
-  turbopack: { root: path.resolve(import.meta.dirname, '../../..') },
-}

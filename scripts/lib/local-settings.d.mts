@@ -1,1 +1,0 @@
-export function applyLocalDefaults(env: Record<string, string | undefined>, options: { tag: string; authServerUrl: string }): string[]

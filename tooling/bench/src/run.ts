@@ -1,0 +1,466 @@
+// `pnpm bench`: the REST hot paths of the production build under load. Run `pnpm build` first.
+//
+// For each database size (a fresh file, then one seeded with BENCH_SCALE access tokens), it starts the server on the
+// file as `pnpm start` does (the launcher, @gnap/launcher's compiled serve, with BENCH_WORKERS workers of `next start`), prepares grants through the real flow with N loopback test clients, and drives rotation chains,
+// introspection, continuation with interact_ref and grant requests with autocannon at each concurrency, after a
+// warm-up. On the fresh file it also measures the floor (a bare node:http server doing the same SQLite and Ed25519
+// work), the ceiling (a minimal Next app answering constant JSON) and our own app shell (a 405 from our handler after
+// routing). It prints a table per size, the slowdown at scale, the ratios to floor and ceiling, and the hot queries'
+// plans, and writes everything to bench/results/<time>.json. With BENCH_DATABASE_URL (a PostgreSQL server), it also
+// runs two instances on one PostgreSQL database with the load split across both, beside one instance on SQLite.
+//
+// Settings (environment):
+//   BENCH_SECONDS=10            measured seconds per run          BENCH_WARMUP_SECONDS=2   warm-up before each run
+//   BENCH_SERVER_WARMUP_SECONDS=3  every operation once at 32 connections after the server starts, unmeasured
+//   BENCH_CONCURRENCY=1,32,256  connections per run               BENCH_OPS=rotate,introspect,continue,grant
+//   BENCH_SCALE=10k             seeded sizes after the fresh one: 10k, 1m, 10k,1m, or none
+//   BENCH_CLIENTS=16            test clients (wallet addresses with a key each)
+//   BENCH_BASELINES=1           floor, ceiling and app shell (0: skip)
+//   BENCH_CONTINUE_MAX=20000    most interactive grants prepared for one continuation run (it stops early when used up)
+//   BENCH_SERVER_ENV='K=V …'    extra settings for the server (e.g. NODE_OPTIONS=--max-old-space-size=160)
+//   BENCH_WORKERS=<cores>       worker processes of the server (WEB_CONCURRENCY of the launcher)
+//   BENCH_DATABASE_URL=postgresql://user:password@host/db   a PostgreSQL server on which the bench creates (and drops)
+//                               a database for two instances; unset: no PostgreSQL run
+//   BENCH_PG_WORKERS=1          worker processes of each of the two PostgreSQL instances
+import { randomBytes } from 'node:crypto'
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { adminQuery, databaseUrl, generateClientKey, migrateFile, startWalletAddressServer } from '@gnap/domain/testing'
+import { checkSigner } from './lib/signer'
+import { INTROSPECTION_SECRET, type BenchClient } from './lib/prepare'
+import {
+  constantScenario,
+  continuationScenario,
+  grantScenario,
+  introspectionScenario,
+  rotationScenario,
+  runLoad,
+  runSplit,
+  type Scenario,
+  type Target,
+} from './lib/load'
+import { sampleRss } from './lib/rss'
+import { seedTokens, type SeedResult } from './lib/seed'
+import { hotQueryPlans, type QueryPlan } from './lib/plans'
+import { loudFailures, resultTable, table, type Row } from './lib/report'
+import { requireBuild, root, startCeiling, startFloor, startGnap, startGnapInstances } from './lib/servers'
+
+const num = (name: string, fallback: number) => {
+  const v = process.env[name]
+  if (v === undefined || v === '') return fallback
+  const n = Number(v)
+  if (!Number.isFinite(n) || n < 0) throw new Error(`${name} must be a non-negative number`)
+  return n
+}
+const list = (name: string, fallback: string) =>
+  (process.env[name] || fallback)
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)
+
+const SCALES: Record<string, number> = { '10k': 10_000, '100k': 100_000, '1m': 1_000_000 }
+
+const pgUrl = process.env.BENCH_DATABASE_URL || undefined
+if (pgUrl && !/^postgres(ql)?:\/\/[^/]+/.test(pgUrl)) throw new Error('BENCH_DATABASE_URL must be a postgresql:// URL')
+/** The PostgreSQL URL without its password, for printing and the results file. */
+const redacted = (url: string) => {
+  const u = new URL(url)
+  if (u.password) u.password = '***'
+  return u.toString()
+}
+
+const settings = {
+  seconds: num('BENCH_SECONDS', 10),
+  warmupSeconds: num('BENCH_WARMUP_SECONDS', 2),
+  serverWarmupSeconds: num('BENCH_SERVER_WARMUP_SECONDS', 3),
+  concurrency: list('BENCH_CONCURRENCY', '1,32,256').map(Number),
+  ops: list('BENCH_OPS', 'rotate,introspect,continue,grant'),
+  scales: list('BENCH_SCALE', '10k').filter((s) => s !== 'none' && s !== '0'),
+  clients: num('BENCH_CLIENTS', 16),
+  baselines: process.env.BENCH_BASELINES !== '0',
+  continueMax: num('BENCH_CONTINUE_MAX', 20_000),
+  workers: Math.max(1, num('BENCH_WORKERS', os.availableParallelism())),
+  postgres: pgUrl ? { url: redacted(pgUrl), instances: 2, workers: Math.max(1, num('BENCH_PG_WORKERS', 1)) } : null,
+}
+
+/** The server's settings: production, quiet logs, limits out of the way, tokens outliving the whole run. */
+const SERVER_ENV: Record<string, string> = {
+  LOG_LEVEL: 'warn',
+  WAIT_SECONDS: '1',
+  RATE_LIMIT_GRANTS_PER_MINUTE: '1000000',
+  RATE_LIMIT_GRANTS_PER_MINUTE_PER_IP: '1000000',
+  ACCESS_TOKEN_EXPIRY_SECONDS: '7200',
+  ...Object.fromEntries(
+    (process.env.BENCH_SERVER_ENV ?? '')
+      .split(/\s+/)
+      .filter(Boolean)
+      .map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]),
+  ),
+}
+
+interface SizeReport {
+  label: string
+  tokensSeeded: number
+  seed?: Omit<SeedResult, 'sample'>
+  rows: Row[]
+  plans: QueryPlan[]
+}
+
+const log = (s: string) => console.log(`[bench] ${s}`)
+
+/**
+ * Runs `scenario` at each concurrency against `targets` (several: the load split across them at the same time) and
+ * samples the memory and CPU of the processes under `pids`.
+ */
+async function measure(
+  pids: number | number[],
+  targets: Target | Target[],
+  scenario: Scenario,
+  rows: Row[],
+  opts: { prepareWith?: Target; name?: string } = {},
+): Promise<void> {
+  const list = Array.isArray(targets) ? targets : [targets]
+  const name = opts.name ?? list[0]!.name
+  const load = (connections: number, seconds: number) =>
+    list.length === 1 ? runLoad(list[0]!, scenario, connections, seconds) : runSplit(name, list, scenario, connections, seconds)
+  const rss = sampleRss(pids)
+  try {
+    for (const connections of settings.concurrency) {
+      await scenario.prepare(opts.prepareWith ?? list[0]!, connections, settings.warmupSeconds + settings.seconds)
+      if (settings.warmupSeconds > 0) {
+        const warm = await load(connections, settings.warmupSeconds)
+        if (warm.errors + warm.failures > 0) log(`warm-up of ${name} ${scenario.op} @${connections}: ${warm.errors} errors, ${warm.failures} unexpected ${JSON.stringify(warm.statuses)} ${warm.samples[0] ?? ''}`)
+      }
+      rss.reset()
+      const clientCpu = process.cpuUsage()
+      const result = await load(connections, settings.seconds)
+      const peak = rss.peek()
+      const { user, system } = process.cpuUsage(clientCpu)
+      const perRequest = (ms: number) => (result.requests > 0 ? Math.round((ms / result.requests) * 1000) / 1000 : 0)
+      const row: Row = {
+        ...result,
+        rssTreeMb: peak.treeMb,
+        rssProcessMb: peak.processMb,
+        serverCpuMsPerRequest: perRequest(peak.cpuMs),
+        clientCpuMsPerRequest: perRequest((user + system) / 1000),
+      }
+      rows.push(row)
+      if ('setRate' in scenario && typeof scenario.setRate === 'function') scenario.setRate(result.rps)
+      const flag = row.errors + row.failures > 0 ? `   !!! ${row.errors} errors, ${row.failures} unexpected ${JSON.stringify(row.statuses)}` : ''
+      const split = 'split' in result ? ` (${(result.split as number[]).join('+')})` : ''
+      log(
+        `${name.padEnd(8)} ${scenario.op.padEnd(10)} @${String(connections).padEnd(3)} ${String(row.rps).padStart(6)} req/s  p50 ${row.p50} ms  p99 ${row.p99} ms  max ${row.max} ms  RSS ${row.rssProcessMb} MB/proc ${row.rssTreeMb} MB sum  CPU ${row.serverCpuMsPerRequest} ms/req (load generator ${row.clientCpuMsPerRequest})${split}${row.stoppedEarly ? `  (${row.stoppedEarly})` : ''}${flag}`,
+      )
+    }
+  } finally {
+    rss.stop()
+  }
+}
+
+/** The four operations, each with its own pools; `sample` adds seeded token values to introspection's. */
+function scenariosFor(clients: BenchClient[], sample: string[]) {
+  const rotation = rotationScenario(clients)
+  const introspection = introspectionScenario(clients, 2_000, sample.map((value) => ({ client: 0, managementId: '', value })))
+  const all: Record<string, Scenario> = {
+    rotate: rotation,
+    introspect: introspection,
+    continue: continuationScenario(clients, { ratePerSecond: 300, max: settings.continueMax, waitSeconds: 1 }),
+    grant: grantScenario(clients),
+  }
+  const chosen = settings.ops.map((op) => {
+    const scenario = all[op]
+    if (!scenario) throw new Error(`BENCH_OPS: unknown operation ${op}`)
+    return scenario
+  })
+  return { rotation, introspection, chosen }
+}
+
+/**
+ * Every operation once before any is measured, so the first one measured does not pay for the JIT compiling code
+ * the others share (Prisma, Next's request handling).
+ */
+async function warmServer(targets: Target[], chosen: Scenario[]): Promise<void> {
+  if (settings.serverWarmupSeconds <= 0) return
+  for (const scenario of chosen) {
+    await scenario.prepare(targets[0]!, 32, settings.serverWarmupSeconds)
+    if (targets.length === 1) await runLoad(targets[0]!, scenario, 32, settings.serverWarmupSeconds)
+    else await runSplit('warm-up', targets, scenario, 32, settings.serverWarmupSeconds)
+  }
+  log(`server warmed up: every operation for ${settings.serverWarmupSeconds} s at 32 connections`)
+}
+
+/**
+ * Two instances (launchers with BENCH_PG_WORKERS workers) on one fresh PostgreSQL database that the bench creates on
+ * the server of BENCH_DATABASE_URL and drops afterwards; both answer for one public URL, as behind a proxy.
+ */
+async function measurePostgres(clients: BenchClient[], wallets: Awaited<ReturnType<typeof startWalletAddressServer>>, rows: Row[]): Promise<void> {
+  const pg = settings.postgres!
+  const dbName = `gnap_bench_${randomBytes(5).toString('hex')}`
+  await adminQuery(pgUrl!, `CREATE DATABASE "${dbName}"`)
+  try {
+    const servers = await startGnapInstances(databaseUrl(pgUrl!, dbName), SERVER_ENV, { count: pg.instances, workers: pg.workers })
+    try {
+      for (const c of clients) c.walletAddress = wallets.addClient(c.name, { publicName: `Bench ${c.name}`, keys: [c.key.jwk], authServer: servers.url })
+      log(`postgresql: ${pg.instances} instances of ${pg.workers} worker(s) on database ${dbName} at ${servers.instances.map((i) => i.url).join(' and ')}, public URL ${servers.url}`)
+      const targets: Target[] = servers.instances.map((i) => ({ name: `pg-${i.name}`, url: servers.url, connect: i.url }))
+      const { chosen } = scenariosFor(clients, [])
+      await warmServer(targets, chosen)
+      for (const scenario of chosen) await measure(servers.pids, targets, scenario, rows, { name: pgTarget })
+    } finally {
+      await servers.stop()
+    }
+  } finally {
+    await adminQuery(pgUrl!, `DROP DATABASE IF EXISTS "${dbName}" WITH (FORCE)`).catch((e: unknown) => log(`could not drop ${dbName}: ${e instanceof Error ? e.message : String(e)}`))
+  }
+}
+
+const pgTarget = `pg-${settings.postgres?.instances ?? 2}x${settings.postgres?.workers ?? 1}`
+
+async function main() {
+  requireBuild()
+  const startedAt = new Date()
+  const loadBefore = os.loadavg()
+  log(`${os.cpus().length} CPUs, load ${loadBefore.map((l) => l.toFixed(2)).join(' ')}, node ${process.version}`)
+  log(`settings ${JSON.stringify(settings)}`)
+  log(`the server runs as the launcher with ${settings.workers} worker process${settings.workers > 1 ? 'es' : ''} (BENCH_WORKERS)`)
+  if (loadBefore[0]! > 0.5) log('the machine is not idle: other processes compete for the CPUs and lower every figure')
+
+  const wallets = await startWalletAddressServer()
+  const clients: BenchClient[] = Array.from({ length: settings.clients }, (_, i) => ({ name: `bench-${i}`, walletAddress: '', key: generateClientKey(`bench-${i}-key`) }))
+  await checkSigner(clients[0]!.key, 'http://127.0.0.1:3000/')
+
+  const sizes = [{ label: 'fresh', tokens: 0 }, ...settings.scales.map((s) => {
+    const tokens = SCALES[s.toLowerCase()]
+    if (tokens === undefined) throw new Error(`BENCH_SCALE: unknown size ${s} (10k, 100k, 1m)`)
+    return { label: s, tokens }
+  })]
+  const reports: SizeReport[] = []
+  const baselineRows: Row[] = []
+  const pgRows: Row[] = []
+
+  try {
+    for (const size of sizes) {
+      const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gnap-bench-'))
+      const dbFile = path.join(dir, 'bench.db')
+      const report: SizeReport = { label: size.label, tokensSeeded: size.tokens, rows: [], plans: [] }
+      reports.push(report)
+      try {
+        migrateFile(dbFile)
+        let sample: string[] = []
+        if (size.tokens > 0) {
+          log(`seeding ${size.tokens.toLocaleString('en')} access tokens into ${dbFile}`)
+          const seeded = seedTokens(dbFile, size.tokens)
+          sample = seeded.sample
+          report.seed = { tokens: seeded.tokens, grants: seeded.grants, seconds: seeded.seconds }
+          log(`seeded ${seeded.tokens.toLocaleString('en')} tokens in ${seeded.grants.toLocaleString('en')} grants in ${seeded.seconds} s`)
+          report.plans = await hotQueryPlans(dbFile, sample[0]!)
+        }
+
+        const server = await startGnap(dbFile, SERVER_ENV, settings.workers)
+        const target: Target = { name: 'next', url: server.url }
+        for (const c of clients) c.walletAddress = wallets.addClient(c.name, { publicName: `Bench ${c.name}`, keys: [c.key.jwk], authServer: server.url })
+        log(`${size.label}: the launcher with ${settings.workers} worker(s) of next start on ${server.url} (pid ${server.pid})`)
+
+        const { rotation, introspection, chosen } = scenariosFor(clients, sample)
+        let stopped = false
+        try {
+          await warmServer([target], chosen)
+          for (const scenario of chosen) await measure(server.pid, target, scenario, report.rows)
+          if (size.tokens === 0 && settings.baselines) {
+            // Our app's shell: Next's routing and our handler, no database: GET on a POST-only route is a 405 (the GNAP
+            // endpoints skip the proxy and set the security headers themselves).
+            await measure(server.pid, target, constantScenario('app-shell', '/introspect', 405), baselineRows)
+            // The floor serves the same file: enough live chains and tokens for it, prepared now, then Next stops.
+            const most = Math.max(...settings.concurrency)
+            await rotation.ensure(target, settings.concurrency.reduce((a, c) => a + 2 * c, 0) + most + 8)
+            await introspection.prepare(target, most, settings.seconds)
+            await server.stop()
+            stopped = true
+            const floor = await startFloor(dbFile, INTROSPECTION_SECRET)
+            try {
+              const floorTarget: Target = { name: 'floor', url: floor.url }
+              await measure(floor.pid, floorTarget, rotation, baselineRows, { prepareWith: target })
+              await measure(floor.pid, floorTarget, introspection, baselineRows, { prepareWith: target })
+            } finally {
+              await floor.stop()
+            }
+            const ceiling = await startCeiling()
+            try {
+              await measure(ceiling.pid, { name: 'ceiling', url: ceiling.url }, constantScenario('constant', '/ping', 200), baselineRows)
+            } finally {
+              await ceiling.stop()
+            }
+          }
+        } finally {
+          if (!stopped) await server.stop()
+        }
+      } finally {
+        fs.rmSync(dir, { recursive: true, force: true })
+      }
+    }
+    if (settings.postgres) await measurePostgres(clients, wallets, pgRows)
+  } finally {
+    await wallets.close()
+  }
+
+  // Report.
+  console.log('')
+  for (const r of reports) {
+    console.log(`== ${r.label === 'fresh' ? 'fresh database' : `${r.tokensSeeded.toLocaleString('en')} access tokens seeded`}`)
+    console.log(resultTable(r.rows))
+    console.log('')
+  }
+  if (baselineRows.length > 0) {
+    console.log('== baselines (fresh database): app shell = our GET /introspect 405; floor = bare node:http + better-sqlite3; ceiling = constant JSON under next start')
+    console.log(resultTable(baselineRows))
+    console.log('')
+  }
+
+  const fresh = reports[0]!
+  const find = (rows: Row[], op: string, c: number, target = 'next') => rows.find((r) => r.op === op && r.connections === c && r.target === target)
+  const rpsOf = (rows: Row[], op: string, c: number, target = 'next') => find(rows, op, c, target)?.rps
+  const slowdowns: {
+    size: string
+    op: string
+    connections: number
+    freshRps: number
+    rps: number
+    slowdownPct: number
+    /** Change of the server's CPU time per request: the figure other load on the machine disturbs least. */
+    cpuPerRequestChangePct: number
+  }[] = []
+  const pct = (x: number) => Math.round(x * 1000) / 10
+  for (const r of reports.slice(1)) {
+    for (const row of r.rows) {
+      const base = find(fresh.rows, row.op, row.connections)
+      if (!base?.rps) continue
+      slowdowns.push({
+        size: r.label,
+        op: row.op,
+        connections: row.connections,
+        freshRps: base.rps,
+        rps: row.rps,
+        slowdownPct: pct(1 - row.rps / base.rps),
+        cpuPerRequestChangePct: base.serverCpuMsPerRequest > 0 ? pct(row.serverCpuMsPerRequest / base.serverCpuMsPerRequest - 1) : 0,
+      })
+    }
+  }
+  if (slowdowns.length > 0) {
+    console.log('== slowdown vs. the fresh database (target: at most 20%); CPU/req is the change of the server CPU time per request')
+    console.log(
+      table(
+        ['size', 'operation', 'conc', 'fresh req/s', 'req/s', 'slowdown', 'CPU/req'],
+        slowdowns.map((s) => [
+          s.size,
+          s.op,
+          s.connections,
+          s.freshRps,
+          s.rps,
+          `${s.slowdownPct}%${s.slowdownPct > 20 ? '  !!! over 20%' : ''}`,
+          `${s.cpuPerRequestChangePct > 0 ? '+' : ''}${s.cpuPerRequestChangePct}%`,
+        ]),
+      ),
+    )
+    console.log('')
+  }
+
+  const ratios: { op: string; connections: number; rps: number; floorRps?: number; ofFloor?: number; ceilingRps?: number; ofCeiling?: number }[] = []
+  if (baselineRows.length > 0) {
+    for (const row of fresh.rows) {
+      const floorRps = rpsOf(baselineRows, row.op, row.connections, 'floor')
+      const ceilingRps = rpsOf(baselineRows, 'constant', row.connections, 'ceiling')
+      ratios.push({
+        op: row.op,
+        connections: row.connections,
+        rps: row.rps,
+        ...(floorRps ? { floorRps, ofFloor: Math.round((row.rps / floorRps) * 1000) / 1000 } : {}),
+        ...(ceilingRps ? { ceilingRps, ofCeiling: Math.round((row.rps / ceilingRps) * 1000) / 1000 } : {}),
+      })
+    }
+    console.log(
+      `== our figures (${settings.workers} worker(s)) as ratios of the floor (same work, bare node:http) and the ceiling (constant JSON under next start), each one process`,
+    )
+    console.log(
+      table(
+        ['operation', 'conc', 'req/s', 'floor req/s', 'of floor', 'ceiling req/s', 'of ceiling'],
+        ratios.map((r) => [r.op, r.connections, r.rps, r.floorRps ?? '-', r.ofFloor ?? '-', r.ceilingRps ?? '-', r.ofCeiling ?? '-']),
+      ),
+    )
+    console.log('')
+  }
+
+  if (pgRows.length > 0) {
+    const pg = settings.postgres!
+    console.log(`== PostgreSQL: ${pg.instances} instances (${pg.workers} worker(s) each) on one database (${pgTarget})`)
+    console.log(resultTable(pgRows))
+    console.log('')
+    console.log(`== ${pgTarget} beside one instance on SQLite (${settings.workers} worker(s)), fresh databases`)
+    console.log(
+      table(
+        ['operation', 'conc', 'sqlite req/s', 'p50', 'p99', 'pg req/s', 'p50', 'p99', 'errors', 'non-2xx', 'pg/sqlite'],
+        pgRows.map((r) => {
+          const lite = find(fresh.rows, r.op, r.connections)
+          return [r.op, r.connections, lite?.rps ?? '-', lite?.p50 ?? '-', lite?.p99 ?? '-', r.rps, r.p50, r.p99, r.errors, r.failures, lite?.rps ? Math.round((r.rps / lite.rps) * 100) / 100 : '-']
+        }),
+      ),
+    )
+    console.log(
+      `   ${pgTarget}: each run is ${pg.instances} autocannon runs at the same time, one per instance, with the connections split\n` +
+        '   ceil/floor between them (at 1 connection only the first instance gets load); req/s, errors and non-2xx are\n' +
+        '   summed; p50, p99 and max are taken over the merged response times of every 2xx answer of both runs (not\n' +
+        "   averaged). CPU ms/req counts our processes only, not PostgreSQL's.",
+    )
+    console.log('')
+  }
+
+  for (const r of reports.filter((x) => x.plans.length > 0)) {
+    console.log(`== query plans of the hot queries (${r.tokensSeeded.toLocaleString('en')} tokens seeded; EXPLAIN QUERY PLAN of the SQL the server sends)`)
+    for (const p of r.plans) {
+      console.log(`${p.indexedOnly ? '  ' : '!!'} ${p.operation}: ${p.sql.replace(/\s+/g, ' ').slice(0, 160)}${p.sql.length > 160 ? '…' : ''}`)
+      for (const line of p.plan) console.log(`       ${line}`)
+    }
+    console.log('')
+  }
+
+  const allRows = [...reports.flatMap((r) => r.rows), ...baselineRows, ...pgRows]
+  const ours = allRows.filter((r) => r.target === 'next')
+  const peak = Math.max(...ours.map((r) => r.rssProcessMb))
+  const peakSum = Math.max(...ours.map((r) => r.rssTreeMb))
+  console.log(
+    `peak RSS per worker process: ${peak} MB (the largest of ${settings.workers} worker(s); target: under 400 MB per process); ` +
+      `all processes of the server together (launcher included): ${peakSum} MB`,
+  )
+  if (pgRows.length > 0) {
+    console.log(`peak RSS per worker process of ${pgTarget}: ${Math.max(...pgRows.map((r) => r.rssProcessMb))} MB; both instances together: ${Math.max(...pgRows.map((r) => r.rssTreeMb))} MB`)
+  }
+  const loud = loudFailures(allRows)
+  if (loud) console.log(`\n${loud}\n`)
+
+  const outDir = path.join(root, 'bench', 'results')
+  fs.mkdirSync(outDir, { recursive: true })
+  const outFile = path.join(outDir, `${startedAt.toISOString().replace(/[:.]/g, '-')}.json`)
+  const json = {
+    startedAt,
+    finishedAt: new Date(),
+    machine: { cpus: os.cpus().length, model: os.cpus()[0]?.model, memoryMb: Math.round(os.totalmem() / 2 ** 20), node: process.version, loadBefore, loadAfter: os.loadavg() },
+    settings,
+    serverEnv: SERVER_ENV,
+    sizes: reports,
+    baselines: baselineRows,
+    slowdowns,
+    ratios,
+    postgres: pgRows,
+    peakRssMb: peak,
+    peakRssSumMb: peakSum,
+    failures: loud !== null,
+  }
+  fs.writeFileSync(outFile, JSON.stringify(json, null, 2) + '\n')
+  log(`results written to ${path.relative(root, outFile)}`)
+  if (loud) process.exitCode = 1
+}
+
+main().catch((e: unknown) => {
+  console.error('[bench] failed:', e instanceof Error ? (e.stack ?? e.message) : e)
+  process.exit(1)
+})
