@@ -55,7 +55,17 @@ function writeDemoClientKey() {
   fs.mkdirSync(path.dirname(keyFile), { recursive: true })
   fs.writeFileSync(
     keyFile,
-    JSON.stringify({ walletAddressName: 'demo-client', publicName: 'Demo Wallet App', keyId: jwk.kid, jwk, privateKeyPem: privateKey.export({ format: 'pem', type: 'pkcs8' }) }, null, 2) + '\n',
+    JSON.stringify(
+      {
+        walletAddressName: 'demo-client',
+        publicName: 'Demo Wallet App',
+        keyId: jwk.kid,
+        jwk,
+        privateKeyPem: privateKey.export({ format: 'pem', type: 'pkcs8' }),
+      },
+      null,
+      2,
+    ) + '\n',
     { mode: 0o600 },
   )
   console.log('[seed] demo client key: data/demo-client.json (used by `pnpm demo`)')

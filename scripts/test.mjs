@@ -20,13 +20,21 @@ const pgUrl = env.TEST_DATABASE_URL
 delete env.TEST_DATABASE_URL
 // The web suite's multi-instance tests (two `next start` on one PostgreSQL database) need the server too.
 if (pgUrl) env.MULTI_INSTANCE_PG_URL = pgUrl
-const turbo = spawnSync(path.join(root, 'node_modules/.bin/turbo'), ['run', 'test', 'test:e2e', '--continue', '--concurrency=1', ...process.argv.slice(2)], {
-  cwd: root,
-  env,
-  stdio: 'inherit',
-})
+const turbo = spawnSync(
+  path.join(root, 'node_modules/.bin/turbo'),
+  ['run', 'test', 'test:e2e', '--continue', '--concurrency=1', ...process.argv.slice(2)],
+  {
+    cwd: root,
+    env,
+    stdio: 'inherit',
+  },
+)
 const pg = pgUrl
-  ? spawnSync(process.execPath, [path.join(root, 'scripts', 'test-pg.mjs')], { cwd: root, env: { ...env, TEST_DATABASE_URL: pgUrl }, stdio: 'inherit' })
+  ? spawnSync(process.execPath, [path.join(root, 'scripts', 'test-pg.mjs')], {
+      cwd: root,
+      env: { ...env, TEST_DATABASE_URL: pgUrl },
+      stdio: 'inherit',
+    })
   : null
 if (!pgUrl) console.log('[test] TEST_DATABASE_URL not set: the PostgreSQL run is skipped (pnpm test:pg; CI sets it)')
 

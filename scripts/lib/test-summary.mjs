@@ -23,7 +23,10 @@ export function summarizeReports(dir, root) {
   let failed = 0
   let skipped = 0
   const failures = []
-  for (const f of fs.readdirSync(dir).filter((name) => name.endsWith('.json')).sort()) {
+  for (const f of fs
+    .readdirSync(dir)
+    .filter((name) => name.endsWith('.json'))
+    .sort()) {
     const r = JSON.parse(fs.readFileSync(path.join(dir, f), 'utf8'))
     if (r.stats && typeof r.stats.expected === 'number') {
       // Playwright's JSON report: expected = passed, unexpected = failed, flaky = passed on a retry.

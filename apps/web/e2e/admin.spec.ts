@@ -7,7 +7,8 @@
 import { OpenPaymentsClientError } from '@interledger/open-payments'
 import { ADMIN, OWNER_WALLET, SEEDED_COUNTS, SHOP, expect, screenshot, seriousViolations, signInAsAdmin, test } from './support/admin-world'
 
-const statTexts = (counts: Record<string, number>, labels: Record<string, string>) => Object.entries(labels).map(([key, label]) => `${counts[key]} ${label}`)
+const statTexts = (counts: Record<string, number>, labels: Record<string, string>) =>
+  Object.entries(labels).map(([key, label]) => `${counts[key]} ${label}`)
 
 test.describe('admin console', () => {
   test('an administrator walks through grants, a rotation chain, a revocation and the audit log', async ({ page, world }, testInfo) => {
@@ -35,7 +36,14 @@ test.describe('admin console', () => {
       await expect(page.getByText(`Signed in as ${ADMIN.email}`)).toBeVisible()
       const grants = page.getByRole('region', { name: 'Grants', exact: true })
       await expect(grants.getByRole('listitem')).toHaveText(
-        statTexts(SEEDED_COUNTS.grants, { total: 'Total', pending: 'Pending', approved: 'Approved', issued: 'Issued', revoked: 'Revoked', rejected: 'Rejected' }),
+        statTexts(SEEDED_COUNTS.grants, {
+          total: 'Total',
+          pending: 'Pending',
+          approved: 'Approved',
+          issued: 'Issued',
+          revoked: 'Revoked',
+          rejected: 'Rejected',
+        }),
       )
       const tokens = page.getByRole('region', { name: 'Access tokens', exact: true })
       await expect(tokens.getByRole('listitem')).toHaveText(
@@ -119,7 +127,10 @@ test.describe('admin console', () => {
     })
 
     await test.step('its rotation chain: first to current token, each linked to the next', async () => {
-      const chain = page.getByRole('list', { name: 'Rotation chain' }).getByRole('listitem').filter({ has: page.getByRole('heading', { level: 3 }) })
+      const chain = page
+        .getByRole('list', { name: 'Rotation chain' })
+        .getByRole('listitem')
+        .filter({ has: page.getByRole('heading', { level: 3 }) })
       await expect(chain).toHaveCount(3)
       await expect(chain.nth(0)).toContainText('Rotated')
       await expect(chain.nth(0)).toContainText(`into ${rotated.chain[1]}`)
@@ -160,7 +171,10 @@ test.describe('admin console', () => {
       await expect(page.getByRole('status').filter({ hasText: 'Grant revoked' })).toHaveText('Grant revoked. 1 live token stopped working.')
       await expect(page.getByRole('region', { name: 'Summary', exact: true })).toContainText('Revoked')
       await expect(page.getByRole('button', { name: 'Revoke grant' })).toHaveCount(0)
-      const chain = page.getByRole('list', { name: 'Rotation chain' }).getByRole('listitem').filter({ has: page.getByRole('heading', { level: 3 }) })
+      const chain = page
+        .getByRole('list', { name: 'Rotation chain' })
+        .getByRole('listitem')
+        .filter({ has: page.getByRole('heading', { level: 3 }) })
       await expect(chain.nth(2)).toContainText('Revoked')
 
       // auth-server.yaml post-token: 404 invalid_rotation once the token is gone with its grant.
@@ -197,7 +211,13 @@ test.describe('admin console', () => {
 
   test('every console page redirects to sign-in without a session', async ({ page, world }) => {
     const url = world.server.url
-    for (const path of ['admin', 'admin/grants?state=pending', `admin/grants/${world.rotated.grantId}`, `admin/tokens/${world.rotated.chain[0]}`, 'admin/audit']) {
+    for (const path of [
+      'admin',
+      'admin/grants?state=pending',
+      `admin/grants/${world.rotated.grantId}`,
+      `admin/tokens/${world.rotated.chain[0]}`,
+      'admin/audit',
+    ]) {
       await page.goto(`${url}${path}`)
       await expect(page, path).toHaveURL(`${url}admin/sign-in`)
     }
@@ -221,7 +241,10 @@ test.describe('admin console', () => {
     const refused = await page.request.post(`${url}api/trpc/grants.revoke`, { data: { json: { id: pendingId } } })
     expect(refused.status()).toBe(403)
     expect(await refused.json()).toMatchObject({ error: { json: { data: { code: 'FORBIDDEN' } } } })
-    const wrongToken = await page.request.post(`${url}api/trpc/grants.revoke`, { data: { json: { id: pendingId } }, headers: { 'x-csrf-token': 'forged' } })
+    const wrongToken = await page.request.post(`${url}api/trpc/grants.revoke`, {
+      data: { json: { id: pendingId } },
+      headers: { 'x-csrf-token': 'forged' },
+    })
     expect(wrongToken.status()).toBe(403)
 
     // The grant is untouched.

@@ -97,10 +97,15 @@ test.describe('built-in consent screen', () => {
 
     // The protocol's wait before continuing (docs/protocol.md §2.2: too_fast otherwise).
     await sleep((pending.continue.wait ?? 0) * 1000)
-    const grant = await world.client.grant.continue({ url: pending.continue.uri, accessToken: pending.continue.access_token.value }, { interact_ref: interactRef })
+    const grant = await world.client.grant.continue(
+      { url: pending.continue.uri, accessToken: pending.continue.access_token.value },
+      { interact_ref: interactRef },
+    )
     if (!isFinalizedGrant(grant) || !grant.access_token) throw new Error('expected an issued grant')
     // As the resource server asks before creating an outgoing payment from Alice's wallet address.
-    const seen = await introspect(world.server, grant.access_token.value, [{ type: 'outgoing-payment', actions: ['create'], identifier: ALICE_WALLET }])
+    const seen = await introspect(world.server, grant.access_token.value, [
+      { type: 'outgoing-payment', actions: ['create'], identifier: ALICE_WALLET },
+    ])
     expect(seen.body).toMatchObject({ active: true, client: { walletAddress: world.walletAddress } })
     expect(seen.body.access).toEqual([expect.objectContaining({ type: 'outgoing-payment', identifier: ALICE_WALLET })])
   })
@@ -118,7 +123,10 @@ test.describe('built-in consent screen', () => {
 
     await sleep((pending.continue.wait ?? 0) * 1000)
     const e = await rejection(
-      world.client.grant.continue({ url: pending.continue.uri, accessToken: pending.continue.access_token.value }, { interact_ref: 'not-sent-on-deny' }),
+      world.client.grant.continue(
+        { url: pending.continue.uri, accessToken: pending.continue.access_token.value },
+        { interact_ref: 'not-sent-on-deny' },
+      ),
     )
     expect(e.status).toBe(401)
     expect(e.code).toBe('user_denied')

@@ -39,22 +39,35 @@ async function main() {
     const client = await createAuthenticatedClient({ walletAddressUrl: walletAddress, privateKey: key.privateKey, keyId: key.kid })
 
     step(`Grant request for incoming payments (no interaction) to ${authServer}`)
-    const incoming = await client.grant.request({ url: authServer }, { access_token: { access: [{ type: 'incoming-payment', actions: ['create', 'read', 'list'] }] } })
+    const incoming = await client.grant.request(
+      { url: authServer },
+      { access_token: { access: [{ type: 'incoming-payment', actions: ['create', 'read', 'list'] }] } },
+    )
     if (!isFinalizedGrant(incoming) || !incoming.access_token) throw new Error('expected an issued grant')
     say(`token ${mask(incoming.access_token.value)}, expires in ${incoming.access_token.expires_in} s, manage ${incoming.access_token.manage}`)
 
     step('A resource server introspects it')
     say(JSON.stringify(await introspect(incoming.access_token.value)))
 
-    step('Grant request for an outgoing payment: needs the owner\'s consent')
+    step("Grant request for an outgoing payment: needs the owner's consent")
     const clientNonce = randomUUID()
     const pending = await client.grant.request(
       { url: authServer },
       {
         access_token: {
-          access: [{ type: 'outgoing-payment', actions: ['create', 'read'], identifier: DEMO_OWNER.walletAddresses[0], limits: { debitAmount: { value: '2500', assetCode: 'USD', assetScale: 2 }, interval: 'R12/2026-12-01T00:00:00Z/P1M' } }],
+          access: [
+            {
+              type: 'outgoing-payment',
+              actions: ['create', 'read'],
+              identifier: DEMO_OWNER.walletAddresses[0],
+              limits: { debitAmount: { value: '2500', assetCode: 'USD', assetScale: 2 }, interval: 'R12/2026-12-01T00:00:00Z/P1M' },
+            },
+          ],
         },
-        interact: { start: ['redirect'], finish: { method: 'redirect', uri: browser?.url ?? 'https://demo-client.example/finish', nonce: clientNonce } },
+        interact: {
+          start: ['redirect'],
+          finish: { method: 'redirect', uri: browser?.url ?? 'https://demo-client.example/finish', nonce: clientNonce },
+        },
       },
     )
     if (!isPendingGrant(pending)) throw new Error('expected a pending grant')
@@ -78,7 +91,10 @@ async function main() {
 
     step(`Waiting ${pending.continue.wait} s, then continuing with the interact_ref`)
     await new Promise((r) => setTimeout(r, (pending.continue.wait ?? 0) * 1000))
-    const issued = await client.grant.continue({ url: pending.continue.uri, accessToken: pending.continue.access_token.value }, { interact_ref: interactRef })
+    const issued = await client.grant.continue(
+      { url: pending.continue.uri, accessToken: pending.continue.access_token.value },
+      { interact_ref: interactRef },
+    )
     if (!isFinalizedGrant(issued) || !issued.access_token) throw new Error('expected a token')
     say(`token ${mask(issued.access_token.value)} for ${issued.access_token.access.map((a) => a.type).join(', ')}`)
 
@@ -120,7 +136,10 @@ async function approveAsOwner(redirect: string): Promise<URL> {
   say(`the consent screen says: ${(/<h1>(.*?)<\/h1>/.exec(page)?.[1] ?? '').replace(/<[^>]+>/g, '')}`)
   for (const line of page.matchAll(/<li>(.*?)<\/li>/g)) say(`  - ${line[1]?.replace(/&amp;/g, '&')}`)
   const decided = await fetch(new URL('decision', consentUrl), form({ csrf, choice: 'approve' }))
-  const finish = await fetch(new URL(decided.headers.get('location') ?? '', consentUrl), { redirect: 'manual', headers: { cookie: cookies.join('; ') } })
+  const finish = await fetch(new URL(decided.headers.get('location') ?? '', consentUrl), {
+    redirect: 'manual',
+    headers: { cookie: cookies.join('; ') },
+  })
   return new URL(finish.headers.get('location') ?? '')
 }
 
@@ -131,7 +150,11 @@ async function startFinishPage(): Promise<{ url: string; next: Promise<URL>; clo
   const server = http.createServer((req, res) => {
     const url = new URL(req.url ?? '/', `http://${req.headers.host}`)
     res.writeHead(200, { 'content-type': 'text/plain; charset=utf-8' })
-    res.end(url.searchParams.get('result') ? 'The request was not approved. You can close this tab.' : 'Done: the demo client got your answer. You can close this tab.')
+    res.end(
+      url.searchParams.get('result')
+        ? 'The request was not approved. You can close this tab.'
+        : 'Done: the demo client got your answer. You can close this tab.',
+    )
     arrived(url)
   })
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))

@@ -15,7 +15,8 @@ import { z } from 'zod'
 import { applyLocalDefaults } from '@gnap/launcher/local-settings'
 import { startInstances, type Instance } from '@gnap/test-support'
 
-const usage = 'usage: DATABASE_URL=postgresql://user:password@host:port/database pnpm two-instances [--ports 3001,3002] [--workers 1] [--host 127.0.0.1]'
+const usage =
+  'usage: DATABASE_URL=postgresql://user:password@host:port/database pnpm two-instances [--ports 3001,3002] [--workers 1] [--host 127.0.0.1]'
 
 const ArgsSchema = z.object({
   databaseUrl: z
@@ -42,7 +43,12 @@ async function main(): Promise<number> {
   let values
   try {
     ;({ values } = parseArgs({
-      options: { ports: { type: 'string', default: '3001,3002' }, workers: { type: 'string', default: '1' }, host: { type: 'string', default: '127.0.0.1' }, help: { type: 'boolean' } },
+      options: {
+        ports: { type: 'string', default: '3001,3002' },
+        workers: { type: 'string', default: '1' },
+        host: { type: 'string', default: '127.0.0.1' },
+        help: { type: 'boolean' },
+      },
     }))
   } catch {
     // parseArgs' message repeats the argument, which may be a URL with its password.
@@ -56,7 +62,8 @@ async function main(): Promise<number> {
   }
   const parsed = ArgsSchema.safeParse({ databaseUrl: process.env.DATABASE_URL, ports: values.ports, workers: values.workers, host: values.host })
   if (!parsed.success) {
-    for (const issue of parsed.error.issues) console.error(`[two-instances] ${issue.path.join('.') === 'databaseUrl' ? 'DATABASE_URL' : `--${issue.path.join('.')}`}: ${issue.message}`)
+    for (const issue of parsed.error.issues)
+      console.error(`[two-instances] ${issue.path.join('.') === 'databaseUrl' ? 'DATABASE_URL' : `--${issue.path.join('.')}`}: ${issue.message}`)
     console.error(usage)
     return 2
   }

@@ -37,7 +37,10 @@ async function approveAndContinue(pending: PendingGrant, clientNonce: string) {
   const interactRef = back.searchParams.get('interact_ref') ?? ''
   expect(back.searchParams.get('hash')).toBe(expectedHash(clientNonce, pending.interact.finish, interactRef, w.server.url))
   await sleep((pending.continue.wait ?? 0) * 1000)
-  const grant = await w.client.grant.continue({ url: pending.continue.uri, accessToken: pending.continue.access_token.value }, { interact_ref: interactRef })
+  const grant = await w.client.grant.continue(
+    { url: pending.continue.uri, accessToken: pending.continue.access_token.value },
+    { interact_ref: interactRef },
+  )
   return { grant: grant as Grant, interactRef }
 }
 
@@ -83,7 +86,9 @@ describe('interactive outgoing-payment grant', () => {
     expect((await introspect(w.server, token.value)).body.active).toBe(true)
 
     // The interact_ref is good for one use.
-    const again = await rejection(w.client.grant.continue({ url: pending.continue.uri, accessToken: pending.continue.access_token.value }, { interact_ref: interactRef }))
+    const again = await rejection(
+      w.client.grant.continue({ url: pending.continue.uri, accessToken: pending.continue.access_token.value }, { interact_ref: interactRef }),
+    )
     expect([again.status, again.code]).toEqual([401, 'too_many_attempts'])
 
     const rotated = await w.client.token.rotate({ url: token.manage, accessToken: token.value })
@@ -104,7 +109,9 @@ describe('interactive outgoing-payment grant', () => {
     await w.client.token.revoke({ url: rotated.access_token.manage, accessToken: rotated.access_token.value })
 
     await w.client.grant.cancel({ url: pending.continue.uri, accessToken: pending.continue.access_token.value })
-    const gone = await rejection(w.client.grant.continue({ url: pending.continue.uri, accessToken: pending.continue.access_token.value }, { interact_ref: interactRef }))
+    const gone = await rejection(
+      w.client.grant.continue({ url: pending.continue.uri, accessToken: pending.continue.access_token.value }, { interact_ref: interactRef }),
+    )
     expect([gone.status, gone.code]).toEqual([401, 'invalid_continuation'])
   })
 
@@ -124,7 +131,9 @@ describe('interactive outgoing-payment grant', () => {
     expect(finish.status).toBe(302)
     expect(new URL(finish.headers.get('location') ?? '').searchParams.get('result')).toBe('grant_rejected')
     await sleep(1000)
-    const e = await rejection(w.client.grant.continue({ url: pending.continue.uri, accessToken: pending.continue.access_token.value }, { interact_ref: 'whatever' }))
+    const e = await rejection(
+      w.client.grant.continue({ url: pending.continue.uri, accessToken: pending.continue.access_token.value }, { interact_ref: 'whatever' }),
+    )
     expect([e.status, e.code]).toEqual([401, 'user_denied'])
   })
 

@@ -73,7 +73,11 @@ function cookieFrom(res: Response, name: string): Cookie | null {
   return { pair, value: pair.slice(name.length + 1), attributes }
 }
 
-const cookieHeader = (...cookies: (Cookie | null)[]) => cookies.filter((c): c is Cookie => c !== null).map((c) => c.pair).join('; ')
+const cookieHeader = (...cookies: (Cookie | null)[]) =>
+  cookies
+    .filter((c): c is Cookie => c !== null)
+    .map((c) => c.pair)
+    .join('; ')
 
 /** The owner's browser opens interact.redirect; returns the answer and the interaction cookie. */
 async function openLink(g: Interaction): Promise<{ res: Response; cookie: Cookie }> {
@@ -256,7 +260,11 @@ describe('POST /interact/{id}/{nonce}/decision', () => {
   it('refuses a decision without the CSRF token with a 403 page (or JSON), and the grant stays pending', async () => {
     const { g, interaction, owner } = await atConsent()
     await expectHtml(await post(`${g.base}/decision`, [interaction, owner], { choice: 'approve' }), 403)
-    await expectJsonError(await post(`${g.base}/decision`, [interaction, owner], { choice: 'approve' }, { accept: 'application/json' }), 403, 'invalid_request')
+    await expectJsonError(
+      await post(`${g.base}/decision`, [interaction, owner], { choice: 'approve' }, { accept: 'application/json' }),
+      403,
+      'invalid_request',
+    )
     await expectUndecided(g)
   })
 
@@ -271,7 +279,11 @@ describe('POST /interact/{id}/{nonce}/decision', () => {
   it('refuses a decision without the interaction cookie with a 401 page: the owner cookie alone approves nothing', async () => {
     const { g, owner, csrf } = await atConsent()
     await expectHtml(await post(`${g.base}/decision`, [owner], { csrf, choice: 'approve' }), 401)
-    await expectJsonError(await post(`${g.base}/decision`, [owner], { csrf, choice: 'approve' }, { accept: 'application/json' }), 401, 'invalid_request')
+    await expectJsonError(
+      await post(`${g.base}/decision`, [owner], { csrf, choice: 'approve' }, { accept: 'application/json' }),
+      401,
+      'invalid_request',
+    )
     await expectUndecided(g)
   })
 

@@ -81,7 +81,9 @@ async function load(srv: RunningServer, live: Token[]) {
   }
 
   const grant = async () => {
-    const res = await call(() => signedFetch(key, { method: 'POST', url: srv.url, body: { access_token: { access: incomingAccess }, client: walletAddress } }))
+    const res = await call(() =>
+      signedFetch(key, { method: 'POST', url: srv.url, body: { access_token: { access: incomingAccess }, client: walletAddress } }),
+    )
     if (res?.status !== 200) return
     const body = res.body as { access_token: IssuedToken; continue: { uri: string; access_token: { value: string } } }
     const t = { value: body.access_token.value, managementId: lastSegment(body.access_token.manage), continueId: lastSegment(body.continue.uri) }
@@ -95,7 +97,11 @@ async function load(srv: RunningServer, live: Token[]) {
       signedFetch(key, {
         method: 'POST',
         url: srv.url,
-        body: { access_token: { access: [outgoingAccess('https://wallet.example/alice')] }, client: walletAddress, interact: { start: ['redirect'], finish: finishParams() } },
+        body: {
+          access_token: { access: [outgoingAccess('https://wallet.example/alice')] },
+          client: walletAddress,
+          interact: { start: ['redirect'], finish: finishParams() },
+        },
       }),
     )
     if (res?.status !== 200) return
@@ -111,7 +117,9 @@ async function load(srv: RunningServer, live: Token[]) {
     await sleep(1050)
     const continueId = lastSegment(g.continue.uri)
     told.uncertainGrants.add(continueId)
-    const issued = await call(() => signedFetch(key, { method: 'POST', url: g.continue.uri, token: g.continue.access_token.value, body: { interact_ref: ref } }))
+    const issued = await call(() =>
+      signedFetch(key, { method: 'POST', url: g.continue.uri, token: g.continue.access_token.value, body: { interact_ref: ref } }),
+    )
     if (issued === null) return
     told.uncertainGrants.delete(continueId)
     expect(issued.status).toBe(200)
@@ -175,7 +183,11 @@ const continueTokens = new Map<string, string>()
 
 function checkDatabase(file: string) {
   return withDb(file, (db) => {
-    const one = (sql: string, ...params: unknown[]) => db.prepare(sql).pluck().get(...params)
+    const one = (sql: string, ...params: unknown[]) =>
+      db
+        .prepare(sql)
+        .pluck()
+        .get(...params)
     const integrity = one('PRAGMA integrity_check')
     const issuedWithoutToken = one(`SELECT COUNT(*) FROM "Grant" g WHERE g.state = 'finalized' AND g.finalizedReason = 'issued'
       AND NOT EXISTS (SELECT 1 FROM "AccessToken" t WHERE t.grantId = g.id)`)
@@ -195,7 +207,9 @@ function checkDatabase(file: string) {
     }
 
     type Row = { id: string; state: string; previousId: string | null; continueId: string; finalizedReason: string | null }
-    const byHash = db.prepare(`SELECT t.id, t.state, t.previousId, g.continueId, g.finalizedReason FROM "AccessToken" t JOIN "Grant" g ON g.id = t.grantId WHERE t.valueHash = ?`)
+    const byHash = db.prepare(
+      `SELECT t.id, t.state, t.previousId, g.continueId, g.finalizedReason FROM "AccessToken" t JOIN "Grant" g ON g.id = t.grantId WHERE t.valueHash = ?`,
+    )
     const row = (t: Token) => byHash.get(sha256(t.value)) as Row | undefined
     const mismatches: string[] = []
     for (const t of told.issued) {
@@ -213,7 +227,14 @@ function checkDatabase(file: string) {
     for (const c of told.cancelled) if (grantByContinue.get(c) !== 'revoked') mismatches.push(`cancel not held (${c})`)
     return {
       integrity,
-      violations: { issuedWithoutToken, rotatedWithoutOneSuccessor, successorOfLiveToken, tokenWithoutGrant, usedRefWithoutToken, liveTokenOfRevokedGrant },
+      violations: {
+        issuedWithoutToken,
+        rotatedWithoutOneSuccessor,
+        successorOfLiveToken,
+        tokenWithoutGrant,
+        usedRefWithoutToken,
+        liveTokenOfRevokedGrant,
+      },
       counts,
       mismatches,
     }
@@ -249,7 +270,10 @@ describe('crash safety: SIGKILL under load, restart on the same file', () => {
           `${told.revoked.length} revocations, ${told.cancelled.size} cancels`,
       )
       expect(result.integrity).toBe('ok')
-      expect(Object.values(result.violations).every((n) => n === 0), JSON.stringify(result.violations)).toBe(true)
+      expect(
+        Object.values(result.violations).every((n) => n === 0),
+        JSON.stringify(result.violations),
+      ).toBe(true)
       expect(result.mismatches).toEqual([])
       expect(counts.cut).toBeGreaterThan(0)
 

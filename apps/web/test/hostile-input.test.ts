@@ -58,7 +58,9 @@ const pathId = fc
     fc.uuid(),
     fc.string({ minLength: 1, maxLength: 80 }).map(encodeURIComponent),
     fc.string({ unit: 'grapheme', minLength: 1, maxLength: 40 }).map(encodeURIComponent),
-    fc.array(fc.integer({ min: 0, max: 255 }), { minLength: 1, maxLength: 24 }).map((bytes) => bytes.map((b) => `%${b.toString(16).padStart(2, '0').toUpperCase()}`).join('')),
+    fc
+      .array(fc.integer({ min: 0, max: 255 }), { minLength: 1, maxLength: 24 })
+      .map((bytes) => bytes.map((b) => `%${b.toString(16).padStart(2, '0').toUpperCase()}`).join('')),
     fc.constantFrom('%', '%Z', '%E0%A4%A', '%00', '%2F', 'a%2Fb', '%C0%AF', '%FF%FE', '%25', '..%2F..', '%2e%2e%2f', 'null', 'undefined', '0', '-1'),
     fc.integer({ min: 100, max: 7000 }).map((n) => 'a'.repeat(n)),
     fc.uuid().map((u) => u.toUpperCase()),
@@ -82,7 +84,12 @@ const mutatedGrant = fc
     fc.jsonValue({ maxDepth: 3 }),
   )
   .map(([where, value]) => {
-    const item: Record<string, unknown> = { type: 'outgoing-payment', actions: ['create', 'read'], identifier: 'https://wallet.example/alice', limits: { debitAmount: { value: '100', assetCode: 'USD', assetScale: 2 } } }
+    const item: Record<string, unknown> = {
+      type: 'outgoing-payment',
+      actions: ['create', 'read'],
+      identifier: 'https://wallet.example/alice',
+      limits: { debitAmount: { value: '100', assetCode: 'USD', assetScale: 2 } },
+    }
     const body: Record<string, unknown> = {
       access_token: { access: [item] },
       client: w.walletAddress,
@@ -113,16 +120,32 @@ const body = fc.oneof(
 const maybe = <T>(arb: fc.Arbitrary<T>) => fc.option(arb, { nil: undefined })
 
 const headers = fc.record({
-  signature: maybe(fc.oneof(headerText, fc.tuple(label, base64).map(([l, b]) => `${l}=:${b}:`))),
+  signature: maybe(
+    fc.oneof(
+      headerText,
+      fc.tuple(label, base64).map(([l, b]) => `${l}=:${b}:`),
+    ),
+  ),
   'signature-input': maybe(
     fc.oneof(
       headerText,
       fc
-        .tuple(label, fc.subarray(['"@method"', '"@target-uri"', '"authorization"', '"content-digest"', '"content-length"', '"content-type"', '"x"']), headerText, fc.integer())
+        .tuple(
+          label,
+          fc.subarray(['"@method"', '"@target-uri"', '"authorization"', '"content-digest"', '"content-length"', '"content-type"', '"x"']),
+          headerText,
+          fc.integer(),
+        )
         .map(([l, c, kid, created]) => `${l}=(${c.join(' ')});keyid="${kid.replace(/["\\]/g, '')}";created=${created}`),
     ),
   ),
-  'content-digest': maybe(fc.oneof(headerText, base64.map((b) => `sha-512=:${b}:`), base64.map((b) => `sha-256=:${b}:`))),
+  'content-digest': maybe(
+    fc.oneof(
+      headerText,
+      base64.map((b) => `sha-512=:${b}:`),
+      base64.map((b) => `sha-256=:${b}:`),
+    ),
+  ),
   authorization: maybe(
     fc.oneof(
       headerText,
@@ -131,10 +154,17 @@ const headers = fc.record({
       fc.constant(`Bearer ${INTROSPECTION_SECRET}`),
     ),
   ),
-  'content-type': maybe(fc.oneof(headerText, fc.constantFrom('application/json', 'application/json; charset=utf-8', 'text/plain', 'application/jsonp', ''))),
+  'content-type': maybe(
+    fc.oneof(headerText, fc.constantFrom('application/json', 'application/json; charset=utf-8', 'text/plain', 'application/jsonp', '')),
+  ),
   'x-idp-secret': maybe(fc.oneof(headerText, fc.constant(IDP_SECRET))),
   accept: maybe(fc.oneof(headerText, fc.constantFrom('application/json', 'text/html', '*/*'))),
-  cookie: maybe(fc.oneof(headerText, headerText.map((t) => `gnap_interaction=${t.replace(/;/g, '')}`))),
+  cookie: maybe(
+    fc.oneof(
+      headerText,
+      headerText.map((t) => `gnap_interaction=${t.replace(/;/g, '')}`),
+    ),
+  ),
 })
 
 // ---- endpoints --------------------------------------------------------------------------------------------------
@@ -192,7 +222,12 @@ async function send(e: Endpoint, r: GeneratedRequest) {
   if (r.signed && typeof r.body !== 'object' && isCompactJson(r.body) && !r.body?.includes(w.walletAddress)) {
     Object.assign(
       headerList,
-      await signedHeaders(w.key, { method: e.method, url, headers: { authorization: `GNAP ${r.token.trim() || 'x'}` }, ...(r.body !== undefined ? { body: r.body } : {}) }),
+      await signedHeaders(w.key, {
+        method: e.method,
+        url,
+        headers: { authorization: `GNAP ${r.token.trim() || 'x'}` },
+        ...(r.body !== undefined ? { body: r.body } : {}),
+      }),
     )
   }
   const res = await fetch(url, { method: e.method, headers: headerList, redirect: 'manual', ...(payload !== undefined ? { body: payload } : {}) })

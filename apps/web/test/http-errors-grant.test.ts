@@ -149,11 +149,23 @@ describe('POST / (grant request)', () => {
     ],
     ['duplicate actions', { access_token: { access: [{ type: 'quote', actions: ['create', 'create'] }] }, client: 'CLIENT' }],
     ['an action not allowed for quote', { access_token: { access: [{ type: 'quote', actions: ['list'] }] }, client: 'CLIENT' }],
-    ['an action not allowed for outgoing-payment', { access_token: { access: [{ type: 'outgoing-payment', actions: ['complete'], identifier: 'https://wallet.example/alice' }] }, client: 'CLIENT' }],
+    [
+      'an action not allowed for outgoing-payment',
+      {
+        access_token: { access: [{ type: 'outgoing-payment', actions: ['complete'], identifier: 'https://wallet.example/alice' }] },
+        client: 'CLIENT',
+      },
+    ],
     ['no actions', { access_token: { access: [{ type: 'quote', actions: [] }] }, client: 'CLIENT' }],
     ['an unknown access type', { access_token: { access: [{ type: 'account', actions: ['read'] }] }, client: 'CLIENT' }],
-    ['an unknown field in an access item', { access_token: { access: [{ type: 'quote', actions: ['read'], identifier: 'https://wallet.example/alice' }] }, client: 'CLIENT' }],
-    ['limits on an incoming-payment item', { access_token: { access: [{ type: 'incoming-payment', actions: ['read'], limits: {} }] }, client: 'CLIENT' }],
+    [
+      'an unknown field in an access item',
+      { access_token: { access: [{ type: 'quote', actions: ['read'], identifier: 'https://wallet.example/alice' }] }, client: 'CLIENT' },
+    ],
+    [
+      'limits on an incoming-payment item',
+      { access_token: { access: [{ type: 'incoming-payment', actions: ['read'], limits: {} }] }, client: 'CLIENT' },
+    ],
   ])('refuses %s with 400 invalid_request', async (_name, template) => {
     const body = JSON.parse(JSON.stringify(template).replace('"CLIENT"', JSON.stringify(w.walletAddress))) as unknown
     await refused(await post(body), 400, 'invalid_request')
@@ -300,13 +312,20 @@ describe('POST /continue/{id}', () => {
     for (const body of [[], 'ref', 42, null, { foo: 1 }, { interact_ref: 1 }, { interact_ref: '' }, { interact_ref: 'a', foo: 'b' }]) {
       await expectGnapError('POST', url(g), await continueRequest(w, g, { body }), 400, 'invalid_request')
     }
-    const malformed = await fetch(url(g), { method: 'POST', headers: { 'content-type': 'application/json', authorization: `GNAP ${g.continueToken}` }, body: '{"interact_ref":' })
+    const malformed = await fetch(url(g), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `GNAP ${g.continueToken}` },
+      body: '{"interact_ref":',
+    })
     await expectGnapError('POST', url(g), malformed, 400, 'invalid_request')
   })
 
   it('refuses a request without signature headers with 401 invalid_client, before looking at the token', async () => {
     const g = remember(await pendingGrant(w))
-    const withToken = await fetch(url(g), { method: 'POST', headers: { 'content-type': 'application/json', authorization: `GNAP ${g.continueToken}` } })
+    const withToken = await fetch(url(g), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `GNAP ${g.continueToken}` },
+    })
     await expectGnapError('POST', url(g), withToken, 401, 'invalid_client')
     const bare = await fetch(url(g), { method: 'POST' })
     await expectGnapError('POST', url(g), bare, 401, 'invalid_client')
@@ -378,7 +397,10 @@ describe('POST /continue/{id}', () => {
     // The IdP accepted, but the browser has not come back to finish: the grant is still pending.
     const start = await fetch(g.redirect, { redirect: 'manual' })
     expect(start.status).toBe(302)
-    const choice = await fetch(`${w.server.url}grant/${g.interactionId}/${g.asNonce}/accept`, { method: 'POST', headers: { 'x-idp-secret': IDP_SECRET } })
+    const choice = await fetch(`${w.server.url}grant/${g.interactionId}/${g.asNonce}/accept`, {
+      method: 'POST',
+      headers: { 'x-idp-secret': IDP_SECRET },
+    })
     expect(choice.status).toBe(202)
     await expectGnapError('POST', url(g), await continueRequest(w, g, { body: { interact_ref: ref } }), 401, 'request_denied')
   })
@@ -403,7 +425,11 @@ describe('POST /continue/{id}', () => {
   it('answers an issued grant with 401 too_many_attempts for a ref and 401 request_denied for a poll', async () => {
     const g = remember(await approvedGrant(w))
     await sleep(1000)
-    const issued = await expectOk<{ access_token: { value: string } }>('POST', url(g), await continueRequest(w, g, { body: { interact_ref: g.interactRef } }))
+    const issued = await expectOk<{ access_token: { value: string } }>(
+      'POST',
+      url(g),
+      await continueRequest(w, g, { body: { interact_ref: g.interactRef } }),
+    )
     secrets.push(issued.access_token.value)
     await expectGnapError('POST', url(g), await continueRequest(w, g, { body: { interact_ref: g.interactRef } }), 401, 'too_many_attempts')
     await expectGnapError('POST', url(g), await continueRequest(w, g), 401, 'request_denied')
@@ -427,7 +453,9 @@ describe('POST /continue/{id}', () => {
     await sleep(1000)
     const tokensBefore = rowCounts(w.server.dbFile).AccessToken
     const inits = await Promise.all(
-      Array.from({ length: 20 }, () => signedRequest(w.key, { method: 'POST', url: url(g), token: g.continueToken, body: { interact_ref: g.interactRef } })),
+      Array.from({ length: 20 }, () =>
+        signedRequest(w.key, { method: 'POST', url: url(g), token: g.continueToken, body: { interact_ref: g.interactRef } }),
+      ),
     )
     const answers = await Promise.all(inits.map((init) => fetch(url(g), init)))
     const winners = answers.filter((r) => r.status === 200)

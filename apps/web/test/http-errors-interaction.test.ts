@@ -85,7 +85,16 @@ const json = { accept: 'application/json' }
 describe('GET /grant/{id}/{nonce} (identity provider lookup)', () => {
   it('refuses a wrong, missing or different-length x-idp-secret with 401 invalid_request', async () => {
     const g = await pending(w)
-    for (const secret of [null, '', 'wrong', IDP_SECRET.toUpperCase(), `${IDP_SECRET}x`, IDP_SECRET.slice(0, -1), 'x'.repeat(4096), INTROSPECTION_SECRET]) {
+    for (const secret of [
+      null,
+      '',
+      'wrong',
+      IDP_SECRET.toUpperCase(),
+      `${IDP_SECRET}x`,
+      IDP_SECRET.slice(0, -1),
+      'x'.repeat(4096),
+      INTROSPECTION_SECRET,
+    ]) {
       const description = await expectGnapError('GET', grantUrl(w, g), await lookup(w, g, secret), 401, 'invalid_request')
       expect(description).not.toContain(IDP_SECRET)
     }
@@ -117,7 +126,7 @@ describe('POST /grant/{id}/{nonce}/{choice} (identity provider decision)', () =>
     }
     await expectGnapError('POST', `${grantUrl(w, g)}/maybe`, await choose(w, g, 'maybe', 'wrong'), 401, 'invalid_interaction')
     // Nothing was decided: the interaction is still pending.
-    expect(((await expectOk<{ state: string }>('GET', grantUrl(w, g), await lookup(w, g))).state)).toBe('PENDING')
+    expect((await expectOk<{ state: string }>('GET', grantUrl(w, g), await lookup(w, g))).state).toBe('PENDING')
   })
 
   it('refuses a choice other than accept or reject with 400 invalid_request', async () => {
@@ -141,7 +150,7 @@ describe('POST /grant/{id}/{nonce}/{choice} (identity provider decision)', () =>
     for (const choice of ['accept', 'reject']) {
       await expectGnapError('POST', `${grantUrl(w, g)}/${choice}`, await choose(w, g, choice), 400, 'invalid_interaction')
     }
-    expect(((await expectOk<{ state: string }>('GET', grantUrl(w, g), await lookup(w, g))).state)).toBe('APPROVED')
+    expect((await expectOk<{ state: string }>('GET', grantUrl(w, g), await lookup(w, g))).state).toBe('APPROVED')
   })
 
   it('answers a decision on a cancelled or rejected grant with 401 user_denied', async () => {
@@ -158,7 +167,11 @@ describe('POST /grant/{id}/{nonce}/{choice} (identity provider decision)', () =>
     const g = await approvedGrant(w)
     secrets.push(g.continueToken)
     await sleep(1000)
-    const issued = await expectOk<{ access_token: { value: string } }>('POST', g.continueUri, await continueRequest(w, g, { body: { interact_ref: g.interactRef } }))
+    const issued = await expectOk<{ access_token: { value: string } }>(
+      'POST',
+      g.continueUri,
+      await continueRequest(w, g, { body: { interact_ref: g.interactRef } }),
+    )
     secrets.push(issued.access_token.value)
     await expectGnapError('POST', `${grantUrl(w, g)}/reject`, await choose(w, g, 'reject'), 400, 'invalid_interaction')
   })
@@ -256,7 +269,11 @@ describe('GET /interact/{id}/{nonce}/finish (interaction finish)', () => {
     await expectPage(g.finishUrl, await finish(w, g, { cookie: g.cookie }), 404)
 
     await sleep(1000)
-    const issued = await expectOk<{ access_token: { value: string } }>('POST', g.continueUri, await continueRequest(w, g, { body: { interact_ref: g.interactRef } }))
+    const issued = await expectOk<{ access_token: { value: string } }>(
+      'POST',
+      g.continueUri,
+      await continueRequest(w, g, { body: { interact_ref: g.interactRef } }),
+    )
     secrets.push(issued.access_token.value)
     await expectPage(g.finishUrl, await finish(w, g, { cookie: g.cookie }), 404)
     await expectGnapError('GET', g.finishUrl, await finish(w, g, { cookie: g.cookie, ...json }), 404, 'unknown_interaction')
@@ -310,20 +327,30 @@ describe('an expired interaction (INTERACTION_EXPIRY_SECONDS=1)', () => {
   })
 
   it('leaves its grant pending: a poll still answers continue with wait', async () => {
-    const polled = await expectOk<{ continue: { wait: number }; access_token?: unknown }>('POST', noFinish.continueUri, await continueRequest(x, noFinish))
+    const polled = await expectOk<{ continue: { wait: number }; access_token?: unknown }>(
+      'POST',
+      noFinish.continueUri,
+      await continueRequest(x, noFinish),
+    )
     expect(polled.continue.wait).toBe(1)
     expect(polled.access_token).toBeUndefined()
   })
 
   it('no description, page or log line of this server gave a secret away, and every answer met the contract', () => {
-    expectNoLeaks(x, secrets.filter((s) => s !== ''))
+    expectNoLeaks(
+      x,
+      secrets.filter((s) => s !== ''),
+    )
     expect(x.spec.failures).toEqual([])
   })
 })
 
 describe('what the errors gave away', () => {
   it('no description, page or log line contains a continuation token, token value, session or secret used here', () => {
-    expectNoLeaks(w, secrets.filter((s) => s !== ''))
+    expectNoLeaks(
+      w,
+      secrets.filter((s) => s !== ''),
+    )
   })
 
   it('every answer of the server in this file met the contract', () => {

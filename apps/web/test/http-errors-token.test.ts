@@ -76,7 +76,13 @@ describe('POST /token/{id} (rotate)', () => {
   it('refuses the value of another token of the same client with 401 invalid_client', async () => {
     const a = await grant()
     const b = await grant()
-    const description = await expectGnapError('POST', a.token.manage, await manage('POST', a.token.manage, { token: b.token.value }), 401, 'invalid_client')
+    const description = await expectGnapError(
+      'POST',
+      a.token.manage,
+      await manage('POST', a.token.manage, { token: b.token.value }),
+      401,
+      'invalid_client',
+    )
     expect(description).not.toContain(b.token.value)
     // Neither token moved.
     expect((await introspect(w.server, a.token.value)).body.active).toBe(true)
@@ -90,9 +96,21 @@ describe('POST /token/{id} (rotate)', () => {
 
   it('refuses a signature by a key the grant client does not publish under that kid with 401 invalid_client', async () => {
     const { token } = await grant()
-    await expectGnapError('POST', token.manage, await manage('POST', token.manage, { token: token.value, key: generateClientKey(w.key.kid) }), 401, 'invalid_client')
+    await expectGnapError(
+      'POST',
+      token.manage,
+      await manage('POST', token.manage, { token: token.value, key: generateClientKey(w.key.kid) }),
+      401,
+      'invalid_client',
+    )
     // A kid the client does not publish at all: still 401, since post-token lists no 400 invalid_client.
-    await expectGnapError('POST', token.manage, await manage('POST', token.manage, { token: token.value, key: generateClientKey('not-published') }), 401, 'invalid_client')
+    await expectGnapError(
+      'POST',
+      token.manage,
+      await manage('POST', token.manage, { token: token.value, key: generateClientKey('not-published') }),
+      401,
+      'invalid_client',
+    )
     expect((await introspect(w.server, token.value)).body.active).toBe(true)
   })
 
@@ -159,8 +177,20 @@ describe('DELETE /token/{id} (revoke)', () => {
     const { token } = await grant()
     const unsigned = await fetch(token.manage, { method: 'DELETE', headers: { authorization: `GNAP ${token.value}` } })
     await expectGnapError('DELETE', token.manage, unsigned, 401, 'invalid_client')
-    await expectGnapError('DELETE', token.manage, await manage('DELETE', token.manage, { token: token.value, key: generateClientKey(w.key.kid) }), 401, 'invalid_client')
-    await expectGnapError('DELETE', token.manage, await manage('DELETE', token.manage, { token: token.value, key: generateClientKey('not-published') }), 401, 'invalid_client')
+    await expectGnapError(
+      'DELETE',
+      token.manage,
+      await manage('DELETE', token.manage, { token: token.value, key: generateClientKey(w.key.kid) }),
+      401,
+      'invalid_client',
+    )
+    await expectGnapError(
+      'DELETE',
+      token.manage,
+      await manage('DELETE', token.manage, { token: token.value, key: generateClientKey('not-published') }),
+      401,
+      'invalid_client',
+    )
     expect((await introspect(w.server, token.value)).body.active).toBe(true)
   })
 
@@ -214,7 +244,16 @@ describe('POST /introspect', () => {
 
   it('refuses a body without a string access_token with 400 invalid_request', async () => {
     const bearer = `Bearer ${INTROSPECTION_SECRET}`
-    for (const body of ['{}', '{"access_token":42}', '{"access_token":""}', '[]', '"token"', '{"access_token":"x","extra":1}', '{"access_token":"x","access":"all"}', '{"access_token":']) {
+    for (const body of [
+      '{}',
+      '{"access_token":42}',
+      '{"access_token":""}',
+      '[]',
+      '"token"',
+      '{"access_token":"x","extra":1}',
+      '{"access_token":"x","access":"all"}',
+      '{"access_token":',
+    ]) {
       await expectGnapError('POST', url(), await post(body, bearer), 400, 'invalid_request')
     }
     await expectGnapError('POST', url(), await fetch(url(), { method: 'POST', headers: { authorization: bearer } }), 400, 'invalid_request')

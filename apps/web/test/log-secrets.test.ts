@@ -102,23 +102,38 @@ describe('a full run with LOG_LEVEL=debug', () => {
     expect((await signed({ method: 'POST', url: denied.answer.continue.uri, token: denied.answer.continue.access_token.value })).status).toBe(401)
 
     // Failures that carry secrets in what they send.
-    const replay = { method: 'POST', url: approved.answer.continue.uri, token: approved.answer.continue.access_token.value, body: { interact_ref: approved.interactRef } }
+    const replay = {
+      method: 'POST',
+      url: approved.answer.continue.uri,
+      token: approved.answer.continue.access_token.value,
+      body: { interact_ref: approved.interactRef },
+    }
     expect((await signed(replay)).status).toBe(401)
     expect((await signed({ ...replay, token: token.value })).status).toBe(401)
     expect((await signed({ method: 'POST', url: direct.access_token!.manage, token: direct.access_token!.value })).status).toBe(404)
     expect((await introspect(token.value, `${INTROSPECTION_SECRET}-wrong`)).status).toBe(401)
-    expect((await fetch(`${w.server.url}grant/${approved.flow.interactId}/${approved.flow.nonce}`, { headers: { 'x-idp-secret': `${IDP_SECRET}x` } })).status).toBe(401)
+    expect(
+      (await fetch(`${w.server.url}grant/${approved.flow.interactId}/${approved.flow.nonce}`, { headers: { 'x-idp-secret': `${IDP_SECRET}x` } }))
+        .status,
+    ).toBe(401)
     const replayedFinish = await fetch(approved.flow.finishUrl, { redirect: 'manual', headers: { cookie: approved.flow.cookie } })
     expect(replayedFinish.status).toBe(404)
     // A token sent where it does not belong, unsigned, and a body that is not JSON but holds a token.
-    const unsigned = await fetch(w.server.url, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `GNAP ${token.value}` }, body: `{"access_token":"${token.value}"` })
+    const unsigned = await fetch(w.server.url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `GNAP ${token.value}` },
+      body: `{"access_token":"${token.value}"`,
+    })
     expect(unsigned.status).toBe(400)
     const wrongPlace = await signed({ method: 'DELETE', url: approved.answer.continue.uri, token: token.value })
     expect(wrongPlace.status).toBe(401)
   })
 
   it('wrote log lines at debug level', () => {
-    const lines = w.server.logs().split('\n').filter((l) => l.startsWith('{'))
+    const lines = w.server
+      .logs()
+      .split('\n')
+      .filter((l) => l.startsWith('{'))
     expect(lines.length).toBeGreaterThan(20)
     expect(lines.some((l) => l.includes('"msg":"request"'))).toBe(true)
   })
@@ -126,7 +141,16 @@ describe('a full run with LOG_LEVEL=debug', () => {
   it('gave no secret away in the server log, in any encoding', () => {
     const logs = w.server.logs()
     const kinds = new Set(secrets.map((s) => s.kind))
-    for (const kind of ['access token', 'continuation token', 'interact_ref', 'finish hash', 'session cookie', 'introspection secret', 'identity-provider secret', 'Signature header']) {
+    for (const kind of [
+      'access token',
+      'continuation token',
+      'interact_ref',
+      'finish hash',
+      'session cookie',
+      'introspection secret',
+      'identity-provider secret',
+      'Signature header',
+    ]) {
       expect(kinds.has(kind), kind).toBe(true)
     }
     const found: string[] = []

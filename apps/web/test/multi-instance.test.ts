@@ -83,11 +83,14 @@ describe.each(stores.filter((s) => !s.skip))('two instances on $label', (store) 
 
   /** The same request sent to instance a or b: signed for the public URL, delivered to that instance's port. */
   const on = (server: Instance, publicUrl: string) => publicUrl.replace(base, server.url)
-  const send = async (server: Instance, input: Parameters<typeof signedRequest>[1]) =>
-    fetch(on(server, input.url), await signedRequest(key, input))
+  const send = async (server: Instance, input: Parameters<typeof signedRequest>[1]) => fetch(on(server, input.url), await signedRequest(key, input))
 
   async function issuedToken(): Promise<{ token: IssuedToken; continueUri: string; continueToken: string }> {
-    const res = await send(a, { method: 'POST', url: base, body: { access_token: { access: [{ type: 'incoming-payment', actions: ['read'] }] }, client: walletAddress } })
+    const res = await send(a, {
+      method: 'POST',
+      url: base,
+      body: { access_token: { access: [{ type: 'incoming-payment', actions: ['read'] }] }, client: walletAddress },
+    })
     expect(res.status).toBe(200)
     const body = (await res.json()) as { access_token: IssuedToken; continue: { uri: string; access_token: { value: string } } }
     return { token: body.access_token, continueUri: body.continue.uri, continueToken: body.continue.access_token.value }
@@ -120,7 +123,11 @@ describe.each(stores.filter((s) => !s.skip))('two instances on $label', (store) 
     const res = await send(a, {
       method: 'POST',
       url: base,
-      body: { access_token: { access: [outgoingAccess('https://wallet.example/alice')] }, client: walletAddress, interact: { start: ['redirect'], finish } },
+      body: {
+        access_token: { access: [outgoingAccess('https://wallet.example/alice')] },
+        client: walletAddress,
+        interact: { start: ['redirect'], finish },
+      },
     })
     const pending = (await res.json()) as { interact: { redirect: string }; continue: { uri: string; access_token: { value: string }; wait: number } }
     // The owner: starts on instance a, the identity provider answers instance b, the browser finishes on a.
@@ -135,7 +142,12 @@ describe.each(stores.filter((s) => !s.skip))('two instances on $label', (store) 
     await sleep(pending.continue.wait * 1000)
     const answers = await Promise.all(
       Array.from({ length: 20 }, (_, i) =>
-        send(i % 2 ? b : a, { method: 'POST', url: pending.continue.uri, token: pending.continue.access_token.value, body: { interact_ref: interactRef } }),
+        send(i % 2 ? b : a, {
+          method: 'POST',
+          url: pending.continue.uri,
+          token: pending.continue.access_token.value,
+          body: { interact_ref: interactRef },
+        }),
       ),
     )
     const statuses = answers.map((r) => r.status)
@@ -228,15 +240,19 @@ describe.skipIf(!pgAdmin)('pnpm two-instances', () => {
   it('migrates the database, serves it on both ports and stops both instances on SIGINT', async () => {
     await adminQuery(pgAdmin!, `CREATE DATABASE "${dbName}"`)
     const ports = [await freePort(), await freePort()]
-    const child = spawn(path.join(root, 'node_modules/.bin/tsx'), [path.join(root, 'apps/web/scripts/two-instances.ts'), '--ports', ports.join(',')], {
-      cwd: root,
-      env: {
-        PATH: process.env.PATH,
-        HOME: process.env.HOME,
-        ...testServerEnv({ DATABASE_URL: databaseUrl(pgAdmin!, dbName), AUTH_SERVER_URL: `http://127.0.0.1:${ports[0]}/` }),
-      } as Record<string, string | undefined> as NodeJS.ProcessEnv,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    })
+    const child = spawn(
+      path.join(root, 'node_modules/.bin/tsx'),
+      [path.join(root, 'apps/web/scripts/two-instances.ts'), '--ports', ports.join(',')],
+      {
+        cwd: root,
+        env: {
+          PATH: process.env.PATH,
+          HOME: process.env.HOME,
+          ...testServerEnv({ DATABASE_URL: databaseUrl(pgAdmin!, dbName), AUTH_SERVER_URL: `http://127.0.0.1:${ports[0]}/` }),
+        } as Record<string, string | undefined> as NodeJS.ProcessEnv,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    )
     let output = ''
     const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)))
     try {

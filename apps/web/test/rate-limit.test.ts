@@ -7,7 +7,7 @@ import { expectGnapError, expectOk, incomingAccess, rowCounts, signedFetch } fro
 
 /** Fixed windows start on the minute: wait for a fresh one when fewer than `seconds` are left in this one. */
 async function atLeastLeftInMinute(seconds: number) {
-  const left = 60 - (Date.now() / 1000) % 60
+  const left = 60 - ((Date.now() / 1000) % 60)
   if (left < seconds) await sleep(left * 1000 + 100)
 }
 
@@ -20,7 +20,8 @@ describe('per client (RATE_LIMIT_GRANTS_PER_MINUTE, default 120)', () => {
     await w?.stop()
   })
 
-  const grantRequest = (client = w) => signedFetch(client.key, { method: 'POST', url: w.server.url, body: { access_token: { access: incomingAccess }, client: client.walletAddress } })
+  const grantRequest = (client = w) =>
+    signedFetch(client.key, { method: 'POST', url: w.server.url, body: { access_token: { access: incomingAccess }, client: client.walletAddress } })
 
   it('answers the 121st grant request of a client within a minute with 429 request_denied and Retry-After, writing nothing', async () => {
     await atLeastLeftInMinute(30)
@@ -38,17 +39,37 @@ describe('per client (RATE_LIMIT_GRANTS_PER_MINUTE, default 120)', () => {
 
   it('keeps other clients apart', async () => {
     const other = await w.newClient('other')
-    await expectOk('POST', w.server.url, await signedFetch(other.key, { method: 'POST', url: w.server.url, body: { access_token: { access: incomingAccess }, client: other.walletAddress } }))
+    await expectOk(
+      'POST',
+      w.server.url,
+      await signedFetch(other.key, {
+        method: 'POST',
+        url: w.server.url,
+        body: { access_token: { access: incomingAccess }, client: other.walletAddress },
+      }),
+    )
   })
 
   it('does not count requests whose signature fails: nobody spends another client’s allowance', async () => {
     const victim = await w.newClient('victim')
     const impostor = await w.newClient('impostor')
     for (let i = 0; i < 130; i++) {
-      const forged = await signedFetch(impostor.key, { method: 'POST', url: w.server.url, body: { access_token: { access: incomingAccess }, client: victim.walletAddress } })
+      const forged = await signedFetch(impostor.key, {
+        method: 'POST',
+        url: w.server.url,
+        body: { access_token: { access: incomingAccess }, client: victim.walletAddress },
+      })
       expect([400, 401]).toContain(forged.status)
     }
-    await expectOk('POST', w.server.url, await signedFetch(victim.key, { method: 'POST', url: w.server.url, body: { access_token: { access: incomingAccess }, client: victim.walletAddress } }))
+    await expectOk(
+      'POST',
+      w.server.url,
+      await signedFetch(victim.key, {
+        method: 'POST',
+        url: w.server.url,
+        body: { access_token: { access: incomingAccess }, client: victim.walletAddress },
+      }),
+    )
   }, 60_000)
 
   it('every answer met the contract, with the 429 as an allowed deviation', () => {

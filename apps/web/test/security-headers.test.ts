@@ -18,7 +18,12 @@ function csp(res: Response): Map<string, string[]> {
   return directives
 }
 
-const nonceOf = (res: Response) => /^'nonce-(.+)'$/.exec(csp(res).get('script-src')?.find((v) => v.startsWith("'nonce-")) ?? '')?.[1] ?? null
+const nonceOf = (res: Response) =>
+  /^'nonce-(.+)'$/.exec(
+    csp(res)
+      .get('script-src')
+      ?.find((v) => v.startsWith("'nonce-")) ?? '',
+  )?.[1] ?? null
 
 function expectSecurityHeaders(res: Response, opts: { https: boolean }) {
   for (const [name, value] of Object.entries(common)) expect(res.headers.get(name), name).toBe(value)

@@ -155,7 +155,14 @@ export const StatsSchema = z.strictObject({
 
 export const AuditPageSchema = z.strictObject({
   items: z.array(
-    z.strictObject({ id, actor: z.string().max(254), action: z.string().max(64), target: z.string().max(256), detail: z.string().max(1024).nullable(), at: date }),
+    z.strictObject({
+      id,
+      actor: z.string().max(254),
+      action: z.string().max(64),
+      target: z.string().max(256),
+      detail: z.string().max(1024).nullable(),
+      at: date,
+    }),
   ),
   nextCursor: z.string().max(512).nullable(),
 })

@@ -21,7 +21,11 @@ const guarded = () => everyProcedure(ids).filter(([path]) => path !== 'auth.sign
 
 describe('authorization: every procedure but auth.signIn needs a live admin session', () => {
   it('lists every procedure of the router', () => {
-    expect(everyProcedure(ids).map(([p]) => p).sort()).toEqual(routerPaths())
+    expect(
+      everyProcedure(ids)
+        .map(([p]) => p)
+        .sort(),
+    ).toEqual(routerPaths())
   })
 
   it.each([

@@ -66,7 +66,10 @@ describe('grants.list filters (docs/protocol.md §8.13: combined with AND)', () 
               const filters: Filters = { state, finalizedReason, client, accessType, ...date }
               const expected = byCreated.filter((r) => matches(r, filters)).map((r) => r.id)
               const page = await caller.grants.list({ limit: 100, filters })
-              expect(page.items.map((g) => g.id), JSON.stringify(filters)).toEqual(expected)
+              expect(
+                page.items.map((g) => g.id),
+                JSON.stringify(filters),
+              ).toEqual(expected)
               expect(page.nextCursor).toBeNull()
               combinations++
               if (expected.length > 0) nonEmpty++
@@ -115,7 +118,10 @@ describe('grants.list search (grant id, continuation id, token management id; ex
     const issued = made.find((m) => m.managementId)!
     const grant = truth.find((r) => r.continueId === issued.continueId)!
     for (const search of [grant.id, grant.continueId, issued.managementId!, grant.id.toUpperCase(), `  ${grant.continueId}  `]) {
-      expect((await caller.grants.list({ filters: { search } })).items.map((g) => g.id), search).toEqual([grant.id])
+      expect(
+        (await caller.grants.list({ filters: { search } })).items.map((g) => g.id),
+        search,
+      ).toEqual([grant.id])
     }
   })
 

@@ -50,7 +50,13 @@ const query = (path: string, input: unknown, headers: Record<string, string> = {
   new Request(`https://auth.example${ENDPOINT}/${path}?input=${encodeURIComponent(JSON.stringify(superjson.serialize(input)))}`, { headers })
 
 interface ErrorBody {
-  error: { json: { message: string; code: number; data: { code: string; httpStatus: number; path: string; gnapCode: string | null; retryAfterSeconds: number | null; stack?: string } } }
+  error: {
+    json: {
+      message: string
+      code: number
+      data: { code: string; httpStatus: number; path: string; gnapCode: string | null; retryAfterSeconds: number | null; stack?: string }
+    }
+  }
 }
 
 async function signIn(): Promise<{ cookie: string; csrf: string; setCookie: string }> {
@@ -66,7 +72,9 @@ async function signIn(): Promise<{ cookie: string; csrf: string; setCookie: stri
 describe('over HTTP (fetch adapter)', () => {
   it('signs in with an httpOnly, SameSite=Strict, Secure cookie for / lasting the session, never in the body', async () => {
     const { cookie, setCookie } = await signIn()
-    expect(setCookie).toMatch(new RegExp(`^${ADMIN_COOKIE}=[0-9A-F]{48}; Path=/; Max-Age=${ADMIN_SESSION_SECONDS}; HttpOnly; SameSite=Strict; Secure$`))
+    expect(setCookie).toMatch(
+      new RegExp(`^${ADMIN_COOKIE}=[0-9A-F]{48}; Path=/; Max-Age=${ADMIN_SESSION_SECONDS}; HttpOnly; SameSite=Strict; Secure$`),
+    )
     const res = await handle(query('auth.session', undefined, { cookie }))
     expect(res.status).toBe(200)
     expect(await res.text()).not.toContain(cookie.split('=')[1])
@@ -109,7 +117,11 @@ describe('over HTTP (fetch adapter)', () => {
     for (let i = 0; i < 10; i++) await handle(mutation('auth.signIn', { ...ADMIN, password: `wrong ${i}` }))
     const res = await handle(mutation('auth.signIn', ADMIN))
     expect(res.status).toBe(429)
-    expect(((await res.json()) as ErrorBody).error.json.data).toMatchObject({ code: 'TOO_MANY_REQUESTS', gnapCode: 'request_denied', retryAfterSeconds: 900 })
+    expect(((await res.json()) as ErrorBody).error.json.data).toMatchObject({
+      code: 'TOO_MANY_REQUESTS',
+      gnapCode: 'request_denied',
+      retryAfterSeconds: 900,
+    })
   })
 
   it('describes refused input by its first issue', async () => {
@@ -129,6 +141,6 @@ describe('over HTTP (fetch adapter)', () => {
     expect(res.status).toBe(500)
     const text = await res.text()
     expect(text).not.toContain('secret-value-123')
-    expect(((JSON.parse(text) as ErrorBody).error.json)).toMatchObject({ message: 'internal error', data: { code: 'INTERNAL_SERVER_ERROR' } })
+    expect((JSON.parse(text) as ErrorBody).error.json).toMatchObject({ message: 'internal error', data: { code: 'INTERNAL_SERVER_ERROR' } })
   })
 })

@@ -1,7 +1,15 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import superjson from 'superjson'
 import { hashSecret, rotateAccessToken } from '@gnap/domain'
-import { authAs, interact, issueInteractiveGrant, issueNonInteractiveGrant, lastSegment, requestPendingGrant, type TestDeps } from '@gnap/domain/testing'
+import {
+  authAs,
+  interact,
+  issueInteractiveGrant,
+  issueNonInteractiveGrant,
+  lastSegment,
+  requestPendingGrant,
+  type TestDeps,
+} from '@gnap/domain/testing'
 import { ADMIN, apiTestDeps, callerWith, ownerSessionValue, recordingJar, signedInAdmin } from './support'
 import { createAdmin } from '@gnap/domain'
 
@@ -61,14 +69,20 @@ describe('no output carries a secret', () => {
     outputs.push(['auth.session', await caller.auth.session()])
     outputs.push(['grants.list', await caller.grants.list({ limit: 100 })])
     outputs.push(['clients.list', await caller.clients.list({})])
-    outputs.push(['stats.overview', await caller.stats.overview({ from: new Date(t.clock.now.getTime() - 86_400_000), to: new Date(t.clock.now.getTime() + 1) })])
+    outputs.push([
+      'stats.overview',
+      await caller.stats.overview({ from: new Date(t.clock.now.getTime() - 86_400_000), to: new Date(t.clock.now.getTime() + 1) }),
+    ])
     for (const id of grantIds) {
       outputs.push(['grants.byId', await caller.grants.byId({ id })])
       outputs.push(['tokens.chain', await caller.tokens.chain({ grantId: id })])
     }
     for (const managementId of managementIds) outputs.push(['tokens.byManagementId', await caller.tokens.byManagementId({ managementId })])
     outputs.push(['tokens.revoke', await caller.tokens.revoke({ managementId: lastSegment(rotated.access_token.manage) })])
-    outputs.push(['grants.revoke', await caller.grants.revoke({ id: (await t.db.grant.findUniqueOrThrow({ where: { continueId: plain.continueId } })).id })])
+    outputs.push([
+      'grants.revoke',
+      await caller.grants.revoke({ id: (await t.db.grant.findUniqueOrThrow({ where: { continueId: plain.continueId } })).id }),
+    ])
     outputs.push(['audit.list', await caller.audit.list({})])
     outputs.push(['auth.signOut', await caller.auth.signOut()])
     expect(new Set(outputs.map(([p]) => p)).size).toBe(12)

@@ -53,7 +53,12 @@ export async function adminCaller(t: TestDeps) {
 
 /** A live owner session (the consent screen's): not an admin session. */
 export async function ownerSessionValue(t: TestDeps): Promise<string> {
-  await createOwner(t.sql, { email: 'alice@example.com', name: 'Alice', password: 'alice-password', walletAddresses: ['https://wallet.example/alice'] })
+  await createOwner(t.sql, {
+    email: 'alice@example.com',
+    name: 'Alice',
+    password: 'alice-password',
+    walletAddresses: ['https://wallet.example/alice'],
+  })
   const s = await signInOwner(t.deps, { email: 'alice@example.com', password: 'alice-password' })
   if (!s) throw new Error('owner sign-in failed')
   return s.value

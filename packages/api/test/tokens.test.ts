@@ -1,6 +1,15 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { introspectToken, rotateAccessToken } from '@gnap/domain'
-import { authAs, issueInteractiveGrant, issueNonInteractiveGrant, lastSegment, interact, requestPendingGrant, type IssuedGrant, type TestDeps } from '@gnap/domain/testing'
+import {
+  authAs,
+  issueInteractiveGrant,
+  issueNonInteractiveGrant,
+  lastSegment,
+  interact,
+  requestPendingGrant,
+  type IssuedGrant,
+  type TestDeps,
+} from '@gnap/domain/testing'
 import { ADMIN, adminCaller, apiTestDeps, expectTrpcError } from './support'
 
 let t: TestDeps
@@ -157,7 +166,12 @@ describe('tokens.byManagementId (the token page)', () => {
     const { grantId, tokens } = await grantRotatedTwice()
     const page = await caller.tokens.byManagementId({ managementId: tokens[1]!.managementId.toUpperCase() })
     expect(page).toMatchObject({
-      token: { managementId: tokens[1]!.managementId, status: 'rotated', replacesManagementId: tokens[0]!.managementId, replacedByManagementId: tokens[2]!.managementId },
+      token: {
+        managementId: tokens[1]!.managementId,
+        status: 'rotated',
+        replacesManagementId: tokens[0]!.managementId,
+        replacedByManagementId: tokens[2]!.managementId,
+      },
       grant: { id: grantId, status: 'issued', client: { walletAddress: 'https://wallet.example/test-app' } },
     })
   })
@@ -188,7 +202,13 @@ describe('grants.revoke', () => {
     expect(await introspectToken(t.deps, { accessToken: tokens[2]!.value, access: null })).toEqual({ active: false })
 
     const audit = await caller.audit.list({})
-    expect(audit.items[0]).toMatchObject({ actor: ADMIN.email, action: 'grant.revoke', target: `grant:${grantId}`, detail: '1 live token revoked', at: revokedAt })
+    expect(audit.items[0]).toMatchObject({
+      actor: ADMIN.email,
+      action: 'grant.revoke',
+      target: `grant:${grantId}`,
+      detail: '1 live token revoked',
+      at: revokedAt,
+    })
   })
 
   it('answers CONFLICT for a grant already revoked or rejected, NOT_FOUND for an unknown one, and audits nothing then', async () => {
@@ -221,7 +241,11 @@ describe('tokens.revoke', () => {
     expect((await caller.grants.byId({ id: grantId })).status).toBe('issued')
     expect(await introspectToken(t.deps, { accessToken: g.tokenValue, access: null })).toEqual({ active: false })
     await expect(rotate({ managementId: g.managementId, value: g.tokenValue })).rejects.toMatchObject({ code: 'invalid_rotation' })
-    expect((await caller.audit.list({})).items[0]).toMatchObject({ action: 'token.revoke', target: `token:${g.managementId}`, detail: `of grant ${grantId}` })
+    expect((await caller.audit.list({})).items[0]).toMatchObject({
+      action: 'token.revoke',
+      target: `token:${g.managementId}`,
+      detail: `of grant ${grantId}`,
+    })
   })
 
   it('revokes an expired token too (it could still be rotated), like DELETE /token', async () => {
@@ -233,9 +257,13 @@ describe('tokens.revoke', () => {
 
   it('answers CONFLICT for a rotated or revoked token and NOT_FOUND for an unknown one', async () => {
     const { tokens } = await grantRotatedTwice()
-    expect((await expectTrpcError(caller.tokens.revoke({ managementId: tokens[0]!.managementId }), 'CONFLICT')).message).toBe('the token was already rotated')
+    expect((await expectTrpcError(caller.tokens.revoke({ managementId: tokens[0]!.managementId }), 'CONFLICT')).message).toBe(
+      'the token was already rotated',
+    )
     await caller.tokens.revoke({ managementId: tokens[2]!.managementId })
-    expect((await expectTrpcError(caller.tokens.revoke({ managementId: tokens[2]!.managementId }), 'CONFLICT')).message).toBe('the token was already revoked')
+    expect((await expectTrpcError(caller.tokens.revoke({ managementId: tokens[2]!.managementId }), 'CONFLICT')).message).toBe(
+      'the token was already revoked',
+    )
     await expectTrpcError(caller.tokens.revoke({ managementId: crypto.randomUUID() }), 'NOT_FOUND')
     expect(await t.db.auditLog.count({ where: { action: 'token.revoke' } })).toBe(1)
   })

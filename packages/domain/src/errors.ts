@@ -108,31 +108,26 @@ export const unknownGrant = (): GnapError => withStatus('invalid_request', 'unkn
 export const unknownInteractRef = (): GnapError => withStatus('invalid_continuation', 'unknown interaction reference', 404)
 
 /** post-continue: an interact_ref used a second time (RFC 9635 §5.1; docs/protocol.md §2.2 answers 401). */
-export const interactRefReused = (): GnapError =>
-  withStatus('too_many_attempts', 'the interaction reference was already used', 401)
+export const interactRefReused = (): GnapError => withStatus('too_many_attempts', 'the interaction reference was already used', 401)
 
 /** post-token: the management URI names no live token (unknown, rotated away, revoked) (404). */
 export const unknownManagementId = (): GnapError => withStatus('invalid_rotation', 'no live token at this management URI', 404)
 
 /** id-provider.yaml: the interaction is not waiting for a decision (400). */
-export const interactionNotAwaitingDecision = (): GnapError =>
-  withStatus('invalid_interaction', 'the interaction is not awaiting a decision', 400)
+export const interactionNotAwaitingDecision = (): GnapError => withStatus('invalid_interaction', 'the interaction is not awaiting a decision', 400)
 
 /** id-provider.yaml: the `x-idp-secret` header is missing or wrong (401, with the operation's code). */
-export const badIdpSecret = (code: 'invalid_request' | 'invalid_interaction'): GnapError =>
-  withStatus(code, 'invalid x-idp-secret', 401)
+export const badIdpSecret = (code: 'invalid_request' | 'invalid_interaction'): GnapError => withStatus(code, 'invalid x-idp-secret', 401)
 
 /** Too many requests: 429 request_denied with `Retry-After` (docs/protocol.md §7). */
 export const rateLimited = (description: string, retryAfterSeconds: number): GnapError =>
   withStatus('request_denied', description, 429, retryAfterSeconds)
 
 /** The request body is larger than the server takes (413). */
-export const bodyTooLarge = (maxBytes: number): GnapError =>
-  withStatus('invalid_request', `request body larger than ${maxBytes} bytes`, 413)
+export const bodyTooLarge = (maxBytes: number): GnapError => withStatus('invalid_request', `request body larger than ${maxBytes} bytes`, 413)
 
 /** A method the endpoint does not take (405). */
-export const methodNotAllowed = (allow: string): GnapError =>
-  withStatus('invalid_request', `method not allowed: use ${allow}`, 405)
+export const methodNotAllowed = (allow: string): GnapError => withStatus('invalid_request', `method not allowed: use ${allow}`, 405)
 
 /** Anything that is not a GnapError: 500 with a generic text, the cause logged and never sent. */
 export const internalError = (): GnapError => withStatus('request_denied', 'internal error', 500)

@@ -29,7 +29,10 @@ export interface FairTurnsOptions {
  * Wraps `listener` (an `http.Server` 'request' listener). `budgetMs`: the time one turn of the event loop may spend
  * before further requests wait for a later turn. `now`: a clock in milliseconds (tests).
  */
-export function fairTurns(listener: RequestListener, { budgetMs = DEFAULT_TURN_BUDGET_MS, now = () => performance.now() }: FairTurnsOptions = {}): RequestListener {
+export function fairTurns(
+  listener: RequestListener,
+  { budgetMs = DEFAULT_TURN_BUDGET_MS, now = () => performance.now() }: FairTurnsOptions = {},
+): RequestListener {
   if (!(budgetMs > 0)) return listener
   /** Waiting requests, oldest first: [server, req, res]. */
   const queue: [http.Server, IncomingMessage, ServerResponse][] = []

@@ -11,7 +11,10 @@ import { fileURLToPath } from 'node:url'
 const dataDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'data')
 
 /** Fills `env` in place. Returns the names of required settings still missing (production only): the caller stops. */
-export function applyLocalDefaults(env: Record<string, string | undefined>, { tag, authServerUrl }: { tag: string; authServerUrl: string }): string[] {
+export function applyLocalDefaults(
+  env: Record<string, string | undefined>,
+  { tag, authServerUrl }: { tag: string; authServerUrl: string },
+): string[] {
   if (env.NODE_ENV === 'production') return ['AUTH_SERVER_URL', 'INTROSPECTION_SECRET'].filter((n) => !env[n])
   fs.mkdirSync(dataDir, { recursive: true })
   const secretsFile = path.join(dataDir, 'secrets.json')

@@ -20,6 +20,7 @@
 // directly (`node packages/launcher/dist/serve.js`), it expects a migrated database and the server's settings in the
 // environment. Started with an IPC channel, it tells its parent `{ gnap: 'ready' }` once every worker is ready, and
 // stops when the parent goes. It runs compiled (dist/serve.js): the primary forks its workers from this very file.
+import type * as Zod from 'zod'
 import cluster, { type Worker } from 'node:cluster'
 import fs from 'node:fs'
 import { createRequire } from 'node:module'
@@ -53,7 +54,7 @@ export interface LauncherSettings {
  * each worker). zod is loaded here, on first use: a worker never loads it for the launcher.
  */
 export function launcherSettings(env: Record<string, string | undefined> = process.env): LauncherSettings {
-  const { z } = createRequire(import.meta.url)('zod') as typeof import('zod')
+  const { z } = createRequire(import.meta.url)('zod') as typeof Zod
   const int = (min: number, max: number) => z.coerce.number().int().min(min).max(max)
   const schema = z.object({
     WEB_CONCURRENCY: int(1, 256).default(os.availableParallelism()),
@@ -151,7 +152,9 @@ export function serve(env: Record<string, string | undefined> = {}): void {
       slot.startupFailures = 0
       if (!announced && slots.every((s) => s.ready)) {
         announced = true
-        log(`ready: ${slots.length} worker${slots.length > 1 ? 's' : ''} on ${where}${heapArgs.length ? ` (heap limit ${settings.WORKER_HEAP_MB} MB each)` : ''}`)
+        log(
+          `ready: ${slots.length} worker${slots.length > 1 ? 's' : ''} on ${where}${heapArgs.length ? ` (heap limit ${settings.WORKER_HEAP_MB} MB each)` : ''}`,
+        )
         // A parent that started us with an IPC channel (@gnap/test-support's instances) waits for this.
         process.send?.({ gnap: 'ready', workers: slots.length })
       }
@@ -174,7 +177,9 @@ export function serve(env: Record<string, string | undefined> = {}): void {
       const now = Date.now()
       slot.crashes = [...slot.crashes.filter((t) => now - t < CRASH_WINDOW_MS), now]
       const delay = slot.crashes.length <= 1 ? 0 : Math.min(MAX_BACKOFF_MS, STARTUP_BACKOFF_MS * 2 ** (slot.crashes.length - 2))
-      loud(`worker ${slot.index + 1} (pid ${worker.process.pid}) died (${how}); ${slot.crashes.length} in the last minute: restarting${delay ? ` in ${delay} ms` : ''}`)
+      loud(
+        `worker ${slot.index + 1} (pid ${worker.process.pid}) died (${how}); ${slot.crashes.length} in the last minute: restarting${delay ? ` in ${delay} ms` : ''}`,
+      )
       slot.timer = setTimeout(() => fork(slot), delay)
     })
   }

@@ -95,7 +95,12 @@ export async function startInstance(options: InstanceOptions): Promise<Instance>
   }
   for (const key of Object.keys(env)) if (env[key] === undefined) delete env[key]
   // Its own process group, so SIGKILL can take the primary and its workers down together.
-  const child = spawn(process.execPath, [serveScript()], { cwd: root, env: env as NodeJS.ProcessEnv, stdio: ['ignore', 'pipe', 'pipe', 'ipc'], detached: true })
+  const child = spawn(process.execPath, [serveScript()], {
+    cwd: root,
+    env: env as NodeJS.ProcessEnv,
+    stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
+    detached: true,
+  })
   const pid = child.pid ?? 0
   let output = ''
   let partial = ''

@@ -52,7 +52,10 @@ async function main() {
       ['grants.list filter state=pending', list({ limit: 50, filters: { state: 'pending' } })],
       ['grants.list filter accessType=outgoing-payment', list({ limit: 50, filters: { accessType: 'outgoing-payment' } })],
       ['grants.list filter client (exact, busiest)', list({ limit: 50, filters: { client: { value: client, match: 'exact' } } })],
-      ['grants.list filter client prefix …/client-1', list({ limit: 50, filters: { client: { value: 'https://wallet.example/client-1', match: 'prefix' } } })],
+      [
+        'grants.list filter client prefix …/client-1',
+        list({ limit: 50, filters: { client: { value: 'https://wallet.example/client-1', match: 'prefix' } } }),
+      ],
       [
         'grants.list 5 filters combined (state, reason, type, client prefix, last 30 days)',
         list({
@@ -66,9 +69,22 @@ async function main() {
           },
         }),
       ],
-      ['grants.list date range (one day, 45 days ago)', list({ limit: 50, filters: { createdFrom: new Date(now - 45 * DAY), createdTo: new Date(now - 44 * DAY) } })],
-      ['grants.list date range (one day), sorted by last change', list({ limit: 50, sort: { field: 'updatedAt', direction: 'desc' }, filters: { createdFrom: new Date(now - 45 * DAY), createdTo: new Date(now - 44 * DAY) } })],
-      ['grants.list state=pending + type=quote, sorted by last change', list({ limit: 50, sort: { field: 'updatedAt', direction: 'desc' }, filters: { state: 'pending', accessType: 'quote' } })],
+      [
+        'grants.list date range (one day, 45 days ago)',
+        list({ limit: 50, filters: { createdFrom: new Date(now - 45 * DAY), createdTo: new Date(now - 44 * DAY) } }),
+      ],
+      [
+        'grants.list date range (one day), sorted by last change',
+        list({
+          limit: 50,
+          sort: { field: 'updatedAt', direction: 'desc' },
+          filters: { createdFrom: new Date(now - 45 * DAY), createdTo: new Date(now - 44 * DAY) },
+        }),
+      ],
+      [
+        'grants.list state=pending + type=quote, sorted by last change',
+        list({ limit: 50, sort: { field: 'updatedAt', direction: 'desc' }, filters: { state: 'pending', accessType: 'quote' } }),
+      ],
       ['grants.list deep cursor page (row 90% down)', list({ limit: 50, cursor: deepCursor })],
       ['grants.list search by grant id', list({ limit: 50, filters: { search: someGrant.id } })],
       ['grants.list search by continue id', list({ limit: 50, filters: { search: someGrant.continueId } })],

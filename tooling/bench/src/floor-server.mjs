@@ -112,7 +112,13 @@ function handleIntrospection(req, res, body) {
   }
   if (typeof value !== 'string') return send(res, 400, { error: { code: 'invalid_request', description: 'bad body' } })
   const token = byValueHash.get(sha256(value).toString('hex'))
-  if (!token || token.state !== 'active' || Date.parse(token.expiresAt) <= Date.now() || token.grantState !== 'finalized' || token.finalizedReason !== 'issued') {
+  if (
+    !token ||
+    token.state !== 'active' ||
+    Date.parse(token.expiresAt) <= Date.now() ||
+    token.grantState !== 'finalized' ||
+    token.finalizedReason !== 'issued'
+  ) {
     return send(res, 200, { active: false })
   }
   send(res, 200, { active: true, grant: token.grantId, access: [], client: { walletAddress: token.client } })
@@ -120,21 +126,23 @@ function handleIntrospection(req, res, body) {
 
 // With the same fair event-loop turns as our workers (@gnap/launcher/fair-turns, compiled: plain node runs this file), so that at 256 connections it
 // keeps accepting them as they do.
-const server = createServer(fairTurns((req, res) => {
-  const chunks = []
-  req.on('data', (c) => chunks.push(c))
-  req.on('end', () => {
-    const body = Buffer.concat(chunks).toString('utf8')
-    const url = req.url ?? '/'
-    Promise.resolve()
-      .then(() => {
-        if (req.method === 'POST' && url.startsWith('/token/')) return handleRotation(req, res, url.slice('/token/'.length))
-        if (req.method === 'POST' && url === '/introspect') return handleIntrospection(req, res, body)
-        send(res, 404, { error: { code: 'invalid_request', description: 'not here' } })
-      })
-      .catch((e) => send(res, 500, { error: { code: 'request_denied', description: String(e) } }))
-  })
-}))
+const server = createServer(
+  fairTurns((req, res) => {
+    const chunks = []
+    req.on('data', (c) => chunks.push(c))
+    req.on('end', () => {
+      const body = Buffer.concat(chunks).toString('utf8')
+      const url = req.url ?? '/'
+      Promise.resolve()
+        .then(() => {
+          if (req.method === 'POST' && url.startsWith('/token/')) return handleRotation(req, res, url.slice('/token/'.length))
+          if (req.method === 'POST' && url === '/introspect') return handleIntrospection(req, res, body)
+          send(res, 404, { error: { code: 'invalid_request', description: 'not here' } })
+        })
+        .catch((e) => send(res, 500, { error: { code: 'request_denied', description: String(e) } }))
+    })
+  }),
+)
 server.keepAliveTimeout = 60_000
 server.listen(Number(process.env.PORT), '127.0.0.1', () => console.log('floor server listening'))
 process.on('SIGTERM', () => server.close(() => process.exit(0)))

@@ -27,7 +27,11 @@ const monotonicUs = () => Number(process.hrtime.bigint() / 1000n)
 async function main() {
   requireBuild()
   const wallets = await startWalletAddressServer()
-  const clients: BenchClient[] = Array.from({ length: clientCount }, (_, i) => ({ name: `prof-${i}`, walletAddress: '', key: generateClientKey(`prof-${i}-key`) }))
+  const clients: BenchClient[] = Array.from({ length: clientCount }, (_, i) => ({
+    name: `prof-${i}`,
+    walletAddress: '',
+    key: generateClientKey(`prof-${i}-key`),
+  }))
   const summaries: Record<string, unknown> = {}
   try {
     for (const op of ops) {
@@ -36,22 +40,27 @@ async function main() {
       fs.mkdirSync(profDir, { recursive: true })
       const dbFile = path.join(dir, 'prof.db')
       migrateFile(dbFile)
-      const server = await startGnapProcess(dbFile, {
-        LOG_LEVEL: 'warn',
-        WAIT_SECONDS: '1',
-        RATE_LIMIT_GRANTS_PER_MINUTE: '1000000',
-        RATE_LIMIT_GRANTS_PER_MINUTE_PER_IP: '1000000',
-        ACCESS_TOKEN_EXPIRY_SECONDS: '7200',
-      }, [
-        // Node refuses --cpu-prof in NODE_OPTIONS: the server's node gets it on its command line, with the fair
-        // event-loop turns the launcher gives each worker.
-        fairTurnsImport(),
-        '--cpu-prof',
-        `--cpu-prof-dir=${profDir}`,
-      ])
+      const server = await startGnapProcess(
+        dbFile,
+        {
+          LOG_LEVEL: 'warn',
+          WAIT_SECONDS: '1',
+          RATE_LIMIT_GRANTS_PER_MINUTE: '1000000',
+          RATE_LIMIT_GRANTS_PER_MINUTE_PER_IP: '1000000',
+          ACCESS_TOKEN_EXPIRY_SECONDS: '7200',
+        },
+        [
+          // Node refuses --cpu-prof in NODE_OPTIONS: the server's node gets it on its command line, with the fair
+          // event-loop turns the launcher gives each worker.
+          fairTurnsImport(),
+          '--cpu-prof',
+          `--cpu-prof-dir=${profDir}`,
+        ],
+      )
       let window = { fromUs: 0, toUs: 0 }
       try {
-        for (const c of clients) c.walletAddress = wallets.addClient(c.name, { publicName: `Profile ${c.name}`, keys: [c.key.jwk], authServer: server.url })
+        for (const c of clients)
+          c.walletAddress = wallets.addClient(c.name, { publicName: `Profile ${c.name}`, keys: [c.key.jwk], authServer: server.url })
         const target: Target = { name: 'next', url: server.url }
         const scenarios: Record<string, () => Scenario> = {
           rotate: () => rotationScenario(clients),

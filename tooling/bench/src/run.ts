@@ -130,7 +130,10 @@ async function measure(
       await scenario.prepare(opts.prepareWith ?? list[0]!, connections, settings.warmupSeconds + settings.seconds)
       if (settings.warmupSeconds > 0) {
         const warm = await load(connections, settings.warmupSeconds)
-        if (warm.errors + warm.failures > 0) log(`warm-up of ${name} ${scenario.op} @${connections}: ${warm.errors} errors, ${warm.failures} unexpected ${JSON.stringify(warm.statuses)} ${warm.samples[0] ?? ''}`)
+        if (warm.errors + warm.failures > 0)
+          log(
+            `warm-up of ${name} ${scenario.op} @${connections}: ${warm.errors} errors, ${warm.failures} unexpected ${JSON.stringify(warm.statuses)} ${warm.samples[0] ?? ''}`,
+          )
       }
       rss.reset()
       const clientCpu = process.cpuUsage()
@@ -161,7 +164,11 @@ async function measure(
 /** The four operations, each with its own pools; `sample` adds seeded token values to introspection's. */
 function scenariosFor(clients: BenchClient[], sample: string[]) {
   const rotation = rotationScenario(clients)
-  const introspection = introspectionScenario(clients, 2_000, sample.map((value) => ({ client: 0, managementId: '', value })))
+  const introspection = introspectionScenario(
+    clients,
+    2_000,
+    sample.map((value) => ({ client: 0, managementId: '', value })),
+  )
   const all: Record<string, Scenario> = {
     rotate: rotation,
     introspect: introspection,
@@ -201,8 +208,11 @@ async function measurePostgres(clients: BenchClient[], wallets: Awaited<ReturnTy
   try {
     const servers = await startGnapInstances(databaseUrl(pgUrl!, dbName), SERVER_ENV, { count: pg.instances, workers: pg.workers })
     try {
-      for (const c of clients) c.walletAddress = wallets.addClient(c.name, { publicName: `Bench ${c.name}`, keys: [c.key.jwk], authServer: servers.url })
-      log(`postgresql: ${pg.instances} instances of ${pg.workers} worker(s) on database ${dbName} at ${servers.instances.map((i) => i.url).join(' and ')}, public URL ${servers.url}`)
+      for (const c of clients)
+        c.walletAddress = wallets.addClient(c.name, { publicName: `Bench ${c.name}`, keys: [c.key.jwk], authServer: servers.url })
+      log(
+        `postgresql: ${pg.instances} instances of ${pg.workers} worker(s) on database ${dbName} at ${servers.instances.map((i) => i.url).join(' and ')}, public URL ${servers.url}`,
+      )
       const targets: Target[] = servers.instances.map((i) => ({ name: `pg-${i.name}`, url: servers.url, connect: i.url }))
       const { chosen } = scenariosFor(clients, [])
       await warmServer(targets, chosen)
@@ -211,7 +221,9 @@ async function measurePostgres(clients: BenchClient[], wallets: Awaited<ReturnTy
       await servers.stop()
     }
   } finally {
-    await adminQuery(pgUrl!, `DROP DATABASE IF EXISTS "${dbName}" WITH (FORCE)`).catch((e: unknown) => log(`could not drop ${dbName}: ${e instanceof Error ? e.message : String(e)}`))
+    await adminQuery(pgUrl!, `DROP DATABASE IF EXISTS "${dbName}" WITH (FORCE)`).catch((e: unknown) =>
+      log(`could not drop ${dbName}: ${e instanceof Error ? e.message : String(e)}`),
+    )
   }
 }
 
@@ -227,14 +239,21 @@ async function main() {
   if (loadBefore[0]! > 0.5) log('the machine is not idle: other processes compete for the CPUs and lower every figure')
 
   const wallets = await startWalletAddressServer()
-  const clients: BenchClient[] = Array.from({ length: settings.clients }, (_, i) => ({ name: `bench-${i}`, walletAddress: '', key: generateClientKey(`bench-${i}-key`) }))
+  const clients: BenchClient[] = Array.from({ length: settings.clients }, (_, i) => ({
+    name: `bench-${i}`,
+    walletAddress: '',
+    key: generateClientKey(`bench-${i}-key`),
+  }))
   await checkSigner(clients[0]!.key, 'http://127.0.0.1:3000/')
 
-  const sizes = [{ label: 'fresh', tokens: 0 }, ...settings.scales.map((s) => {
-    const tokens = SCALES[s.toLowerCase()]
-    if (tokens === undefined) throw new Error(`BENCH_SCALE: unknown size ${s} (10k, 100k, 1m)`)
-    return { label: s, tokens }
-  })]
+  const sizes = [
+    { label: 'fresh', tokens: 0 },
+    ...settings.scales.map((s) => {
+      const tokens = SCALES[s.toLowerCase()]
+      if (tokens === undefined) throw new Error(`BENCH_SCALE: unknown size ${s} (10k, 100k, 1m)`)
+      return { label: s, tokens }
+    }),
+  ]
   const reports: SizeReport[] = []
   const baselineRows: Row[] = []
   const pgRows: Row[] = []
@@ -259,7 +278,8 @@ async function main() {
 
         const server = await startGnap(dbFile, SERVER_ENV, settings.workers)
         const target: Target = { name: 'next', url: server.url }
-        for (const c of clients) c.walletAddress = wallets.addClient(c.name, { publicName: `Bench ${c.name}`, keys: [c.key.jwk], authServer: server.url })
+        for (const c of clients)
+          c.walletAddress = wallets.addClient(c.name, { publicName: `Bench ${c.name}`, keys: [c.key.jwk], authServer: server.url })
         log(`${size.label}: the launcher with ${settings.workers} worker(s) of next start on ${server.url} (pid ${server.pid})`)
 
         const { rotation, introspection, chosen } = scenariosFor(clients, sample)
@@ -312,7 +332,9 @@ async function main() {
     console.log('')
   }
   if (baselineRows.length > 0) {
-    console.log('== baselines (fresh database): app shell = our GET /introspect 405; floor = bare node:http + better-sqlite3; ceiling = constant JSON under next start')
+    console.log(
+      '== baselines (fresh database): app shell = our GET /introspect 405; floor = bare node:http + better-sqlite3; ceiling = constant JSON under next start',
+    )
     console.log(resultTable(baselineRows))
     console.log('')
   }
@@ -401,7 +423,19 @@ async function main() {
         ['operation', 'conc', 'sqlite req/s', 'p50', 'p99', 'pg req/s', 'p50', 'p99', 'errors', 'non-2xx', 'pg/sqlite'],
         pgRows.map((r) => {
           const lite = find(fresh.rows, r.op, r.connections)
-          return [r.op, r.connections, lite?.rps ?? '-', lite?.p50 ?? '-', lite?.p99 ?? '-', r.rps, r.p50, r.p99, r.errors, r.failures, lite?.rps ? Math.round((r.rps / lite.rps) * 100) / 100 : '-']
+          return [
+            r.op,
+            r.connections,
+            lite?.rps ?? '-',
+            lite?.p50 ?? '-',
+            lite?.p99 ?? '-',
+            r.rps,
+            r.p50,
+            r.p99,
+            r.errors,
+            r.failures,
+            lite?.rps ? Math.round((r.rps / lite.rps) * 100) / 100 : '-',
+          ]
         }),
       ),
     )
@@ -415,7 +449,9 @@ async function main() {
   }
 
   for (const r of reports.filter((x) => x.plans.length > 0)) {
-    console.log(`== query plans of the hot queries (${r.tokensSeeded.toLocaleString('en')} tokens seeded; EXPLAIN QUERY PLAN of the SQL the server sends)`)
+    console.log(
+      `== query plans of the hot queries (${r.tokensSeeded.toLocaleString('en')} tokens seeded; EXPLAIN QUERY PLAN of the SQL the server sends)`,
+    )
     for (const p of r.plans) {
       console.log(`${p.indexedOnly ? '  ' : '!!'} ${p.operation}: ${p.sql.replace(/\s+/g, ' ').slice(0, 160)}${p.sql.length > 160 ? '…' : ''}`)
       for (const line of p.plan) console.log(`       ${line}`)
@@ -432,7 +468,9 @@ async function main() {
       `all processes of the server together (launcher included): ${peakSum} MB`,
   )
   if (pgRows.length > 0) {
-    console.log(`peak RSS per worker process of ${pgTarget}: ${Math.max(...pgRows.map((r) => r.rssProcessMb))} MB; both instances together: ${Math.max(...pgRows.map((r) => r.rssTreeMb))} MB`)
+    console.log(
+      `peak RSS per worker process of ${pgTarget}: ${Math.max(...pgRows.map((r) => r.rssProcessMb))} MB; both instances together: ${Math.max(...pgRows.map((r) => r.rssTreeMb))} MB`,
+    )
   }
   const loud = loudFailures(allRows)
   if (loud) console.log(`\n${loud}\n`)
@@ -443,7 +481,14 @@ async function main() {
   const json = {
     startedAt,
     finishedAt: new Date(),
-    machine: { cpus: os.cpus().length, model: os.cpus()[0]?.model, memoryMb: Math.round(os.totalmem() / 2 ** 20), node: process.version, loadBefore, loadAfter: os.loadavg() },
+    machine: {
+      cpus: os.cpus().length,
+      model: os.cpus()[0]?.model,
+      memoryMb: Math.round(os.totalmem() / 2 ** 20),
+      node: process.version,
+      loadBefore,
+      loadAfter: os.loadavg(),
+    },
     settings,
     serverEnv: SERVER_ENV,
     sizes: reports,

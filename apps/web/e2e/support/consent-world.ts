@@ -62,7 +62,9 @@ export async function startFinishEndpoint(): Promise<FinishEndpoint> {
     hits.push(url)
     res
       .writeHead(200, { 'content-type': 'text/html; charset=utf-8' })
-      .end('<!doctype html><html lang="en"><head><title>Back at the client</title></head><body><main><h1>Back at the client</h1></main></body></html>')
+      .end(
+        '<!doctype html><html lang="en"><head><title>Back at the client</title></head><body><main><h1>Back at the client</h1></main></body></html>',
+      )
   })
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject)
@@ -100,7 +102,9 @@ export async function startConsentWorld(env: Record<string, string | undefined> 
         { url: world.server.url },
         {
           access_token: { access: [outgoingGrantAccess(identifier)] },
-          interact: withFinish ? { start: ['redirect'], finish: { method: 'redirect', uri: finish.uri, nonce: clientNonce } } : { start: ['redirect'] },
+          interact: withFinish
+            ? { start: ['redirect'], finish: { method: 'redirect', uri: finish.uri, nonce: clientNonce } }
+            : { start: ['redirect'] },
         },
       )
       if (!isPendingGrant(grant)) throw new Error('expected a pending grant')

@@ -32,7 +32,13 @@ export function render(deps: Deps, req: Request, params: Record<string, string>,
         // Lax, not Strict: the identity provider's redirect back to finish is a cross-site navigation.
         headers.append(
           'set-cookie',
-          setCookie(deps, { name: INTERACTION_COOKIE, value: result.session.value, maxAgeSeconds: result.session.maxAgeSeconds, path: interactionPath(params), sameSite: 'Lax' }),
+          setCookie(deps, {
+            name: INTERACTION_COOKIE,
+            value: result.session.value,
+            maxAgeSeconds: result.session.maxAgeSeconds,
+            path: interactionPath(params),
+            sameSite: 'Lax',
+          }),
         )
       }
       return new Response(null, { status: 302, headers })

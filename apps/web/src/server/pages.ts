@@ -6,22 +6,29 @@ import { html, type Html } from './html'
 
 function renderPage(status: number, title: string, body: Html, headers: Record<string, string> = {}): Response {
   const page = html`<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="referrer" content="no-referrer">
-<title>${title}</title>
-<link rel="stylesheet" href="/pages.css">
-</head>
-<body><main>${body}</main></body>
-</html>`
+    <html lang="en">
+      <head>
+        <meta charset="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <meta name="referrer" content="no-referrer" />
+        <title>${title}</title>
+        <link rel="stylesheet" href="/pages.css" />
+      </head>
+      <body>
+        <main>${body}</main>
+      </body>
+    </html>`
   return new Response(page.value, { status, headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store', ...headers } })
 }
 
 /** A message page: what happened and what the person can do. */
 export function messagePage(status: number, title: string, message: string): Response {
-  return renderPage(status, title, html`<h1>${title}</h1><p>${message}</p>`)
+  return renderPage(
+    status,
+    title,
+    html`<h1>${title}</h1>
+      <p>${message}</p>`,
+  )
 }
 
 const clientLine = (client: ConsentClient) => html`<p class="client">Client wallet address: <span>${client.walletAddress}</span></p>`
@@ -31,46 +38,53 @@ export function signInPage(client: ConsentClient, error: string | null, status =
     status,
     'Sign in to review the request',
     html`<p class="eyebrow">Authorization request</p>
-<h1>Sign in to review what ${client.name} asks for</h1>
-${clientLine(client)}
-<form class="sign-in" method="post" action="sign-in">
-<label for="email">Email</label>
-<input id="email" name="email" type="email" autocomplete="username" required>
-<label for="password">Password</label>
-<input id="password" name="password" type="password" autocomplete="current-password" required>
-${error ? html`<p class="error" role="alert">${error}</p>` : null}
-<button class="primary" type="submit">Sign in</button>
-</form>`,
+      <h1>Sign in to review what ${client.name} asks for</h1>
+      ${clientLine(client)}
+      <form class="sign-in" method="post" action="sign-in">
+        <label for="email">Email</label>
+        <input id="email" name="email" type="email" autocomplete="username" required />
+        <label for="password">Password</label>
+        <input id="password" name="password" type="password" autocomplete="current-password" required />
+        ${error ? html`<p class="error" role="alert">${error}</p>` : null}
+        <button class="primary" type="submit">Sign in</button>
+      </form>`,
     headers,
   )
 }
 
-const signOut = (csrf: string, ownerName: string) => html`<form method="post" action="sign-out" class="note">
-<input type="hidden" name="csrf" value="${csrf}">
-Signed in as ${ownerName}. <button class="link" type="submit">Sign out</button>
-</form>`
+const signOut = (csrf: string, ownerName: string) =>
+  html`<form method="post" action="sign-out" class="note">
+    <input type="hidden" name="csrf" value="${csrf}" />
+    Signed in as ${ownerName}. <button class="link" type="submit">Sign out</button>
+  </form>`
 
 export function consentPage(view: { client: ConsentClient; ownerName: string; items: { title: string; lines: string[] }[]; csrf: string }): Response {
   return renderPage(
     200,
     `${view.client.name} asks for access`,
     html`<p class="eyebrow">Authorization request</p>
-<h1>${view.client.name} asks for access to your account</h1>
-${clientLine(view.client)}
-<h2 id="asks">If you approve, ${view.client.name} can:</h2>
-<div aria-labelledby="asks">
-${view.items.map(
-  (item) => html`<section class="item" aria-label="${item.title}"><h3>${item.title}</h3><ul>${item.lines.map((line) => html`<li>${line}</li>`)}</ul></section>`,
-)}
-</div>
-<form method="post" action="decision">
-<input type="hidden" name="csrf" value="${view.csrf}">
-<div class="actions">
-<button class="primary" type="submit" name="choice" value="approve">Approve</button>
-<button class="secondary" type="submit" name="choice" value="deny">Deny</button>
-</div>
-</form>
-${signOut(view.csrf, view.ownerName)}`,
+      <h1>${view.client.name} asks for access to your account</h1>
+      ${clientLine(view.client)}
+      <h2 id="asks">If you approve, ${view.client.name} can:</h2>
+      <div aria-labelledby="asks">
+        ${view.items.map(
+          (item) =>
+            html`<section class="item" aria-label="${item.title}">
+              <h3>${item.title}</h3>
+              <ul>
+                ${item.lines.map((line) => html`<li>${line}</li>`)}
+              </ul>
+            </section>`,
+        )}
+      </div>
+      <form method="post" action="decision">
+        <input type="hidden" name="csrf" value="${view.csrf}" />
+        <div class="actions">
+          <button class="primary" type="submit" name="choice" value="approve">Approve</button>
+          <button class="secondary" type="submit" name="choice" value="deny">Deny</button>
+        </div>
+      </form>
+      ${signOut(view.csrf, view.ownerName)}`,
   )
 }
 
@@ -79,9 +93,12 @@ export function notYoursPage(view: { client: ConsentClient; ownerName: string; c
     403,
     'Not your account',
     html`<p class="eyebrow">Authorization request</p>
-<h1>This request is for another account</h1>
-${clientLine(view.client)}
-<p>${view.client.name} asks for access to wallet addresses that do not belong to the account you are signed in with. Sign out and sign in with the account that owns them.</p>
-${signOut(view.csrf, view.ownerName)}`,
+      <h1>This request is for another account</h1>
+      ${clientLine(view.client)}
+      <p>
+        ${view.client.name} asks for access to wallet addresses that do not belong to the account you are signed in with. Sign out and sign in with
+        the account that owns them.
+      </p>
+      ${signOut(view.csrf, view.ownerName)}`,
   )
 }

@@ -20,7 +20,8 @@ export async function checkResponse(method: string, url: string, res: Response):
   const target = specFor(new URL(url).pathname)
   if (!target) throw new Error(`no contract for ${method} ${url}`)
   if (type.includes('text/html')) return text
-  if (text.length > 0 && !type.includes('application/json')) throw new Error(`${method} ${url}: ${res.status} with a non-JSON body: ${text.slice(0, 200)}`)
+  if (text.length > 0 && !type.includes('application/json'))
+    throw new Error(`${method} ${url}: ${res.status} with a non-JSON body: ${text.slice(0, 200)}`)
   const body = text.length > 0 ? (JSON.parse(text) as unknown) : null
   assertMatchesSpec(target.spec, target.path, method, res.status, body)
   return body

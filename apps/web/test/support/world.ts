@@ -68,7 +68,10 @@ export async function introspect(server: RunningServer, token: string, access?: 
     headers: { 'content-type': 'application/json', authorization: `Bearer ${INTROSPECTION_SECRET}` },
     body: JSON.stringify(access ? { access_token: token, access } : { access_token: token }),
   })
-  return { status: res.status, body: (await res.json()) as { active: boolean; grant?: string; access?: unknown[]; client?: { walletAddress: string } } }
+  return {
+    status: res.status,
+    body: (await res.json()) as { active: boolean; grant?: string; access?: unknown[]; client?: { walletAddress: string } },
+  }
 }
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))

@@ -44,7 +44,6 @@ const withGrant = ({ grantClient, grantState, grantFinalizedReason, ...token }: 
   grant: { id: token.grantId, client: grantClient, state: grantState, finalizedReason: grantFinalizedReason },
 })
 
-
 const TOKEN_WITH_GRANT = `
   SELECT t.*, g."client" AS "grantClient", g."state" AS "grantState", g."finalizedReason" AS "grantFinalizedReason"
   FROM "AccessToken" t JOIN "Grant" g ON g."id" = t."grantId"`

@@ -34,6 +34,4 @@ export function parseIntrospectRequest(json: unknown): IntrospectRequest {
   return { accessToken: parsed.data.access_token, access: parsed.data.access ?? null }
 }
 
-export type IntrospectResponse =
-  | { active: false }
-  | { active: true; grant: string; access: AccessItem[]; client: { walletAddress: string } }
+export type IntrospectResponse = { active: false } | { active: true; grant: string; access: AccessItem[]; client: { walletAddress: string } }

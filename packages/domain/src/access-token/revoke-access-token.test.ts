@@ -59,7 +59,10 @@ describe('revokeAccessToken: states (docs/protocol.md §2.5)', () => {
     expect(await tokenRow(g.managementId)).toMatchObject({ state: 'revoked', revokedAt: t.clock.now })
     expect(await introspect(t.deps, { access_token: g.tokenValue })).toEqual({ active: false })
     // Only the token: the grant stays issued.
-    expect(await t.db.grant.findUniqueOrThrow({ where: { continueId: g.continueId } })).toMatchObject({ state: 'finalized', finalizedReason: 'issued' })
+    expect(await t.db.grant.findUniqueOrThrow({ where: { continueId: g.continueId } })).toMatchObject({
+      state: 'finalized',
+      finalizedReason: 'issued',
+    })
   })
 
   it('succeeds without change for a token already revoked, keeping the first revocation time', async () => {

@@ -18,9 +18,7 @@ export function needsInteraction(items: readonly AccessItem[], rules: Interactio
 }
 
 export function itemNeedsInteraction(item: AccessItem, rules: InteractionRules): boolean {
-  const typeSkips =
-    (item.type === 'incoming-payment' && !rules.incomingPaymentInteraction) ||
-    (item.type === 'quote' && !rules.quoteInteraction)
+  const typeSkips = (item.type === 'incoming-payment' && !rules.incomingPaymentInteraction) || (item.type === 'quote' && !rules.quoteInteraction)
   if (!typeSkips) return true
   return rules.listAllInteraction && hasAction(item, 'list-all')
 }
@@ -45,10 +43,7 @@ export function matchAccess(granted: readonly AccessItem[], requested: readonly 
 
 function isSatisfiedBy(req: AccessItem, granted: AccessItem): boolean {
   const actionsOk = req.actions.every(
-    (a) =>
-      hasAction(granted, a) ||
-      (a === 'read' && hasAction(granted, 'read-all')) ||
-      (a === 'list' && hasAction(granted, 'list-all')),
+    (a) => hasAction(granted, a) || (a === 'read' && hasAction(granted, 'read-all')) || (a === 'list' && hasAction(granted, 'list-all')),
   )
   if (!actionsOk) return false
 

@@ -28,16 +28,10 @@ const incomingExample = {
 }
 const quoteExample = { type: 'quote', actions: ['create', 'read'] }
 
-const firstMessage = (r: { success: boolean; error?: { issues: { message: string }[] } }) =>
-  r.error?.issues[0]?.message
+const firstMessage = (r: { success: boolean; error?: { issues: { message: string }[] } }) => r.error?.issues[0]?.message
 
 describe('AmountSchema', () => {
-  it.each([
-    ['0'],
-    ['1'],
-    ['500'],
-    ['18446744073709551615'],
-  ])('accepts value %j', (value) => {
+  it.each([['0'], ['1'], ['500'], ['18446744073709551615']])('accepts value %j', (value) => {
     expect(AmountSchema.safeParse({ ...usd, value }).success).toBe(true)
   })
 
@@ -134,12 +128,9 @@ describe('LimitsSchema', () => {
     expect(LimitsSchema.safeParse({ receiver: value }).success).toBe(false)
   })
 
-  it.each([['P1M'], ['2019-08-24T14:15:22Z/P1M'], ['R12/2019-08-24T14:15:22Z/P0D'], [''], [12]])(
-    'refuses interval %j',
-    (interval) => {
-      expect(LimitsSchema.safeParse({ interval }).success).toBe(false)
-    },
-  )
+  it.each([['P1M'], ['2019-08-24T14:15:22Z/P1M'], ['R12/2019-08-24T14:15:22Z/P0D'], [''], [12]])('refuses interval %j', (interval) => {
+    expect(LimitsSchema.safeParse({ interval }).success).toBe(false)
+  })
 
   it('refuses an invalid amount inside limits', () => {
     expect(LimitsSchema.safeParse({ debitAmount: { ...usd, value: '-1' } }).success).toBe(false)

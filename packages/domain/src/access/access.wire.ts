@@ -9,16 +9,13 @@ import { isValidInterval } from './interval'
 
 const UINT64_MAX = 18446744073709551615n
 
-const requiredOr = (message: string) => (iss: { input: unknown }) =>
-  iss.input === undefined ? 'is required' : message
+const requiredOr = (message: string) => (iss: { input: unknown }) => (iss.input === undefined ? 'is required' : message)
 
 // unevaluatedProperties: false — unknown fields are refused, not stripped.
 const strictObjectError = (what: string) => (iss: { code?: string; input: unknown; keys?: string[] }) => {
   if (iss.code === 'unrecognized_keys') {
     const key = iss.keys?.[0]
-    return key !== undefined && /^[A-Za-z0-9_-]{1,40}$/.test(key)
-      ? `unknown field "${key}" in ${what}`
-      : `unknown field in ${what}`
+    return key !== undefined && /^[A-Za-z0-9_-]{1,40}$/.test(key) ? `unknown field "${key}" in ${what}` : `unknown field in ${what}`
   }
   return iss.input === undefined ? 'is required' : `${what} must be an object`
 }
@@ -30,9 +27,7 @@ const isHttpUrl = (s: string): boolean => {
   return new URL(s).hostname !== ''
 }
 
-const HttpUrlSchema = z
-  .string({ error: requiredOr('must be a string') })
-  .refine(isHttpUrl, { error: 'must be an absolute http(s) URL' })
+const HttpUrlSchema = z.string({ error: requiredOr('must be a string') }).refine(isHttpUrl, { error: 'must be an absolute http(s) URL' })
 
 export const AmountSchema = z.strictObject(
   {
@@ -65,10 +60,7 @@ export const LimitsSchema = z
         .string({ error: 'must be a string' })
         .refine((s) => RECEIVER.test(s) && isHttpUrl(s), { error: 'must be an incoming payment URL' })
         .optional(),
-      interval: z
-        .string({ error: 'must be a string' })
-        .refine(isValidInterval, { error: 'must be an ISO 8601 repeating interval' })
-        .optional(),
+      interval: z.string({ error: 'must be a string' }).refine(isValidInterval, { error: 'must be an ISO 8601 repeating interval' }).optional(),
       debitAmount: AmountSchema.optional(),
       receiveAmount: AmountSchema.optional(),
     },
@@ -122,16 +114,12 @@ export const QuoteAccessSchema = z.strictObject(
   { error: strictObjectError('quote access') },
 )
 
-export const AccessItemSchema = z.discriminatedUnion(
-  'type',
-  [IncomingAccessSchema, OutgoingAccessSchema, QuoteAccessSchema],
-  {
-    error: (iss) =>
-      typeof iss.input !== 'object' || iss.input === null || Array.isArray(iss.input)
-        ? 'access item must be an object'
-        : 'type must be incoming-payment, outgoing-payment or quote',
-  },
-)
+export const AccessItemSchema = z.discriminatedUnion('type', [IncomingAccessSchema, OutgoingAccessSchema, QuoteAccessSchema], {
+  error: (iss) =>
+    typeof iss.input !== 'object' || iss.input === null || Array.isArray(iss.input)
+      ? 'access item must be an object'
+      : 'type must be incoming-payment, outgoing-payment or quote',
+})
 
 // auth-server.yaml access: maxItems 3, uniqueItems (deep equality; key order does not matter, array order does).
 export const AccessListSchema = z

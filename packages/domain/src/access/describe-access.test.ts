@@ -98,9 +98,7 @@ describe('describeInterval', () => {
     ['P1Y2M10DT2H30M', '1 year, 2 months, 10 days, 2 hours and 30 minutes'],
     ['P1Y1M1W1DT1H1M1S', '1 year, 1 month, 1 week, 1 day, 1 hour, 1 minute and 1 second'],
   ])('writes %s as "every %s"', (duration, words) => {
-    expect(describeInterval(`R/2026-12-01T00:00:00Z/${duration}`)).toBe(
-      `every ${words} from 1 December 2026, with no end`,
-    )
+    expect(describeInterval(`R/2026-12-01T00:00:00Z/${duration}`)).toBe(`every ${words} from 1 December 2026, with no end`)
   })
 
   // docs/protocol.md §6: R<n> = n repetitions after the first period, so n + 1 periods in all; R and R-1 have no end.
@@ -114,10 +112,7 @@ describe('describeInterval', () => {
       'R/2017-03-01T13:00:00Z/2018-05-11T15:30:00Z',
       'every 1 year, 2 months, 10 days, 2 hours and 30 minutes from 1 March 2017 at 13:00 UTC, with no end',
     ],
-    [
-      'R-1/P1Y2M10DT2H30M/2022-05-11T15:30:00Z',
-      'every 1 year, 2 months, 10 days, 2 hours and 30 minutes, ending 11 May 2022 at 15:30 UTC',
-    ],
+    ['R-1/P1Y2M10DT2H30M/2022-05-11T15:30:00Z', 'every 1 year, 2 months, 10 days, 2 hours and 30 minutes, ending 11 May 2022 at 15:30 UTC'],
     // <start>/<duration>, what clients send
     ['R12/2026-12-01T00:00:00Z/P1M', 'every month from 1 December 2026, for 13 months'],
     ['R12/2019-08-24T14:15:22Z/P1M', 'every month from 24 August 2019 at 14:15:22 UTC, for 13 months'],
@@ -132,22 +127,15 @@ describe('describeInterval', () => {
     ['R39/2026-12-01T00:00:00Z/PT1.5S', 'every 1.5 seconds from 1 December 2026, for 60 seconds'],
     [
       'R2/2026-12-01T00:00:00Z/P1Y2M10DT2H30M',
-      'every 1 year, 2 months, 10 days, 2 hours and 30 minutes from 1 December 2026, ' +
-        'for 3 years, 6 months, 30 days, 7 hours and 30 minutes',
+      'every 1 year, 2 months, 10 days, 2 hours and 30 minutes from 1 December 2026, ' + 'for 3 years, 6 months, 30 days, 7 hours and 30 minutes',
     ],
     // A mix of units carries the fixed-size ones upwards; a single unit is simply multiplied (rows above).
     ['R1/2026-12-01T00:00:00Z/PT1H45M', 'every 1 hour and 45 minutes from 1 December 2026, for 3 hours and 30 minutes'],
-    [
-      'R1/2026-12-01T00:00:00Z/PT1M30.5S',
-      'every 1 minute and 30.5 seconds from 1 December 2026, for 3 minutes and 1 second',
-    ],
+    ['R1/2026-12-01T00:00:00Z/PT1M30.5S', 'every 1 minute and 30.5 seconds from 1 December 2026, for 3 minutes and 1 second'],
     ['R3/2026-12-01T00:00:00Z/P1DT12H', 'every 1 day and 12 hours from 1 December 2026, for 6 days'],
     ['R3/2026-12-01T00:00:00Z/P1Y3M', 'every 1 year and 3 months from 1 December 2026, for 5 years'],
     ['R1/2026-12-01T00:00:00Z/P1W4D', 'every 1 week and 4 days from 1 December 2026, for 2 weeks and 8 days'],
-    [
-      'R9007199254740990/2026-12-01T00:00:00Z/P1D',
-      'every day from 1 December 2026, for 9,007,199,254,740,991 days',
-    ],
+    ['R9007199254740990/2026-12-01T00:00:00Z/P1D', 'every day from 1 December 2026, for 9,007,199,254,740,991 days'],
     ['R0/2026-12-01T00:00:00Z/P1W', 'during the week from 1 December 2026'],
     ['R0/2026-12-01T00:00:00Z/P2W', 'during the 2 weeks from 1 December 2026'],
     ['R0/2026-12-01T00:00:00Z/P1M10D', 'during the 1 month and 10 days from 1 December 2026'],
@@ -155,10 +143,7 @@ describe('describeInterval', () => {
     ['R-1/2026-12-01T00:00:00Z/P1D', 'every day from 1 December 2026, with no end'],
     // <start>/<end>
     ['R0/2026-12-01T00:00:00Z/2026-12-08T00:00:00Z', 'between 1 December 2026 and 8 December 2026'],
-    [
-      'R0/2017-03-01T13:00:00Z/2018-05-11T15:30:00Z',
-      'between 1 March 2017 at 13:00 UTC and 11 May 2018 at 15:30 UTC',
-    ],
+    ['R0/2017-03-01T13:00:00Z/2018-05-11T15:30:00Z', 'between 1 March 2017 at 13:00 UTC and 11 May 2018 at 15:30 UTC'],
     ['R3/2026-12-01T00:00:00Z/2026-12-08T00:00:00Z', 'every 7 days from 1 December 2026, for 28 days'],
     ['R1/2026-01-01T00:00:00Z/2026-02-01T00:00:00Z', 'every month from 1 January 2026, for 2 months'],
     ['R-1/2026-01-01T00:00:00Z/2027-01-01T00:00:00Z', 'every year from 1 January 2026, with no end'],
@@ -267,10 +252,7 @@ describe('describeAccessItem', () => {
       },
       {
         title: `Send payments from ${alice}`,
-        lines: [
-          `Send up to 25.00 USD to ${receiver} every month from 1 December 2026, for 13 months`,
-          'See outgoing payments it created',
-        ],
+        lines: [`Send up to 25.00 USD to ${receiver} every month from 1 December 2026, for 13 months`, 'See outgoing payments it created'],
       },
     ],
     [
@@ -283,10 +265,7 @@ describe('describeAccessItem', () => {
       },
       {
         title: `Send payments from ${alice}`,
-        lines: [
-          'Send up to 5.00 USD every month from 24 August 2019 at 14:15:22 UTC, for 13 months',
-          'See outgoing payments it created',
-        ],
+        lines: ['Send up to 5.00 USD every month from 24 August 2019 at 14:15:22 UTC, for 13 months', 'See outgoing payments it created'],
       },
     ],
     [
@@ -317,9 +296,7 @@ describe('describeAccessItem', () => {
       },
       {
         title: `Send payments from ${alice}`,
-        lines: [
-          `Send payments to ${receiver} so the receiver gets up to 0.05 USD every week from 1 December 2026, with no end`,
-        ],
+        lines: [`Send payments to ${receiver} so the receiver gets up to 0.05 USD every week from 1 December 2026, with no end`],
       },
     ],
     [
@@ -379,11 +356,7 @@ describe('describeAccessItem', () => {
       { type: 'incoming-payment', actions: ['create', 'read', 'complete'] },
       {
         title: 'Receive payments into any wallet address',
-        lines: [
-          'Create incoming payments (requests to receive money)',
-          'Mark incoming payments as complete',
-          'See incoming payments it created',
-        ],
+        lines: ['Create incoming payments (requests to receive money)', 'Mark incoming payments as complete', 'See incoming payments it created'],
       },
     ],
     [
@@ -396,16 +369,8 @@ describe('describeAccessItem', () => {
       { type: 'incoming-payment', actions: ['complete'], identifier: bob },
       { title: `Manage payments into ${bob}`, lines: ['Mark incoming payments as complete'] },
     ],
-    [
-      'quote',
-      { type: 'quote', actions: ['create', 'read'] },
-      { title: 'Get quotes', lines: ['Get quotes', 'See quotes it created'] },
-    ],
-    [
-      'quote, read only',
-      { type: 'quote', actions: ['read-all'] },
-      { title: 'See quotes', lines: ['See all quotes'] },
-    ],
+    ['quote', { type: 'quote', actions: ['create', 'read'] }, { title: 'Get quotes', lines: ['Get quotes', 'See quotes it created'] }],
+    ['quote, read only', { type: 'quote', actions: ['read-all'] }, { title: 'See quotes', lines: ['See all quotes'] }],
   ])('%s', (_name, item, expected) => {
     // Every row is a valid access item, so these are the descriptions an owner can actually see.
     expect(AccessItemSchema.safeParse(item).success).toBe(true)

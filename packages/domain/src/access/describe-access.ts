@@ -1,4 +1,4 @@
-import { DateTime, type Duration } from 'luxon'
+import { type DateTime, type Duration } from 'luxon'
 import type { AccessItem, AccessType, Amount, OutgoingAccess } from './access.wire'
 import { parseInterval } from './interval'
 
@@ -9,20 +9,7 @@ import { parseInterval } from './interval'
 // - dates in UTC, "1 December 2026", plus " at 14:15 UTC" when the time is not midnight;
 // - docs/protocol.md §6: `R<n>` = n repetitions after the first period, so n + 1 periods in all; `R`/`R-1` = no end.
 
-const MONTHS = [
-  'January',
-  'February',
-  'March',
-  'April',
-  'May',
-  'June',
-  'July',
-  'August',
-  'September',
-  'October',
-  'November',
-  'December',
-] as const
+const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'] as const
 
 /** `{value:'123456789', assetCode:'USD', assetScale:2}` → `1,234,567.89 USD`. */
 export function formatAmount(amount: Amount): string {
@@ -90,10 +77,7 @@ export function describeActions(type: AccessType, actions: readonly string[]): s
   const words: Readonly<Record<string, string>> = ACTION_WORDS[type] ?? {}
   const known = Object.keys(words)
   const unique = [...new Set(actions)]
-  const ordered = [
-    ...known.filter((a) => unique.includes(a)),
-    ...unique.filter((a) => !known.includes(a)),
-  ]
+  const ordered = [...known.filter((a) => unique.includes(a)), ...unique.filter((a) => !known.includes(a))]
   // Unknown actions never pass validation; if one ever reaches here, show it rather than hide it.
   return ordered.map((a) => words[a] ?? `do "${a}" with ${String(type)}`)
 }
@@ -135,11 +119,7 @@ export function describeAccessItem(item: AccessItem): AccessDescription {
       return describeOutgoing(item)
     case 'incoming-payment': {
       const into = item.identifier ?? 'any wallet address'
-      const title = can('create')
-        ? `Receive payments into ${into}`
-        : can('complete')
-          ? `Manage payments into ${into}`
-          : `See payments into ${into}`
+      const title = can('create') ? `Receive payments into ${into}` : can('complete') ? `Manage payments into ${into}` : `See payments into ${into}`
       return { title, lines: describeActions(item.type, actions).map(capitalise) }
     }
     case 'quote':

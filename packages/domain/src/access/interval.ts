@@ -20,8 +20,7 @@ const REPETITIONS = /^R(-1|\d*)$/
 const DATE_TIME = /^\d{4}(?:-\d{2}-\d{2}|\d{4})(?:T.+)?$/
 const INT = '\\d+'
 const DURATION = new RegExp(
-  `^P(?:${INT}Y)?(?:${INT}M)?(?:${INT}W)?(?:${INT}D)?` +
-    `(?:T(?=\\d)(?:${INT}H)?(?:${INT}M)?(?:${INT}(?:[.,]\\d{1,3})?S)?)?$`,
+  `^P(?:${INT}Y)?(?:${INT}M)?(?:${INT}W)?(?:${INT}D)?` + `(?:T(?=\\d)(?:${INT}H)?(?:${INT}M)?(?:${INT}(?:[.,]\\d{1,3})?S)?)?$`,
 )
 
 /** Returns null for anything that is not a repeating interval we accept (see the list above). */

@@ -63,7 +63,9 @@ describe('ensureFirstAdmin', () => {
   it('does nothing once an administrator exists', async () => {
     await createAdmin(t.sql, ADMIN)
     expect(await ensureFirstAdmin(t.sql, { isProduction: false })).toEqual({ created: false })
-    expect(await ensureFirstAdmin(t.sql, { email: 'new@example.com', password: 'another long password', isProduction: true })).toEqual({ created: false })
+    expect(await ensureFirstAdmin(t.sql, { email: 'new@example.com', password: 'another long password', isProduction: true })).toEqual({
+      created: false,
+    })
     expect(await t.db.admin.count()).toBe(1)
   })
 
@@ -103,7 +105,12 @@ describe('signInAdmin', () => {
   })
 
   it('answers null for a wrong password, an unknown email and an owner’s credentials', async () => {
-    await createOwner(t.sql, { email: 'alice@example.com', name: 'Alice', password: 'alice-password', walletAddresses: ['https://wallet.example/alice'] })
+    await createOwner(t.sql, {
+      email: 'alice@example.com',
+      name: 'Alice',
+      password: 'alice-password',
+      walletAddresses: ['https://wallet.example/alice'],
+    })
     for (const input of [
       { email: ADMIN.email, password: 'wrong password!' },
       { email: 'nobody@example.com', password: ADMIN.password },
@@ -139,7 +146,9 @@ describe('signInAdmin', () => {
       expect(await signInAdmin(t.deps, { email: `user${i}@example.com`, password: 'whatever password', ip: '203.0.113.9' })).toBeNull()
     }
     await expect(signInAdmin(t.deps, { ...ADMIN, ip: '203.0.113.9' })).rejects.toMatchObject(gnapError('request_denied', 429))
-    await expect(signInAdmin(t.deps, { email: 'nobody@example.com', password: 'x', ip: '203.0.113.9' })).rejects.toMatchObject(gnapError('request_denied', 429))
+    await expect(signInAdmin(t.deps, { email: 'nobody@example.com', password: 'x', ip: '203.0.113.9' })).rejects.toMatchObject(
+      gnapError('request_denied', 429),
+    )
     expect(await signInAdmin(t.deps, { ...ADMIN, ip: '203.0.113.10' })).not.toBeNull()
     // Callers of unknown address (no TRUST_PROXY) share no counter: anyone could otherwise lock everyone out.
     expect(await signInAdmin(t.deps, { ...ADMIN, ip: null })).not.toBeNull()
@@ -157,7 +166,12 @@ describe('adminFromSession and signOutAdmin', () => {
 
   it('answers null for no cookie, an owner session and a removed administrator', async () => {
     expect(await adminFromSession(t.deps, null)).toBeNull()
-    await createOwner(t.sql, { email: 'alice@example.com', name: 'Alice', password: 'alice-password', walletAddresses: ['https://wallet.example/alice'] })
+    await createOwner(t.sql, {
+      email: 'alice@example.com',
+      name: 'Alice',
+      password: 'alice-password',
+      walletAddresses: ['https://wallet.example/alice'],
+    })
     const owner = (await signInOwner(t.deps, { email: 'alice@example.com', password: 'alice-password' }))!
     expect(await adminFromSession(t.deps, owner.value)).toBeNull()
     await createAdmin(t.sql, ADMIN)

@@ -22,7 +22,13 @@ export async function adminRevokeToken(
     if ((await revokeLiveTokens(tx, { id: token.id }, now)) === 0) {
       throw new ConsoleError('conflict', `the token was already ${token.state === 'rotated' ? 'rotated' : 'revoked'}`)
     }
-    await insertAuditEntry(tx, { actor: input.admin.email, action: 'token.revoke', target: `token:${managementId}`, detail: `of grant ${token.grantId}`, now })
+    await insertAuditEntry(tx, {
+      actor: input.admin.email,
+      action: 'token.revoke',
+      target: `token:${managementId}`,
+      detail: `of grant ${token.grantId}`,
+      now,
+    })
     return token.grantId
   })
   deps.log.info({ grantId, admin: input.admin.id }, 'access token revoked by an administrator')

@@ -1,5 +1,12 @@
 import type { AccessType } from '../access/access.wire'
-import { grantStatusName, type FinalizedReason, type GrantState, type GrantStatus, type GrantStatusName, type InteractionState } from '../grant/grant-state'
+import {
+  grantStatusName,
+  type FinalizedReason,
+  type GrantState,
+  type GrantStatus,
+  type GrantStatusName,
+  type InteractionState,
+} from '../grant/grant-state'
 import { isTokenExpired } from '../access-token/access-token.repo'
 
 // What the admin console is shown, built from rows the repository selected field by field: no token value, no
@@ -91,11 +98,7 @@ export function tokenStatus(t: { state: string; expiresAt: Date }, now: Date): T
   return isTokenExpired(t, now) ? 'expired' : 'active'
 }
 
-export function toTokenView(
-  t: TokenSource,
-  links: { replaces: string | null; replacedBy: string | null },
-  now: Date,
-): TokenView {
+export function toTokenView(t: TokenSource, links: { replaces: string | null; replacedBy: string | null }, now: Date): TokenView {
   return {
     managementId: t.managementId,
     status: tokenStatus(t, now),
@@ -142,7 +145,11 @@ export function toTokenChain(tokens: TokenSource[], now: Date): TokenView[] {
   const nextOf = new Map<string, string>()
   for (const t of tokens) if (t.previousId !== null) nextOf.set(t.previousId, t.managementId)
   return ordered.map((t) =>
-    toTokenView(t, { replaces: t.previousId === null ? null : (managementIdOf.get(t.previousId) ?? null), replacedBy: nextOf.get(t.id) ?? null }, now),
+    toTokenView(
+      t,
+      { replaces: t.previousId === null ? null : (managementIdOf.get(t.previousId) ?? null), replacedBy: nextOf.get(t.id) ?? null },
+      now,
+    ),
   )
 }
 
@@ -219,13 +226,22 @@ export function buildHistory(input: {
     })
   }
   if (interaction?.finishedAt) {
-    events.push({ at: interaction.finishedAt, kind: 'interaction-finished', description: "The owner's browser returned to the client", managementId: null })
+    events.push({
+      at: interaction.finishedAt,
+      kind: 'interaction-finished',
+      description: "The owner's browser returned to the client",
+      managementId: null,
+    })
   }
   if (grant.state === 'finalized' && grant.finalizedAt) {
     const reason = grant.finalizedReason
     const kind = reason === 'revoked' ? 'grant-revoked' : reason === 'rejected' ? 'grant-rejected' : 'grant-issued'
     const description =
-      kind === 'grant-revoked' ? 'The grant was revoked' : kind === 'grant-rejected' ? 'The grant was finalized as rejected' : 'The grant was finalized: its token was issued'
+      kind === 'grant-revoked'
+        ? 'The grant was revoked'
+        : kind === 'grant-rejected'
+          ? 'The grant was finalized as rejected'
+          : 'The grant was finalized: its token was issued'
     events.push({ at: grant.finalizedAt, kind, description, managementId: null })
   }
   for (const t of tokens) {

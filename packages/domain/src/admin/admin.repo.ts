@@ -5,7 +5,9 @@ import type { AdminIdentity } from './admin-session'
 // Every SQL statement about administrators' accounts (their audit log: audit.repo.ts).
 
 export async function findAdminByEmail(db: SqlRunner, email: string): Promise<(AdminIdentity & { passwordHash: string }) | null> {
-  const [row] = await db.all<AdminIdentity & { passwordHash: string }>(`SELECT "id", "email", "passwordHash" FROM "Admin" WHERE "email" = $1`, [email])
+  const [row] = await db.all<AdminIdentity & { passwordHash: string }>(`SELECT "id", "email", "passwordHash" FROM "Admin" WHERE "email" = $1`, [
+    email,
+  ])
   return row ?? null
 }
 
@@ -22,6 +24,11 @@ export async function countAdmins(db: SqlRunner): Promise<number> {
 /** @throws a unique violation (`isUniqueViolation`) for a taken email */
 export async function insertAdmin(db: SqlRunner, input: { email: string; passwordHash: string; now: Date }): Promise<AdminIdentity> {
   const admin = { id: newId(), email: input.email }
-  await db.run(`INSERT INTO "Admin" ("id", "email", "passwordHash", "createdAt") VALUES ($1, $2, $3, $4)`, [admin.id, admin.email, input.passwordHash, input.now])
+  await db.run(`INSERT INTO "Admin" ("id", "email", "passwordHash", "createdAt") VALUES ($1, $2, $3, $4)`, [
+    admin.id,
+    admin.email,
+    input.passwordHash,
+    input.now,
+  ])
   return admin
 }

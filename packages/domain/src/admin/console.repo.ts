@@ -193,7 +193,10 @@ export async function countTokensAt(reads: ReadModels, field: 'createdAt' | 'rot
 
 /** Tokens left to expire: still in state active, expiry in the range. */
 export async function countTokensLeftToExpire(reads: ReadModels, range: TimeRange): Promise<number> {
-  const { expiresAt } = await reads.accessToken.count({ where: { state: 'active', expiresAt: { gte: range.from, lt: range.to } }, select: { expiresAt: true } })
+  const { expiresAt } = await reads.accessToken.count({
+    where: { state: 'active', expiresAt: { gte: range.from, lt: range.to } },
+    select: { expiresAt: true },
+  })
   return expiresAt
 }
 

@@ -4,7 +4,10 @@ import { hashPassword } from '../owner/password'
 import { insertAdmin } from './admin.repo'
 
 const AdminInputSchema = z.strictObject({
-  email: z.email().max(254).transform((e) => e.toLowerCase()),
+  email: z
+    .email()
+    .max(254)
+    .transform((e) => e.toLowerCase()),
   // Longer than the owners' minimum: an administrator can revoke every grant.
   password: z.string().min(12).max(256),
 })

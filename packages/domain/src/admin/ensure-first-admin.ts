@@ -4,9 +4,7 @@ import { countAdmins } from './admin.repo'
 import { createAdmin } from './create-admin'
 import { DEMO_ADMIN } from './demo-admin'
 
-type FirstAdminResult =
-  | { created: false }
-  | { created: true; email: string; isDemo: boolean }
+type FirstAdminResult = { created: false } | { created: true; email: string; isDemo: boolean }
 
 export class FirstAdminError extends Error {
   constructor(message: string) {

@@ -2,17 +2,19 @@ import type { Deps } from '../deps'
 import { rowToAccessItem } from '../access/access.repo'
 import type { AccessItem } from '../access/access.wire'
 import { describeAccessItem, type AccessDescription } from '../access/describe-access'
-import { canRevoke, grantStatusName, isInteractionExpired, type FinalizedReason, type GrantState, type GrantStatus, type GrantStatusName, type InteractionState } from '../grant/grant-state'
+import {
+  canRevoke,
+  grantStatusName,
+  isInteractionExpired,
+  type FinalizedReason,
+  type GrantState,
+  type GrantStatus,
+  type GrantStatusName,
+  type InteractionState,
+} from '../grant/grant-state'
 import { findGrantForConsole, findOwnerSummary } from './console.repo'
 import { ConsoleError } from './console-error'
-import {
-  buildHistory,
-  toTokenChain,
-  type ClientView,
-  type HistoryEvent,
-  type InteractionView,
-  type TokenView,
-} from './admin-views'
+import { buildHistory, toTokenChain, type ClientView, type HistoryEvent, type InteractionView, type TokenView } from './admin-views'
 
 export interface AccessItemView {
   /** The item as granted (the request's wire form). */
@@ -60,7 +62,13 @@ export async function getGrantDetail(deps: Deps, id: string): Promise<GrantDetai
     interaction = {
       state,
       outcome:
-        state === 'approved' ? 'approved' : state === 'denied' ? 'denied' : isInteractionExpired(i, now) ? 'expired without a decision' : 'awaiting decision',
+        state === 'approved'
+          ? 'approved'
+          : state === 'denied'
+            ? 'denied'
+            : isInteractionExpired(i, now)
+              ? 'expired without a decision'
+              : 'awaiting decision',
       startModes: parseStartModes(grant.interactStart),
       finishMethod: grant.finishMethod,
       finishUri: grant.finishUri,

@@ -61,7 +61,10 @@ export async function getStats(deps: Deps, input: GetStatsInput): Promise<Stats>
     Promise.all(
       utcDays(range).map(async (day) => {
         const clipped = { from: new Date(Math.max(day.getTime(), from.getTime())), to: new Date(Math.min(day.getTime() + DAY_MS, to.getTime())) }
-        const [grantsCreated, rotations] = await Promise.all([countGrantsCreated(deps.reads, clipped), countTokensAt(deps.reads, 'rotatedAt', clipped)])
+        const [grantsCreated, rotations] = await Promise.all([
+          countGrantsCreated(deps.reads, clipped),
+          countTokensAt(deps.reads, 'rotatedAt', clipped),
+        ])
         return { start: day, grantsCreated, rotations }
       }),
     ),

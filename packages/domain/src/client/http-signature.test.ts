@@ -168,9 +168,7 @@ describe('verifyHttpSignature refusals', () => {
   it('refuses a request without Signature-Input', async () => {
     const req = await sdkRequest({ method: 'POST', path: '/', body: grantBody })
     req.headers.delete('signature-input')
-    expect(await refusal(verifyHttpSignature(req, options()))).toEqual(
-      invalidClient('missing Signature-Input header'),
-    )
+    expect(await refusal(verifyHttpSignature(req, options()))).toEqual(invalidClient('missing Signature-Input header'))
   })
 
   it.each([
@@ -193,9 +191,7 @@ describe('verifyHttpSignature refusals', () => {
   it('refuses a signature value that is not a byte sequence', async () => {
     const req = await sdkRequest({ method: 'POST', path: '/', body: grantBody })
     req.headers.set('signature', 'sig1="abc"')
-    expect(await refusal(verifyHttpSignature(req, options()))).toEqual(
-      invalidClient('signature value is not a byte sequence'),
-    )
+    expect(await refusal(verifyHttpSignature(req, options()))).toEqual(invalidClient('signature value is not a byte sequence'))
   })
 
   it.each([
@@ -218,17 +214,13 @@ describe('verifyHttpSignature refusals', () => {
     })
     // Shape checks come before the signature, so rewriting the list after signing is enough.
     headers['Signature-Input'] = headers['Signature-Input']!.replace('("@method" "@target-uri")', `(${components})`)
-    expect(await refusal(verifyHttpSignature(toRequest('DELETE', url, headers), options()))).toEqual(
-      invalidClient(description),
-    )
+    expect(await refusal(verifyHttpSignature(toRequest('DELETE', url, headers), options()))).toEqual(invalidClient(description))
   })
 
   it('refuses an Authorization header the signature does not cover', async () => {
     const req = await sdkRequest({ method: 'DELETE', path: '/token/abc' })
     req.headers.set('authorization', 'GNAP 4D1A')
-    expect(await refusal(verifyHttpSignature(req, options()))).toEqual(
-      invalidClient('signature does not cover the authorization header'),
-    )
+    expect(await refusal(verifyHttpSignature(req, options()))).toEqual(invalidClient('signature does not cover the authorization header'))
   })
 
   it('refuses a body when content-digest is not covered', async () => {
@@ -248,25 +240,19 @@ describe('verifyHttpSignature refusals', () => {
   it('refuses when a covered header is missing from the request', async () => {
     const req = await sdkRequest({ method: 'POST', path: '/', body: grantBody })
     req.headers.delete('content-length')
-    expect(await refusal(verifyHttpSignature(req, options()))).toEqual(
-      invalidClient('covered header content-length is missing from the request'),
-    )
+    expect(await refusal(verifyHttpSignature(req, options()))).toEqual(invalidClient('covered header content-length is missing from the request'))
   })
 
   it('refuses a signature created longer ago than the window', async () => {
     const req = await sdkRequest({ method: 'POST', path: '/', body: grantBody })
     const now = new Date(Date.now() + 301_000)
-    expect(await refusal(verifyHttpSignature(req, options({ now })))).toEqual(
-      invalidClient('signature created time outside the allowed window'),
-    )
+    expect(await refusal(verifyHttpSignature(req, options({ now })))).toEqual(invalidClient('signature created time outside the allowed window'))
   })
 
   it('refuses a signature created in the future beyond the skew', async () => {
     const req = await sdkRequest({ method: 'POST', path: '/', body: grantBody })
     const now = new Date(Date.now() - 60_000)
-    expect(await refusal(verifyHttpSignature(req, options({ now })))).toEqual(
-      invalidClient('signature created time outside the allowed window'),
-    )
+    expect(await refusal(verifyHttpSignature(req, options({ now })))).toEqual(invalidClient('signature created time outside the allowed window'))
   })
 
   it('refuses a signature without created', async () => {
@@ -296,9 +282,7 @@ describe('verifyHttpSignature refusals', () => {
       params: ['keyid', 'created', 'expires'],
       paramValues: { created, expires: new Date(created.getTime() + 10_000) },
     })
-    expect(await refusal(verifyHttpSignature(toRequest('DELETE', url, headers), options()))).toEqual(
-      invalidClient('signature has expired'),
-    )
+    expect(await refusal(verifyHttpSignature(toRequest('DELETE', url, headers), options()))).toEqual(invalidClient('signature has expired'))
   })
 
   it('accepts expires in the future', async () => {
@@ -336,9 +320,7 @@ describe('verifyHttpSignature refusals', () => {
       )
 
     const forged = toRequest('DELETE', url, await sign(otherKey))
-    expect(await refusal(verifyHttpSignature(forged, options({ rememberNonce })))).toEqual(
-      invalidClient('signature does not verify'),
-    )
+    expect(await refusal(verifyHttpSignature(forged, options({ rememberNonce })))).toEqual(invalidClient('signature does not verify'))
     expect(seen.size).toBe(0)
 
     const genuine = toRequest('DELETE', url, await sign(key))
@@ -347,9 +329,7 @@ describe('verifyHttpSignature refusals', () => {
     const created = readSignatureInputs(genuine)[0]!.created
     expect(remembered?.getTime()).toBe((created + 300) * 1000)
 
-    expect(await refusal(verifyHttpSignature(genuine, options({ rememberNonce })))).toEqual(
-      invalidClient('signature nonce already used'),
-    )
+    expect(await refusal(verifyHttpSignature(genuine, options({ rememberNonce })))).toEqual(invalidClient('signature nonce already used'))
   })
 
   it.each([
@@ -451,9 +431,7 @@ describe('verifyHttpSignature refusals', () => {
   it('refuses a key that is not Ed25519', async () => {
     const req = await sdkRequest({ method: 'POST', path: '/', body: grantBody })
     const getKey = async () => ({ kty: 'EC', crv: 'P-256', x: 'abc', y: 'def', kid: 'key-1' })
-    expect(await refusal(verifyHttpSignature(req, options({ getKey })))).toEqual(
-      invalidClient('client key is not an Ed25519 key'),
-    )
+    expect(await refusal(verifyHttpSignature(req, options({ getKey })))).toEqual(invalidClient('client key is not an Ed25519 key'))
   })
 
   it('accepts when only the second signature (sig2) verifies', async () => {
@@ -478,9 +456,7 @@ describe('verifyHttpSignature refusals', () => {
       { method: 'POST', url, headers: first, fields: ['@method', '@target-uri', 'authorization'], name: 'sig2' },
       generateClientKey('key-9'),
     )
-    expect(await refusal(verifyHttpSignature(toRequest('POST', url, both), options()))).toEqual(
-      invalidClient('signature does not verify'),
-    )
+    expect(await refusal(verifyHttpSignature(toRequest('POST', url, both), options()))).toEqual(invalidClient('signature does not verify'))
   })
 
   it('skips a malformed candidate for a well-formed one', async () => {

@@ -67,16 +67,7 @@ export interface VerifyHttpSignatureOptions {
 }
 
 // RFC 9421 §2.2: the derived components http-message-signatures can compute for a request.
-const DERIVED_COMPONENTS = new Set([
-  '@method',
-  '@target-uri',
-  '@authority',
-  '@scheme',
-  '@request-target',
-  '@path',
-  '@query',
-  '@query-param',
-])
+const DERIVED_COMPONENTS = new Set(['@method', '@target-uri', '@authority', '@scheme', '@request-target', '@path', '@query', '@query-param'])
 // RFC 9421 §2.1: field parameters meaningful on a request's own header. `req` and `tr` are not.
 const FIELD_PARAMS = new Set(['sf', 'key', 'bs'])
 // RFC 9110 §5.1 field-name token, lower-case as RFC 9421 §2.1 requires.
@@ -122,10 +113,7 @@ export function readSignatureInputs(req: SignedRequest): ParsedSignature[] {
  * @throws GnapError invalid_client 401 naming the first failed check of the first well-formed candidate;
  *   `unresolvableClientKey(operation)` when the keyid resolves to no key.
  */
-export async function verifyHttpSignature(
-  req: SignedRequest,
-  opts: VerifyHttpSignatureOptions,
-): Promise<{ keyid: string; label: string }> {
+export async function verifyHttpSignature(req: SignedRequest, opts: VerifyHttpSignatureOptions): Promise<{ keyid: string; label: string }> {
   const candidates = opts.signatures
   const nowSeconds = opts.now.getTime() / 1000
   let digestResult: GnapError | null | undefined
@@ -175,12 +163,7 @@ function parseStructuredDictionary(value: string, headerName: string): Dictionar
   }
 }
 
-function readCandidate(
-  req: SignedRequest,
-  label: string,
-  input: Item | InnerList,
-  signatureMember: Item | InnerList,
-): ParsedSignature {
+function readCandidate(req: SignedRequest, label: string, input: Item | InnerList, signatureMember: Item | InnerList): ParsedSignature {
   // RFC 9421 §4.1: each Signature-Input member is an inner list of component identifiers.
   if (!isInnerList(input)) throw refuse('signature input is not an inner list')
   // RFC 9421 §4.2: each Signature member is a byte sequence.

@@ -26,8 +26,7 @@ function stubFetch(respond: (url: string, init: RequestInit | undefined) => Resp
   return vi.fn(async (input: string | URL | Request, init?: RequestInit) => respond(String(input), init))
 }
 
-const jwksResponse = (keys: unknown[]) =>
-  new Response(JSON.stringify({ keys }), { headers: { 'content-type': 'application/json' } })
+const jwksResponse = (keys: unknown[]) => new Response(JSON.stringify({ keys }), { headers: { 'content-type': 'application/json' } })
 
 describe('isAllowedWalletAddressUrl', () => {
   it.each([
@@ -142,10 +141,7 @@ describe('createWalletAddressResolver guards', () => {
     const resolver = createWalletAddressResolver({ fetch, allowHttp: false })
     expect(await failure(resolver.getKey('https://wallet.example/alice', 'key-1'))).toMatchObject(KEYS_FAILURE)
     expect(await failure(resolver.getWalletAddress('https://wallet.example/alice'))).toMatchObject(DOCUMENT_FAILURE)
-    expect(fetch.mock.calls.map(([url]) => url)).toEqual([
-      'https://wallet.example/alice/jwks.json',
-      'https://wallet.example/alice',
-    ])
+    expect(fetch.mock.calls.map(([url]) => url)).toEqual(['https://wallet.example/alice/jwks.json', 'https://wallet.example/alice'])
     for (const [, init] of fetch.mock.calls) {
       expect(init).toMatchObject({ method: 'GET', redirect: 'manual', headers: { Accept: 'application/json' } })
       expect(init?.signal).toBeInstanceOf(AbortSignal)
@@ -225,10 +221,7 @@ describe('createWalletAddressResolver guards', () => {
     expect(fetch).not.toHaveBeenCalled()
     await expect(resolver.getKey('https://wallet.example/alice', 'key-1')).resolves.toEqual(key1.jwk)
     await expect(resolver.getKey('http://127.0.0.1:4000/bob', 'key-1')).resolves.toEqual(key1.jwk)
-    expect(fetch.mock.calls.map(([url]) => url)).toEqual([
-      'https://wallet.example/alice/jwks.json',
-      'http://127.0.0.1:4000/bob/jwks.json',
-    ])
+    expect(fetch.mock.calls.map(([url]) => url)).toEqual(['https://wallet.example/alice/jwks.json', 'http://127.0.0.1:4000/bob/jwks.json'])
   })
 
   it('keeps only Ed25519 keys with a kid, and only their public members', async () => {

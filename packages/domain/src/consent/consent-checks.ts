@@ -33,17 +33,39 @@ type Checked = { interaction: InteractionWithGrant; client: ConsentClient } | { 
 export async function checkInteraction(deps: Deps, input: ConsentInput): Promise<Checked> {
   const interaction = await findInteraction(deps.sql, input.interactionId, input.nonce)
   if (!interaction) {
-    return { result: page(400, 'unknown_interaction', 'Unknown request', 'This authorization link is not valid. Go back to the app that sent you here and start again.') }
+    return {
+      result: page(
+        400,
+        'unknown_interaction',
+        'Unknown request',
+        'This authorization link is not valid. Go back to the app that sent you here and start again.',
+      ),
+    }
   }
   if (!input.interactionSession || !interaction.sessionHash || !secretMatches(input.interactionSession, interaction.sessionHash)) {
-    return { result: page(401, 'invalid_request', 'Invalid session', 'This page must be opened from the link the app gave you, in the same browser. Go back to the app and start again.') }
+    return {
+      result: page(
+        401,
+        'invalid_request',
+        'Invalid session',
+        'This page must be opened from the link the app gave you, in the same browser. Go back to the app and start again.',
+      ),
+    }
   }
   const { grant } = interaction
   if (grant.state === 'finalized' || interaction.finishedAt) {
-    return { result: page(403, 'invalid_interaction', 'Request already handled', 'This request has already been completed or cancelled. There is nothing left to do here.') }
+    return {
+      result: page(
+        403,
+        'invalid_interaction',
+        'Request already handled',
+        'This request has already been completed or cancelled. There is nothing left to do here.',
+      ),
+    }
   }
   if (isInteractionExpired(interaction, deps.clock())) {
-    if (grant.finishUri) return { result: { kind: 'redirect', location: withQuery(grant.finishUri, { result: 'invalid_interaction', message: 'interaction expired' }) } }
+    if (grant.finishUri)
+      return { result: { kind: 'redirect', location: withQuery(grant.finishUri, { result: 'invalid_interaction', message: 'interaction expired' }) } }
     return { result: page(403, 'invalid_interaction', 'Request expired', 'This request has expired. Go back to the app and start again.') }
   }
   if (interaction.state !== 'pending') {

@@ -248,7 +248,14 @@ describe('getConsentScreen', () => {
 
 describe('decideConsent', () => {
   it.each([
-    ['an unknown interaction', 400, (g: PendingGrant & { interactionSession: string }) => ({ ids: { interactionId: crypto.randomUUID(), nonce: g.nonce }, session: g.interactionSession })],
+    [
+      'an unknown interaction',
+      400,
+      (g: PendingGrant & { interactionSession: string }) => ({
+        ids: { interactionId: crypto.randomUUID(), nonce: g.nonce },
+        session: g.interactionSession,
+      }),
+    ],
     ['no interaction session', 401, (g: PendingGrant & { interactionSession: string }) => ({ ids: g, session: null })],
     ['a wrong interaction session', 401, (g: PendingGrant & { interactionSession: string }) => ({ ids: g, session: 'D'.repeat(48) })],
   ])('answers a page for %s (%i) and records nothing', async (_name, status, arrange) => {
@@ -356,7 +363,12 @@ describe('decideConsent', () => {
     const { base, query } = redirectTo(finished)
     expect(base).toBe(TEST_FINISH_URI)
     expect(query).toEqual({
-      hash: finishHash({ clientNonce: TEST_CLIENT_NONCE, asNonce: g.nonce, interactRef: decided.interactRef, grantEndpoint: 'https://auth.example/' }),
+      hash: finishHash({
+        clientNonce: TEST_CLIENT_NONCE,
+        asNonce: g.nonce,
+        interactRef: decided.interactRef,
+        grantEndpoint: 'https://auth.example/',
+      }),
       interact_ref: decided.interactRef,
     })
     expect((await interactionRow(g)).grant.state).toBe('approved')

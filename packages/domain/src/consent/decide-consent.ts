@@ -11,10 +11,7 @@ import { checkInteraction, finishUrl, ownerOf, type ConsentInput } from './conse
  * session, the form's CSRF token and ownership of every resource the grant names; then records the decision and
  * sends the browser to the finish URL.
  */
-export async function decideConsent(
-  deps: Deps,
-  input: ConsentInput & { csrf: string | null; choice: string | null },
-): Promise<FrontChannelResult> {
+export async function decideConsent(deps: Deps, input: ConsentInput & { csrf: string | null; choice: string | null }): Promise<FrontChannelResult> {
   const checked = await checkInteraction(deps, input)
   if ('result' in checked) return checked.result
   const { interaction } = checked
@@ -26,8 +23,18 @@ export async function decideConsent(
   if (input.choice !== 'approve' && input.choice !== 'deny') {
     return page(400, 'invalid_request', 'Unknown choice', 'Choose Approve or Deny.')
   }
-  if (!ownsAccess(signedIn.walletAddresses, interaction.grant.accessItems.map((r) => r.identifier))) {
-    return page(403, 'invalid_interaction', 'Not your account', 'This request is about wallet addresses that do not belong to the account you are signed in with.')
+  if (
+    !ownsAccess(
+      signedIn.walletAddresses,
+      interaction.grant.accessItems.map((r) => r.identifier),
+    )
+  ) {
+    return page(
+      403,
+      'invalid_interaction',
+      'Not your account',
+      'This request is about wallet addresses that do not belong to the account you are signed in with.',
+    )
   }
   try {
     await decideInteraction(deps, interaction, input.choice === 'approve' ? 'approved' : 'denied', signedIn.owner.id)

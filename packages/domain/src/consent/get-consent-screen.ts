@@ -27,7 +27,12 @@ export async function getConsentScreen(deps: Deps, input: ConsentInput): Promise
   if (!signedIn || !input.ownerSession) return { kind: 'sign-in', client }
   const csrf = csrfTokenFor(input.ownerSession)
   const rows = interaction.grant.accessItems
-  if (!ownsAccess(signedIn.walletAddresses, rows.map((r) => r.identifier))) {
+  if (
+    !ownsAccess(
+      signedIn.walletAddresses,
+      rows.map((r) => r.identifier),
+    )
+  ) {
     return { kind: 'not-yours', client, ownerName: signedIn.owner.name, csrf }
   }
   return { kind: 'consent', client, ownerName: signedIn.owner.name, items: rows.map(rowToAccessItem).map(describeAccessItem), csrf }

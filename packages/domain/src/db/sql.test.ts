@@ -112,48 +112,49 @@ describe('the hot paths’ SQL', () => {
 // worker's COMMIT is scheduled on this very event loop, so a write that slept in SQLite's busy handler would sleep
 // through the whole busy timeout and fail. (SQLite only: on PostgreSQL each transaction has a connection of its
 // own and waits on row locks, not a file lock.)
-if (process.env.TEST_DATABASE_URL === undefined) describe('the write lock held by another worker', () => {
-  let other: Database.Database
-  beforeEach(() => {
-    other = new Database(t.url.slice('file:'.length))
-    other.exec('BEGIN IMMEDIATE')
-  })
-  afterEach(() => {
-    if (other.inTransaction) other.exec('ROLLBACK')
-    other.close()
-  })
-  const insert = `INSERT INTO "SignatureNonce" ("keyRef", "nonce", "expiresAt") VALUES ($1, $2, $3)`
-
-  it('a transaction waits for it while the event loop goes on, then commits', async () => {
-    setTimeout(() => other.exec('COMMIT'), 50)
-    await sql.transaction(async (tx) => {
-      await tx.run(insert, ['k', 'after-the-other', expiresAt])
+if (process.env.TEST_DATABASE_URL === undefined)
+  describe('the write lock held by another worker', () => {
+    let other: Database.Database
+    beforeEach(() => {
+      other = new Database(t.url.slice('file:'.length))
+      other.exec('BEGIN IMMEDIATE')
     })
-    expect(await nonces()).toEqual(['after-the-other'])
-  })
+    afterEach(() => {
+      if (other.inTransaction) other.exec('ROLLBACK')
+      other.close()
+    })
+    const insert = `INSERT INTO "SignatureNonce" ("keyRef", "nonce", "expiresAt") VALUES ($1, $2, $3)`
 
-  it('so does a write outside a transaction, while reads go on', async () => {
-    setTimeout(() => other.exec('COMMIT'), 50)
-    const write = sql.run(insert, ['k', 'plain-write', expiresAt])
-    // The other worker has not committed yet: reads are not held up by the waiting write.
-    expect(await sql.all(`SELECT "nonce" FROM "SignatureNonce"`)).toEqual([])
-    await write
-    expect(await nonces()).toEqual(['plain-write'])
-  })
+    it('a transaction waits for it while the event loop goes on, then commits', async () => {
+      setTimeout(() => other.exec('COMMIT'), 50)
+      await sql.transaction(async (tx) => {
+        await tx.run(insert, ['k', 'after-the-other', expiresAt])
+      })
+      expect(await nonces()).toEqual(['after-the-other'])
+    })
 
-  it('fails with SQLITE_BUSY after the busy timeout, and leaves the connection its busy timeout', async () => {
-    const mine = new Database(t.url.slice('file:'.length), { timeout: 100 })
-    try {
-      const hot = new SqliteSql(() => mine, new Gate(), 100)
-      let timerRan = false
-      setTimeout(() => (timerRan = true), 20)
-      await expect(hot.run(insert, ['k', 'never', expiresAt])).rejects.toMatchObject({ code: 'SQLITE_BUSY' })
-      await expect(hot.transaction(async () => 'never')).rejects.toMatchObject({ code: 'SQLITE_BUSY' })
-      expect(timerRan).toBe(true)
-      expect(mine.pragma('busy_timeout', { simple: true })).toBe(100)
-      expect(mine.inTransaction).toBe(false)
-    } finally {
-      mine.close()
-    }
+    it('so does a write outside a transaction, while reads go on', async () => {
+      setTimeout(() => other.exec('COMMIT'), 50)
+      const write = sql.run(insert, ['k', 'plain-write', expiresAt])
+      // The other worker has not committed yet: reads are not held up by the waiting write.
+      expect(await sql.all(`SELECT "nonce" FROM "SignatureNonce"`)).toEqual([])
+      await write
+      expect(await nonces()).toEqual(['plain-write'])
+    })
+
+    it('fails with SQLITE_BUSY after the busy timeout, and leaves the connection its busy timeout', async () => {
+      const mine = new Database(t.url.slice('file:'.length), { timeout: 100 })
+      try {
+        const hot = new SqliteSql(() => mine, new Gate(), 100)
+        let timerRan = false
+        setTimeout(() => (timerRan = true), 20)
+        await expect(hot.run(insert, ['k', 'never', expiresAt])).rejects.toMatchObject({ code: 'SQLITE_BUSY' })
+        await expect(hot.transaction(async () => 'never')).rejects.toMatchObject({ code: 'SQLITE_BUSY' })
+        expect(timerRan).toBe(true)
+        expect(mine.pragma('busy_timeout', { simple: true })).toBe(100)
+        expect(mine.inTransaction).toBe(false)
+      } finally {
+        mine.close()
+      }
+    })
   })
-})

@@ -179,7 +179,12 @@ export class SqliteSql implements Sql {
       )
       // Prisma's adapter turns safe integers on for the whole connection; our columns are small integers.
       if (stmt.reader) stmt.safeIntegers(false)
-      const dates = stmt.reader ? stmt.columns().filter((c) => c.type?.toUpperCase() === 'DATETIME').map((c) => c.name) : []
+      const dates = stmt.reader
+        ? stmt
+            .columns()
+            .filter((c) => c.type?.toUpperCase() === 'DATETIME')
+            .map((c) => c.name)
+        : []
       p = { stmt, reader: stmt.reader, order, dates }
       this.#prepared.set(sql, p)
     }

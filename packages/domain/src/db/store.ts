@@ -73,10 +73,14 @@ export async function openStore(url: string): Promise<Store> {
   return store(
     'sqlite',
     db,
-    new SqliteSql(() => {
-      if (!connection) throw new Error('the SQLite connection is not open')
-      return connection
-    }, gate, SQLITE_BUSY_TIMEOUT_MS),
+    new SqliteSql(
+      () => {
+        if (!connection) throw new Error('the SQLite connection is not open')
+        return connection
+      },
+      gate,
+      SQLITE_BUSY_TIMEOUT_MS,
+    ),
   )
 }
 

@@ -12,10 +12,7 @@ import { authenticateContinuation } from './continuation-auth'
  * POST /continue/{id} — continue a grant with an interact_ref, or poll it (docs/protocol.md §2.2).
  * @throws GnapError invalid_continuation, invalid_client, user_denied, too_many_attempts, request_denied, too_fast
  */
-export async function continueGrant(
-  deps: Deps,
-  input: ContinueRequest & { continueId: string; auth: RequestAuth },
-): Promise<GrantResponseJson> {
+export async function continueGrant(deps: Deps, input: ContinueRequest & { continueId: string; auth: RequestAuth }): Promise<GrantResponseJson> {
   const { config } = deps
   const { grant, continueToken } = await authenticateContinuation(deps, input.continueId, input.auth, 'post-continue')
 
@@ -52,9 +49,7 @@ export async function continueGrant(
     if (input.interactRef && grant.interaction && !(await useInteractRef(tx, grant.interaction.id, now))) throw interactRefReused()
     const moved = await moveGrant(tx, grant.id, [{ state: 'approved' }], { state: 'finalized', finalizedReason: 'issued', now })
     if (!moved) {
-      throw input.interactRef
-        ? interactRefReused()
-        : new GnapError('request_denied', 'the grant was already issued; it can only be revoked')
+      throw input.interactRef ? interactRefReused() : new GnapError('request_denied', 'the grant was already issued; it can only be revoked')
     }
     return insertAccessToken(tx, { grantId: grant.id, expiresIn: config.accessTokenExpirySeconds, now })
   })

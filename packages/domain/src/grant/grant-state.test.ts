@@ -1,14 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import {
-  canRevoke,
-  isFinalized,
-  isInteractionExpired,
-  isIssued,
-  isRejected,
-  isRevoked,
-  secondsUntilContinue,
-  type GrantStatus,
-} from './grant-state'
+import { canRevoke, isFinalized, isInteractionExpired, isIssued, isRejected, isRevoked, secondsUntilContinue, type GrantStatus } from './grant-state'
 
 const pending: GrantStatus = { state: 'pending', finalizedReason: null }
 const approved: GrantStatus = { state: 'approved', finalizedReason: null }

@@ -34,15 +34,32 @@ export async function findGrantStatus(db: SqlRunner, id: string): Promise<GrantS
 export async function insertGrant(
   tx: SqlRunner,
   g: Pick<StoredGrant, 'id' | 'state' | 'client' | 'continueId' | 'continueTokenHash' | 'createdAt'> &
-    Partial<Pick<StoredGrant, 'finalizedReason' | 'finalizedAt' | 'clientName' | 'continueNotBefore' | 'interactStart' | 'finishMethod' | 'finishUri' | 'clientNonce'>>,
+    Partial<
+      Pick<
+        StoredGrant,
+        'finalizedReason' | 'finalizedAt' | 'clientName' | 'continueNotBefore' | 'interactStart' | 'finishMethod' | 'finishUri' | 'clientNonce'
+      >
+    >,
 ): Promise<void> {
   await tx.run(
     `INSERT INTO "Grant" ("id", "state", "finalizedReason", "client", "clientName", "continueId", "continueTokenHash", "continueNotBefore",
        "interactStart", "finishMethod", "finishUri", "clientNonce", "createdAt", "updatedAt", "finalizedAt")
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $13, $14)`,
     [
-      g.id, g.state, g.finalizedReason ?? null, g.client, g.clientName ?? null, g.continueId, g.continueTokenHash, g.continueNotBefore ?? null,
-      g.interactStart ?? null, g.finishMethod ?? null, g.finishUri ?? null, g.clientNonce ?? null, g.createdAt, g.finalizedAt ?? null,
+      g.id,
+      g.state,
+      g.finalizedReason ?? null,
+      g.client,
+      g.clientName ?? null,
+      g.continueId,
+      g.continueTokenHash,
+      g.continueNotBefore ?? null,
+      g.interactStart ?? null,
+      g.finishMethod ?? null,
+      g.finishUri ?? null,
+      g.clientNonce ?? null,
+      g.createdAt,
+      g.finalizedAt ?? null,
     ],
   )
 }
@@ -102,7 +119,11 @@ export async function moveGrant(
  * `revokeLiveTokens` statement starts, and is revoked by it. Without the lock a READ COMMITTED revocation could miss a
  * successor inserted by a concurrent rotation and leave it live. On SQLite writers are serialised anyway.
  */
-export async function holdGrantState(tx: SqlRunner, id: string, seen: { state: GrantState; finalizedReason: FinalizedReason | null }): Promise<boolean> {
+export async function holdGrantState(
+  tx: SqlRunner,
+  id: string,
+  seen: { state: GrantState; finalizedReason: FinalizedReason | null },
+): Promise<boolean> {
   const where = matching([seen], 2)
   return (await tx.run(`UPDATE "Grant" SET "state" = "state" WHERE "id" = $1 AND ${where.sql}`, [id, ...where.params])) === 1
 }

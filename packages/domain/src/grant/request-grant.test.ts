@@ -44,14 +44,44 @@ describe('parseGrantRequest (docs/protocol.md §2.1 step 2)', () => {
     ['an unknown top-level field', { ...valid, extra: true }],
     ['an unknown access_token field', { client: TEST_CLIENT, access_token: { access: valid.access_token.access, label: 'x' } }],
     ['an empty access list', { client: TEST_CLIENT, access_token: { access: [] } }],
-    ['four access items', { client: TEST_CLIENT, access_token: { access: [incomingAccess(), quoteAccess(), outgoingAccess(), incomingAccess({ actions: ['read'] })] } }],
+    [
+      'four access items',
+      { client: TEST_CLIENT, access_token: { access: [incomingAccess(), quoteAccess(), outgoingAccess(), incomingAccess({ actions: ['read'] })] } },
+    ],
     ['two equal access items', { client: TEST_CLIENT, access_token: { access: [quoteAccess(), quoteAccess()] } }],
     ['an action the type does not have', { client: TEST_CLIENT, access_token: { access: [{ type: 'quote', actions: ['complete'] }] } }],
-    ['an outgoing-payment item without identifier', { client: TEST_CLIENT, access_token: { access: [{ type: 'outgoing-payment', actions: ['create'] }] } }],
-    ['a value above uint64', { client: TEST_CLIENT, access_token: { access: [outgoingAccess({ limits: { debitAmount: { value: '18446744073709551616', assetCode: 'USD', assetScale: 2 } } })] } }],
-    ['both amounts', { client: TEST_CLIENT, access_token: { access: [outgoingAccess({ limits: { debitAmount: { value: '1', assetCode: 'USD', assetScale: 2 }, receiveAmount: { value: '1', assetCode: 'USD', assetScale: 2 } } })] } }],
+    [
+      'an outgoing-payment item without identifier',
+      { client: TEST_CLIENT, access_token: { access: [{ type: 'outgoing-payment', actions: ['create'] }] } },
+    ],
+    [
+      'a value above uint64',
+      {
+        client: TEST_CLIENT,
+        access_token: { access: [outgoingAccess({ limits: { debitAmount: { value: '18446744073709551616', assetCode: 'USD', assetScale: 2 } } })] },
+      },
+    ],
+    [
+      'both amounts',
+      {
+        client: TEST_CLIENT,
+        access_token: {
+          access: [
+            outgoingAccess({
+              limits: {
+                debitAmount: { value: '1', assetCode: 'USD', assetScale: 2 },
+                receiveAmount: { value: '1', assetCode: 'USD', assetScale: 2 },
+              },
+            }),
+          ],
+        },
+      },
+    ],
     ['an interval that is not ISO 8601', { client: TEST_CLIENT, access_token: { access: [outgoingAccess({ limits: { interval: 'monthly' } })] } }],
-    ['an interact finish method other than redirect', { ...valid, interact: { start: ['redirect'], finish: { method: 'push', uri: TEST_FINISH_URI, nonce: 'n' } } }],
+    [
+      'an interact finish method other than redirect',
+      { ...valid, interact: { start: ['redirect'], finish: { method: 'push', uri: TEST_FINISH_URI, nonce: 'n' } } },
+    ],
     ['a subject request (refused as a deviation)', { ...valid, subject: { sub_ids: [{ id: TEST_OWNER, format: 'uri' }] } }],
     ['bad access and no client (shape is checked first)', { access_token: { access: [] } }],
   ])('refuses %s with invalid_request 400', (_name, body) => {
@@ -145,8 +175,17 @@ describe('requestGrant: non-interactive (docs/protocol.md §2.1 step 5)', () => 
     expect(token.manage).not.toContain(token.value)
     expect(token.value).not.toBe(response.continue.access_token.value)
 
-    const grant = await t.db.grant.findUniqueOrThrow({ where: { continueId: lastSegment(response.continue.uri) }, include: { accessTokens: true, accessItems: { orderBy: { position: 'asc' } }, interaction: true } })
-    expect(grant).toMatchObject({ state: 'finalized', finalizedReason: 'issued', finalizedAt: t.clock.now, client: TEST_CLIENT, continueTokenHash: hashSecret(response.continue.access_token.value) })
+    const grant = await t.db.grant.findUniqueOrThrow({
+      where: { continueId: lastSegment(response.continue.uri) },
+      include: { accessTokens: true, accessItems: { orderBy: { position: 'asc' } }, interaction: true },
+    })
+    expect(grant).toMatchObject({
+      state: 'finalized',
+      finalizedReason: 'issued',
+      finalizedAt: t.clock.now,
+      client: TEST_CLIENT,
+      continueTokenHash: hashSecret(response.continue.access_token.value),
+    })
     expect(grant.interaction).toBeNull()
     expect(grant.accessItems.map((i) => i.type)).toEqual(['incoming-payment', 'quote'])
     expect(grant.accessTokens).toHaveLength(1)
@@ -255,7 +294,10 @@ describe('requestGrant: interactive (docs/protocol.md §2.1 step 6)', () => {
     expect(nonce).toBe(response.interact!.finish)
     expect(Object.fromEntries(redirect.searchParams)).toEqual({ clientName: 'Test App', clientUri: TEST_CLIENT })
 
-    const grant = await t.db.grant.findUniqueOrThrow({ where: { continueId: lastSegment(response.continue.uri) }, include: { interaction: true, accessTokens: true } })
+    const grant = await t.db.grant.findUniqueOrThrow({
+      where: { continueId: lastSegment(response.continue.uri) },
+      include: { interaction: true, accessTokens: true },
+    })
     expect(grant).toMatchObject({
       state: 'pending',
       finalizedReason: null,

@@ -6,8 +6,7 @@ import { findGrantStatus, moveGrant } from './grant.repo'
 import { isRejected, isRevoked } from './grant-state'
 
 export type GrantRevocation =
-  | { outcome: 'revoked'; revokedTokens: number }
-  | { outcome: 'unchanged' | 'already-revoked' | 'unknown'; revokedTokens: 0 }
+  { outcome: 'revoked'; revokedTokens: number } | { outcome: 'unchanged' | 'already-revoked' | 'unknown'; revokedTokens: 0 }
 
 /**
  * The revocation itself, inside the caller's transaction: pending or approved → finalized/revoked,
@@ -21,12 +20,11 @@ export async function revokeGrantInTransaction(tx: SqlRunner, grantId: string, n
   if (!grant) return { outcome: 'unknown', revokedTokens: 0 }
   if (isRevoked(grant)) return { outcome: 'already-revoked', revokedTokens: 0 }
   if (isRejected(grant)) return { outcome: 'unchanged', revokedTokens: 0 }
-  const moved = await moveGrant(
-    tx,
-    grantId,
-    [{ state: 'pending' }, { state: 'approved' }, { state: 'finalized', finalizedReason: 'issued' }],
-    { state: 'finalized', finalizedReason: 'revoked', now },
-  )
+  const moved = await moveGrant(tx, grantId, [{ state: 'pending' }, { state: 'approved' }, { state: 'finalized', finalizedReason: 'issued' }], {
+    state: 'finalized',
+    finalizedReason: 'revoked',
+    now,
+  })
   // Another request moved it first: only a revocation can move a grant out of these states for good.
   if (!moved) return { outcome: 'already-revoked', revokedTokens: 0 }
   return { outcome: 'revoked', revokedTokens: await revokeLiveTokens(tx, { grantId }, now) }

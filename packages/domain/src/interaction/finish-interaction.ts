@@ -19,7 +19,12 @@ export async function finishInteraction(
   const interaction = await findInteraction(deps.sql, input.interactionId, input.nonce)
   if (!interaction) return page(404, 'unknown_interaction', 'Unknown request', 'This authorization link is not valid.')
   if (!input.session || !interaction.sessionHash || !secretMatches(input.session, interaction.sessionHash)) {
-    return page(401, 'invalid_request', 'Invalid session', 'This page must be opened in the browser that started the request. Go back to the app and start again.')
+    return page(
+      401,
+      'invalid_request',
+      'Invalid session',
+      'This page must be opened in the browser that started the request. Go back to the app and start again.',
+    )
   }
   const { grant } = interaction
   if (grant.state === 'finalized' || interaction.finishedAt) {
@@ -33,7 +38,12 @@ export async function finishInteraction(
   }
   if (interaction.state === 'pending') {
     if (finishUri) return { kind: 'redirect', location: withQuery(finishUri, { result: 'grant_invalid' }) }
-    return page(401, 'invalid_interaction', 'Request not answered', 'This request has not been approved or denied yet: the interaction is not active.')
+    return page(
+      401,
+      'invalid_interaction',
+      'Request not answered',
+      'This request has not been approved or denied yet: the interaction is not active.',
+    )
   }
 
   const approved = interaction.state === 'approved'

@@ -35,10 +35,12 @@ export async function decideInteractionOnce(
   id: string,
   decision: { state: Exclude<InteractionState, 'pending'>; now: Date; ownerId: string | null },
 ): Promise<boolean> {
-  const changed = await db.run(
-    `UPDATE "Interaction" SET "state" = $1, "decidedAt" = $2, "ownerId" = $3 WHERE "id" = $4 AND "state" = 'pending'`,
-    [decision.state, decision.now, decision.ownerId, id],
-  )
+  const changed = await db.run(`UPDATE "Interaction" SET "state" = $1, "decidedAt" = $2, "ownerId" = $3 WHERE "id" = $4 AND "state" = 'pending'`, [
+    decision.state,
+    decision.now,
+    decision.ownerId,
+    id,
+  ])
   return changed === 1
 }
 

@@ -297,7 +297,12 @@ describe('finishInteraction (docs/protocol.md §2.8)', () => {
   })
 
   it('keeps query parameters the client put on its finish URI', async () => {
-    const g = await requestPendingGrant(t, grantRequest({ interact: { start: ['redirect'], finish: { method: 'redirect', uri: `${TEST_FINISH_URI}?state=abc`, nonce: TEST_CLIENT_NONCE } } }))
+    const g = await requestPendingGrant(
+      t,
+      grantRequest({
+        interact: { start: ['redirect'], finish: { method: 'redirect', uri: `${TEST_FINISH_URI}?state=abc`, nonce: TEST_CLIENT_NONCE } },
+      }),
+    )
     const { query } = redirectQuery((await interact(t, g)).finishResult)
     expect(query).toMatchObject({ state: 'abc', hash: expect.any(String), interact_ref: expect.any(String) })
   })
@@ -305,7 +310,10 @@ describe('finishInteraction (docs/protocol.md §2.8)', () => {
   it('finalizes the grant as rejected on a denial and redirects with grant_rejected, without hash or interact_ref', async () => {
     const g = await interact(t, await requestPendingGrant(t), 'reject')
     expect(redirectQuery(g.finishResult)).toEqual({ base: TEST_FINISH_URI, query: { result: 'grant_rejected' } })
-    expect(await interactionRow(g)).toMatchObject({ finishedAt: t.clock.now, grant: { state: 'finalized', finalizedReason: 'rejected', finalizedAt: t.clock.now } })
+    expect(await interactionRow(g)).toMatchObject({
+      finishedAt: t.clock.now,
+      grant: { state: 'finalized', finalizedReason: 'rejected', finalizedAt: t.clock.now },
+    })
     t.clock.advance(5)
     await expect(continueGrant(t.deps, { continueId: g.continueId, interactRef: null, auth: authAs(g.continueToken) })).rejects.toMatchObject(
       gnapError('user_denied', 401),
@@ -402,5 +410,4 @@ describe('finishInteraction (docs/protocol.md §2.8)', () => {
     expect(results.filter((r) => r.kind === 'page' && r.status === 404)).toHaveLength(4)
     expect((await interactionRow(g)).grant.state).toBe('approved')
   })
-
 })

@@ -13,18 +13,33 @@ import { page, withQuery, type FrontChannelResult } from './front-channel'
 export async function startInteraction(deps: Deps, input: { interactionId: string; nonce: string }): Promise<FrontChannelResult> {
   const interaction = await findInteraction(deps.sql, input.interactionId, input.nonce)
   if (!interaction) {
-    return page(400, 'unknown_interaction', 'Unknown request', 'This authorization link is not valid. Go back to the app that sent you here and start again.')
+    return page(
+      400,
+      'unknown_interaction',
+      'Unknown request',
+      'This authorization link is not valid. Go back to the app that sent you here and start again.',
+    )
   }
   const { grant } = interaction
   if (grant.state === 'finalized' || interaction.finishedAt) {
-    return page(403, 'invalid_interaction', 'Request already handled', 'This request has already been completed or cancelled. There is nothing left to do here.')
+    return page(
+      403,
+      'invalid_interaction',
+      'Request already handled',
+      'This request has already been completed or cancelled. There is nothing left to do here.',
+    )
   }
   const now = deps.clock()
   const expired = isInteractionExpired(interaction, now)
   if (expired || interaction.state !== 'pending') {
     const message = expired ? 'interaction expired' : 'interaction already decided'
     if (grant.finishUri) return { kind: 'redirect', location: withQuery(grant.finishUri, { result: 'invalid_interaction', message }) }
-    return page(403, 'invalid_interaction', expired ? 'Request expired' : 'Request already decided', expired ? 'This request has expired. Go back to the app and start again.' : 'You have already answered this request.')
+    return page(
+      403,
+      'invalid_interaction',
+      expired ? 'Request expired' : 'Request already decided',
+      expired ? 'This request has expired. Go back to the app and start again.' : 'You have already answered this request.',
+    )
   }
   const session = newSecret()
   await setInteractionSession(deps.sql, interaction.id, hashSecret(session))

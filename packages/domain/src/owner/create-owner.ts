@@ -5,10 +5,16 @@ import { hashPassword } from './password'
 import { insertOwner } from './owner.repo'
 
 const OwnerInputSchema = z.object({
-  email: z.email().max(254).transform((e) => e.toLowerCase()),
+  email: z
+    .email()
+    .max(254)
+    .transform((e) => e.toLowerCase()),
   name: z.string().min(1).max(120),
   password: z.string().min(8).max(256),
-  walletAddresses: z.array(z.url({ protocol: /^https?$/ })).min(1).max(20),
+  walletAddresses: z
+    .array(z.url({ protocol: /^https?$/ }))
+    .min(1)
+    .max(20),
 })
 
 /**

@@ -25,7 +25,10 @@ export async function findOwnerByEmail(db: SqlRunner, email: string): Promise<{ 
 }
 
 /** An owner's name and the wallet addresses they own; null when no owner has this id. */
-export async function findOwnerWithWalletAddresses(db: SqlRunner, id: string): Promise<{ id: string; name: string; walletAddresses: string[] } | null> {
+export async function findOwnerWithWalletAddresses(
+  db: SqlRunner,
+  id: string,
+): Promise<{ id: string; name: string; walletAddresses: string[] } | null> {
   const [owner] = await db.all<{ id: string; name: string }>(`SELECT "id", "name" FROM "Owner" WHERE "id" = $1`, [id])
   if (!owner) return null
   const rows = await db.all<{ url: string }>(`SELECT "url" FROM "OwnerWalletAddress" WHERE "ownerId" = $1`, [id])

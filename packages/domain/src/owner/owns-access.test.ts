@@ -8,7 +8,12 @@ describe('ownsAccess', () => {
     ['a resource below it', true, alice, ['https://wallet.example/alice/incoming-payments/123']],
     ['the wallet address with a trailing slash', true, alice, ['https://wallet.example/alice/']],
     ['one of several wallet addresses', true, ['https://wallet.example/bob', ...alice], ['https://wallet.example/alice']],
-    ['every named item owned, across wallet addresses', true, ['https://wallet.example/alice', 'https://pay.example/al'], ['https://wallet.example/alice', 'https://pay.example/al/x']],
+    [
+      'every named item owned, across wallet addresses',
+      true,
+      ['https://wallet.example/alice', 'https://pay.example/al'],
+      ['https://wallet.example/alice', 'https://pay.example/al/x'],
+    ],
     ['items without identifier beside an owned one', true, alice, [null, 'https://wallet.example/alice', null]],
     ['a longer name with the same prefix (not a path boundary)', false, alice, ['https://wallet.example/alice2']],
     ['a longer name with the same prefix, below it', false, alice, ['https://wallet.example/alice2/incoming-payments']],

@@ -55,7 +55,9 @@ describe('grant request rate limits (RATE_LIMIT_GRANTS_PER_MINUTE)', () => {
     expect(refused).toMatchObject({ ...gnapError('request_denied', 429), retryAfterSeconds: 40 })
     expect(await rowCounts(t.db)).toEqual(before)
     // Another client has its own allowance; the next minute starts afresh.
-    await expect(requestGrant(t.deps, grantRequest({ access: [incomingAccess()], interact: null, client: 'https://wallet.example/other' }), authAs(null))).resolves.toBeDefined()
+    await expect(
+      requestGrant(t.deps, grantRequest({ access: [incomingAccess()], interact: null, client: 'https://wallet.example/other' }), authAs(null)),
+    ).resolves.toBeDefined()
     t.clock.advance(40)
     await expect(requestGrant(t.deps, nonInteractive(), authAs(null))).resolves.toBeDefined()
   })

@@ -27,9 +27,16 @@ export async function hitRateLimit(db: SqlRunner, key: string, limit: number, wi
   const windowStart = new Date(start)
 
   const increment = async () =>
-    (await db.run(`UPDATE "RateLimit" SET "count" = "count" + 1 WHERE "key" = $1 AND "windowStart" = $2 AND "count" < $3`, [key, windowStart, limit])) === 1
+    (await db.run(`UPDATE "RateLimit" SET "count" = "count" + 1 WHERE "key" = $1 AND "windowStart" = $2 AND "count" < $3`, [
+      key,
+      windowStart,
+      limit,
+    ])) === 1
   if (await increment()) return { allowed: true, retryAfterSeconds }
-  const created = await db.run(`INSERT INTO "RateLimit" ("key", "windowStart", "count") VALUES ($1, $2, 1) ON CONFLICT DO NOTHING`, [key, windowStart])
+  const created = await db.run(`INSERT INTO "RateLimit" ("key", "windowStart", "count") VALUES ($1, $2, 1) ON CONFLICT DO NOTHING`, [
+    key,
+    windowStart,
+  ])
   if (created === 1) return { allowed: true, retryAfterSeconds }
   // The row exists: full, or created by a concurrent first hit a moment ago.
   return { allowed: await increment(), retryAfterSeconds }

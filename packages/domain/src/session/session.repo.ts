@@ -15,17 +15,20 @@ export interface SessionRow {
 }
 
 export async function insertSession(db: SqlRunner, s: SessionRow): Promise<void> {
-  await db.run(
-    `INSERT INTO "Session" ("id", "kind", "subjectId", "csrfHash", "createdAt", "expiresAt") VALUES ($1, $2, $3, $4, $5, $6)`,
-    [s.id, s.kind, s.subjectId, s.csrfHash, s.createdAt, s.expiresAt],
-  )
+  await db.run(`INSERT INTO "Session" ("id", "kind", "subjectId", "csrfHash", "createdAt", "expiresAt") VALUES ($1, $2, $3, $4, $5, $6)`, [
+    s.id,
+    s.kind,
+    s.subjectId,
+    s.csrfHash,
+    s.createdAt,
+    s.expiresAt,
+  ])
 }
 
 export async function findSessionRow(db: SqlRunner, id: string): Promise<SessionRow | null> {
-  const [row] = await db.all<SessionRow>(
-    `SELECT "id", "kind", "subjectId", "csrfHash", "createdAt", "expiresAt" FROM "Session" WHERE "id" = $1`,
-    [id],
-  )
+  const [row] = await db.all<SessionRow>(`SELECT "id", "kind", "subjectId", "csrfHash", "createdAt", "expiresAt" FROM "Session" WHERE "id" = $1`, [
+    id,
+  ])
   return row ?? null
 }
 

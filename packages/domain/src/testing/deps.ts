@@ -1,5 +1,5 @@
 import type { Deps } from '../deps'
-import type { PrismaClient } from '../db/generated/client'
+import type { PrismaClient } from '../db/store'
 import type { Provider, Store } from '../db/store'
 import type { Sql } from '../db/sql'
 import type { GnapConfig } from '../config/config'
@@ -169,9 +169,7 @@ export function quoteAccess(overrides: Partial<QuoteAccess> = {}): QuoteAccess {
 }
 
 /** A grant request as `parseGrantRequest` returns it; interactive with a redirect finish unless told otherwise. */
-export function grantRequest(
-  opts: { access?: AccessItem[]; client?: string; interact?: GrantRequest['interact'] | 'poll' } = {},
-): GrantRequest {
+export function grantRequest(opts: { access?: AccessItem[]; client?: string; interact?: GrantRequest['interact'] | 'poll' } = {}): GrantRequest {
   const interact =
     opts.interact === 'poll'
       ? { start: ['redirect'] }
@@ -235,9 +233,7 @@ export async function failWrites(
       await db.$executeRawUnsafe(`DROP TRIGGER "${trigger}" ON "${table}"`)
     }
   }
-  await db.$executeRawUnsafe(
-    `CREATE TRIGGER "${trigger}" BEFORE ${operation} ON "${table}" BEGIN SELECT RAISE(ABORT, 'injected failure'); END`,
-  )
+  await db.$executeRawUnsafe(`CREATE TRIGGER "${trigger}" BEFORE ${operation} ON "${table}" BEGIN SELECT RAISE(ABORT, 'injected failure'); END`)
   return async () => {
     await db.$executeRawUnsafe(`DROP TRIGGER "${trigger}"`)
   }

@@ -38,11 +38,7 @@ function issued(response: GrantResponseJson): IssuedGrant {
 
 /** A non-interactive grant (incoming-payment by default), finalized/issued with its token. */
 export async function issueNonInteractiveGrant(t: TestDeps, request: Partial<GrantRequest> = {}): Promise<IssuedGrant> {
-  const response = await requestGrant(
-    t.deps,
-    { ...grantRequest({ access: [incomingAccess()], interact: null }), ...request },
-    authAs(null),
-  )
+  const response = await requestGrant(t.deps, { ...grantRequest({ access: [incomingAccess()], interact: null }), ...request }, authAs(null))
   return issued(response)
 }
 

@@ -116,8 +116,7 @@ function resolve(frame: CallFrame): Resolved {
     const file = frame.url.startsWith('file://') ? fileURLToPath(frame.url) : frame.url
     const map = frame.lineNumber >= 0 ? loadMap(file) : null
     const entry = map?.map.findEntry(frame.lineNumber, frame.columnNumber) as
-      | { originalSource?: string; originalLine?: number; originalColumn?: number; name?: string }
-      | undefined
+      { originalSource?: string; originalLine?: number; originalColumn?: number; name?: string } | undefined
     if (map && entry?.originalSource !== undefined && entry.originalLine !== undefined) {
       const source = decodeURIComponent(path.resolve(map.dir, entry.originalSource.replace(/^[a-z]+:\/\/\/?(\[project\]\/)?/, '')))
       const lines = map.sources.get(entry.originalSource)
@@ -187,8 +186,15 @@ export function summarise(profile: CpuProfile, window?: { fromUs: number; toUs: 
     sampledMs: Math.round(sampled),
     idlePct: pct(idle),
     gcPct: pct(gc),
-    topSelf: [...self.entries()].sort((a, b) => b[1] - a[1]).slice(0, top).map(([k]) => row(k)),
-    topTotal: [...total.entries()].filter(([k]) => notMeta(k)).sort((a, b) => b[1] - a[1]).slice(0, top).map(([k]) => row(k)),
+    topSelf: [...self.entries()]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, top)
+      .map(([k]) => row(k)),
+    topTotal: [...total.entries()]
+      .filter(([k]) => notMeta(k))
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, top)
+      .map(([k]) => row(k)),
     areas: [...areas.entries()].sort((a, b) => b[1] - a[1]).map(([area, ms]) => ({ area, selfMs: Math.round(ms), selfPct: pct(ms) })),
   }
 }

@@ -6,7 +6,15 @@
 import { randomUUID } from 'node:crypto'
 import autocannon from 'autocannon'
 import { signFast } from './signer'
-import { INTROSPECTION_SECRET, incomingGrantBody, prepareApproved, prepareTokens, type ApprovedGrant, type BenchClient, type LiveToken } from './prepare'
+import {
+  INTROSPECTION_SECRET,
+  incomingGrantBody,
+  prepareApproved,
+  prepareTokens,
+  type ApprovedGrant,
+  type BenchClient,
+  type LiveToken,
+} from './prepare'
 
 export interface Target {
   /** What is measured, e.g. `next`, `floor`, `ceiling`. */
@@ -155,7 +163,10 @@ export function introspectionScenario(clients: BenchClient[], poolSize: number, 
  * POST /continue/{id} with the interact_ref of an approved grant: each grant once. The pool is prepared before
  * each run for the expected count (`ratePerSecond` × seconds, capped), and the run ends early if it is used up.
  */
-export function continuationScenario(clients: BenchClient[], opts: { ratePerSecond: number; max: number; waitSeconds: number }): Scenario & {
+export function continuationScenario(
+  clients: BenchClient[],
+  opts: { ratePerSecond: number; max: number; waitSeconds: number },
+): Scenario & {
   setRate(rps: number): void
 } {
   const queue: ApprovedGrant[] = []
@@ -186,7 +197,9 @@ export function continuationScenario(clients: BenchClient[], opts: { ratePerSeco
           const url = `${target.url}continue/${grant.continueId}`
           const body = JSON.stringify({ interact_ref: grant.interactRef })
           req.path = pathOf(url)
-          req.headers = withoutLength(signFast(clients[grant.client]!.key, { method: 'POST', url, authorization: `GNAP ${grant.continueToken}`, body }))
+          req.headers = withoutLength(
+            signFast(clients[grant.client]!.key, { method: 'POST', url, authorization: `GNAP ${grant.continueToken}`, body }),
+          )
           req.body = body
           return req
         },
@@ -278,7 +291,14 @@ interface Run {
  * stopped after `seconds`. `onLatency` gets the response time of every 2xx answer, in ms (what autocannon's own
  * latency histogram records).
  */
-async function autocannonRun(target: Target, scenario: Scenario, connections: number, seconds: number, amount: number | undefined, onLatency?: (ms: number) => void): Promise<Run> {
+async function autocannonRun(
+  target: Target,
+  scenario: Scenario,
+  connections: number,
+  seconds: number,
+  amount: number | undefined,
+  onLatency?: (ms: number) => void,
+): Promise<Run> {
   const url = new URL(target.connect ?? target.url)
   // Without a callback autocannon returns its instance (an EventEmitter with stop()), which is also a promise.
   const instance = autocannon({
@@ -359,7 +379,13 @@ function percentile(sorted: number[], p: number): number {
  * max are computed over the merged response times of every 2xx answer of all runs (nearest rank, whole ms, as
  * autocannon reports one run), not averaged from per-run percentiles.
  */
-export async function runSplit(name: string, targets: Target[], scenario: Scenario, connections: number, seconds: number): Promise<RunResult & { split: number[] }> {
+export async function runSplit(
+  name: string,
+  targets: Target[],
+  scenario: Scenario,
+  connections: number,
+  seconds: number,
+): Promise<RunResult & { split: number[] }> {
   const split = targets.map((_, i) => Math.floor(connections / targets.length) + (i < connections % targets.length ? 1 : 0))
   const total = amountFor(scenario, connections)
   const latencies: number[] = []

@@ -20,9 +20,7 @@ export interface QueryPlan {
 export async function hotQueryPlans(file: string, liveValue: string): Promise<QueryPlan[]> {
   const ids = new Database(file, { readonly: true })
   const row = ids
-    .prepare(
-      `SELECT t."managementId", g."continueId" FROM "AccessToken" t JOIN "Grant" g ON g."id" = t."grantId" WHERE t."state" = 'active' LIMIT 1`,
-    )
+    .prepare(`SELECT t."managementId", g."continueId" FROM "AccessToken" t JOIN "Grant" g ON g."id" = t."grantId" WHERE t."state" = 'active' LIMIT 1`)
     .get() as { managementId: string; continueId: string }
   ids.close()
   const store = await openStore(`file:${file}`)

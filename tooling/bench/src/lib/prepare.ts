@@ -33,7 +33,10 @@ export const OWNER_WALLET = 'https://wallet.example/alice'
 const lastSegment = (url: string) => decodeURIComponent(new URL(url).pathname.split('/').pop() ?? '')
 
 export function incomingGrantBody(client: BenchClient): string {
-  return JSON.stringify({ access_token: { access: [{ type: 'incoming-payment', actions: ['create', 'read', 'list'] }] }, client: client.walletAddress })
+  return JSON.stringify({
+    access_token: { access: [{ type: 'incoming-payment', actions: ['create', 'read', 'list'] }] },
+    client: client.walletAddress,
+  })
 }
 
 function outgoingGrantBody(client: BenchClient): string {

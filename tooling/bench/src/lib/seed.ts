@@ -69,7 +69,17 @@ export function seedTokens(file: string, tokens: number, sampleSize = 2_000): Se
         const live = k === length - 1
         const value = newValue()
         const at = created + k * 600_000
-        insToken.run(id, grantId, randomUUID(), hash(value), live ? 'active' : 'rotated', iso(live ? now + 3_600_000 : at + 600_000), iso(at), live ? null : iso(at + 600_000), previousId)
+        insToken.run(
+          id,
+          grantId,
+          randomUUID(),
+          hash(value),
+          live ? 'active' : 'rotated',
+          iso(live ? now + 3_600_000 : at + 600_000),
+          iso(at),
+          live ? null : iso(at + 600_000),
+          previousId,
+        )
         previousId = id
         written++
         if (live && g % sampleEvery === 0 && sample.length < sampleSize) sample.push(value)

@@ -50,7 +50,11 @@ export async function startGnap(dbFile: string, env: Record<string, string | und
 }
 
 /** One `next start` process on an existing migrated file, with node options the launcher does not pass (--cpu-prof). */
-export async function startGnapProcess(dbFile: string, env: Record<string, string | undefined>, nodeArgs: string[]): Promise<BenchServer & { server: RunningServer }> {
+export async function startGnapProcess(
+  dbFile: string,
+  env: Record<string, string | undefined>,
+  nodeArgs: string[],
+): Promise<BenchServer & { server: RunningServer }> {
   const server = await startServer(env, { dbFile, nodeArgs })
   return { name: 'next', url: server.url, pid: server.pid, logs: server.logs, stop: server.stop, server }
 }
@@ -149,7 +153,11 @@ export async function startCeiling(): Promise<BenchServer> {
   const url = `http://127.0.0.1:${port}/`
   // With our workers' fair event-loop turns (@gnap/launcher's fair-turns), as the launcher runs `next start`.
   const startEnv = { ...env, NODE_OPTIONS: fairTurnsImport() }
-  const child = spawn(nextBin, ['start', '-p', String(port), '-H', '127.0.0.1'], { cwd: ceilingDir, env: startEnv, stdio: ['ignore', 'pipe', 'pipe'] })
+  const child = spawn(nextBin, ['start', '-p', String(port), '-H', '127.0.0.1'], {
+    cwd: ceilingDir,
+    env: startEnv,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
   const server = spawned('ceiling', url, child)
   await server.ready(`${url}ping`)
   return server

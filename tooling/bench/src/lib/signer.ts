@@ -47,8 +47,17 @@ export function signFast(key: ClientKey, input: SignInput, nowSeconds = Math.flo
 export async function checkSigner(key: ClientKey, baseUrl: string): Promise<void> {
   const cases: SignInput[] = [
     { method: 'POST', url: `${baseUrl}token/00000000-0000-4000-8000-000000000000`, authorization: 'GNAP ABCDEF0123' },
-    { method: 'POST', url: `${baseUrl}continue/00000000-0000-4000-8000-000000000000`, authorization: 'GNAP 0123ABCDEF', body: '{"interact_ref":"x"}' },
-    { method: 'POST', url: baseUrl, body: '{"access_token":{"access":[{"type":"incoming-payment","actions":["create","read"]}]},"client":"http://127.0.0.1/x"}' },
+    {
+      method: 'POST',
+      url: `${baseUrl}continue/00000000-0000-4000-8000-000000000000`,
+      authorization: 'GNAP 0123ABCDEF',
+      body: '{"interact_ref":"x"}',
+    },
+    {
+      method: 'POST',
+      url: baseUrl,
+      body: '{"access_token":{"access":[{"type":"incoming-payment","actions":["create","read"]}]},"client":"http://127.0.0.1/x"}',
+    },
   ]
   for (const input of cases) {
     for (let attempt = 0; ; attempt++) {

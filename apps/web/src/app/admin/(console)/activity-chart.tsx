@@ -32,7 +32,9 @@ export function ActivityChart({ series }: { series: Point[] }) {
         </ResponsiveContainer>
       </div>
       <figcaption>
-        {total === 0 ? 'No grant was requested and no token rotated in this period.' : 'Grants requested (blue) and token rotations (orange), per UTC day.'}
+        {total === 0
+          ? 'No grant was requested and no token rotated in this period.'
+          : 'Grants requested (blue) and token rotations (orange), per UTC day.'}
       </figcaption>
       <details>
         <summary>Show the numbers</summary>

@@ -21,8 +21,8 @@ export function Overview({ from, to, days }: { from: string; to: string; days: n
         <div>
           <h1>Overview</h1>
           <p>
-            The last {days} days, {formatDay(input.from)} to {formatDay(lastDay)} (UTC): grants requested in that time by their state now, and
-            what happened to tokens.
+            The last {days} days, {formatDay(input.from)} to {formatDay(lastDay)} (UTC): grants requested in that time by their state now, and what
+            happened to tokens.
           </p>
         </div>
       </div>
@@ -62,7 +62,9 @@ export function Overview({ from, to, days }: { from: string; to: string; days: n
                 <Stat value={stats.data.tokens.revoked} label="Revoked" />
                 <Stat value={stats.data.tokens.expired} label="Expired" />
               </ul>
-              <p className="hint">Issued counts first tokens and rotations alike; expired counts tokens that ran out without being rotated or revoked.</p>
+              <p className="hint">
+                Issued counts first tokens and rotations alike; expired counts tokens that ran out without being rotated or revoked.
+              </p>
             </section>
           </div>
           <section className="panel" aria-labelledby="activity-heading">

@@ -65,11 +65,7 @@ function ConfirmDialog({ open, title, children, confirmLabel, busyLabel, busy, e
  * A danger button that opens a ConfirmDialog whose confirm button carries the same label (the console's revoke
  * actions). Its open and error state comes from `useConfirmation`, which the caller's mutation callbacks change.
  */
-export function ConfirmedAction({
-  label,
-  onOpen,
-  ...dialog
-}: Omit<ConfirmDialogProps, 'confirmLabel'> & { label: string; onOpen(): void }) {
+export function ConfirmedAction({ label, onOpen, ...dialog }: Omit<ConfirmDialogProps, 'confirmLabel'> & { label: string; onOpen(): void }) {
   return (
     <>
       <button type="button" className="button danger" onClick={onOpen}>

@@ -10,8 +10,14 @@ export type ListGrantsInput = inferRouterInputs<AppRouter>['grants']['list']
 const PAGE_SIZE = 25
 
 // Labels of the domain's grant states and finalization reasons (grant-state.ts), every one of them.
-export const STATES = { pending: 'Pending', approved: 'Approved', finalized: 'Finalized' } as const satisfies Record<(typeof GRANT_STATES)[number], string>
-export const REASONS = { issued: 'Issued', revoked: 'Revoked', rejected: 'Rejected' } as const satisfies Record<(typeof FINALIZED_REASONS)[number], string>
+export const STATES = { pending: 'Pending', approved: 'Approved', finalized: 'Finalized' } as const satisfies Record<
+  (typeof GRANT_STATES)[number],
+  string
+>
+export const REASONS = { issued: 'Issued', revoked: 'Revoked', rejected: 'Rejected' } as const satisfies Record<
+  (typeof FINALIZED_REASONS)[number],
+  string
+>
 export const ACCESS_TYPES = { 'incoming-payment': 'Incoming payments', 'outgoing-payment': 'Outgoing payments', quote: 'Quotes' } as const
 export const SORTS = {
   'created-desc': { field: 'createdAt', direction: 'desc', label: 'Newest first' },
@@ -45,7 +51,8 @@ const text = (value: string | null, max: number) => {
   return t && t.length <= max ? t : undefined
 }
 
-const day = (value: string | null) => (value && /^\d{4}-\d{2}-\d{2}$/.test(value) && !Number.isNaN(Date.parse(`${value}T00:00:00Z`)) ? value : undefined)
+const day = (value: string | null) =>
+  value && /^\d{4}-\d{2}-\d{2}$/.test(value) && !Number.isNaN(Date.parse(`${value}T00:00:00Z`)) ? value : undefined
 
 /** The query of a URL; values that make no sense are left out rather than failing the page. */
 export function parseGrantQuery(params: URLSearchParams): GrantQuery {

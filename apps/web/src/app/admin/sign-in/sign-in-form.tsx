@@ -15,8 +15,7 @@ export function SignInForm() {
   const signIn = useMutation(
     trpc.auth.signIn.mutationOptions({
       onSuccess: () => window.location.assign('/admin'),
-      onError: (e) =>
-        setError(errorCode(e) === 'UNAUTHORIZED' ? 'The email or password is not right. Try again.' : errorMessage(e)),
+      onError: (e) => setError(errorCode(e) === 'UNAUTHORIZED' ? 'The email or password is not right. Try again.' : errorMessage(e)),
     }),
   )
 

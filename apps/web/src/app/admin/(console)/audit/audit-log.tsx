@@ -126,9 +126,7 @@ export function AuditLog() {
               </button>
             )}
           </div>
-          {log.isError && (
-            <ErrorMessage title="Older entries could not be loaded.">{errorMessage(log.error)}</ErrorMessage>
-          )}
+          {log.isError && <ErrorMessage title="Older entries could not be loaded.">{errorMessage(log.error)}</ErrorMessage>}
         </>
       )}
     </>

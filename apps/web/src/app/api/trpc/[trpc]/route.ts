@@ -13,8 +13,7 @@ export const dynamic = 'force-dynamic'
 // into the adapter's response headers. Mutations also need `x-csrf-token` (the session's token, rendered into the
 // console's pages): `mutationProcedure` refuses them otherwise.
 
-const refuse = (status: number, message: string) =>
-  Response.json({ error: { message } }, { status, headers: { 'cache-control': 'no-store' } })
+const refuse = (status: number, message: string) => Response.json({ error: { message } }, { status, headers: { 'cache-control': 'no-store' } })
 
 async function handler(req: Request): Promise<Response> {
   const deps = await getDeps()

@@ -4,6 +4,4 @@ import { frontChannelRoute } from '../../../../server/front-channel'
 export const dynamic = 'force-dynamic'
 
 // id-provider.yaml get-interact
-export const GET = frontChannelRoute((deps, _req, params) =>
-  startInteraction(deps, { interactionId: params.id ?? '', nonce: params.nonce ?? '' }),
-)
+export const GET = frontChannelRoute((deps, _req, params) => startInteraction(deps, { interactionId: params.id ?? '', nonce: params.nonce ?? '' }))

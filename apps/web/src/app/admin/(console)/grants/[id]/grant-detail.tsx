@@ -104,7 +104,8 @@ export function GrantDetailView({ id }: { id: string }) {
               {e.managementId && (
                 <>
                   {' '}
-                  (<Link href={`/admin/tokens/${e.managementId}`} className="mono">
+                  (
+                  <Link href={`/admin/tokens/${e.managementId}`} className="mono">
                     {e.managementId}
                   </Link>
                   )
@@ -232,7 +233,9 @@ function Interaction({ interaction: i }: { interaction: GrantDetail['interaction
                 )}
               </>
             ) : i.finishMethod ? (
-              <span className="muted">Not yet ({i.finishMethod} to {i.finishUri ?? 'the client'})</span>
+              <span className="muted">
+                Not yet ({i.finishMethod} to {i.finishUri ?? 'the client'})
+              </span>
             ) : (
               <span className="muted">The client polls instead (no finish URI)</span>
             )}

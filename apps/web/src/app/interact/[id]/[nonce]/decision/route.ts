@@ -15,5 +15,7 @@ export const POST = frontChannelRoute(async (deps, req, params) => {
     choice: form.get('choice'),
   })
   // After a form post the redirect is a 303, so the browser follows it with a GET.
-  return result.kind === 'redirect' ? new Response(null, { status: 303, headers: { location: result.location, 'cache-control': 'no-store' } }) : result
+  return result.kind === 'redirect'
+    ? new Response(null, { status: 303, headers: { location: result.location, 'cache-control': 'no-store' } })
+    : result
 })

@@ -5,5 +5,9 @@ export const dynamic = 'force-dynamic'
 
 // id-provider.yaml get-finish-interaction
 export const GET = frontChannelRoute((deps, req, params) =>
-  finishInteraction(deps, { interactionId: params.id ?? '', nonce: params.nonce ?? '', session: readCookie(req.headers.get('cookie'), INTERACTION_COOKIE) }),
+  finishInteraction(deps, {
+    interactionId: params.id ?? '',
+    nonce: params.nonce ?? '',
+    session: readCookie(req.headers.get('cookie'), INTERACTION_COOKIE),
+  }),
 )

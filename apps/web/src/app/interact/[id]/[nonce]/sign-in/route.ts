@@ -1,4 +1,13 @@
-import { GnapError, OWNER_SESSION_SECONDS, getConsentScreen, signInOwner, INTERACTION_COOKIE, OWNER_COOKIE, readCookie, setCookie } from '@gnap/domain'
+import {
+  GnapError,
+  OWNER_SESSION_SECONDS,
+  getConsentScreen,
+  signInOwner,
+  INTERACTION_COOKIE,
+  OWNER_COOKIE,
+  readCookie,
+  setCookie,
+} from '@gnap/domain'
 import { callerIp } from '../../../../../server/caller-ip'
 import { signInPage } from '../../../../../server/pages'
 import { frontChannelRoute, readForm, render, seeOther } from '../../../../../server/front-channel'
@@ -8,7 +17,12 @@ export const dynamic = 'force-dynamic'
 // The consent screen's sign-in form. Only inside a live interaction of this browser; a wrong email and a wrong
 // password get the same answer.
 export const POST = frontChannelRoute(async (deps, req, params) => {
-  const input = { interactionId: params.id ?? '', nonce: params.nonce ?? '', interactionSession: readCookie(req.headers.get('cookie'), INTERACTION_COOKIE), ownerSession: null }
+  const input = {
+    interactionId: params.id ?? '',
+    nonce: params.nonce ?? '',
+    interactionSession: readCookie(req.headers.get('cookie'), INTERACTION_COOKIE),
+    ownerSession: null,
+  }
   const screen = await getConsentScreen(deps, input)
   // Without an owner session the screen is the sign-in form or a message (unknown, expired, handled...).
   if (screen.kind === 'consent' || screen.kind === 'not-yours') return seeOther('consent')
@@ -16,11 +30,20 @@ export const POST = frontChannelRoute(async (deps, req, params) => {
   const form = await readForm(req)
   let session: Awaited<ReturnType<typeof signInOwner>>
   try {
-    session = await signInOwner(deps, { email: form.get('email') ?? '', password: form.get('password') ?? '', ip: callerIp(req, deps.config.trustProxy) })
+    session = await signInOwner(deps, {
+      email: form.get('email') ?? '',
+      password: form.get('password') ?? '',
+      ip: callerIp(req, deps.config.trustProxy),
+    })
   } catch (e) {
     if (!(e instanceof GnapError) || e.status !== 429) throw e
-    return signInPage(screen.client, 'Too many failed sign-ins. Wait a few minutes, then try again.', 429, { 'retry-after': String(e.retryAfterSeconds ?? 60) })
+    return signInPage(screen.client, 'Too many failed sign-ins. Wait a few minutes, then try again.', 429, {
+      'retry-after': String(e.retryAfterSeconds ?? 60),
+    })
   }
   if (!session) return seeOther('consent?failed')
-  return seeOther('consent', setCookie(deps, { name: OWNER_COOKIE, value: session.value, maxAgeSeconds: OWNER_SESSION_SECONDS, path: '/', sameSite: 'Lax' }))
+  return seeOther(
+    'consent',
+    setCookie(deps, { name: OWNER_COOKIE, value: session.value, maxAgeSeconds: OWNER_SESSION_SECONDS, path: '/', sameSite: 'Lax' }),
+  )
 })
