@@ -17,8 +17,4 @@ export function GET(): Response {
   return empty(307, { location: '/admin' })
 }
 
-const other = otherMethods('POST')
-export const PUT = other.notAllowed
-export const PATCH = other.notAllowed
-export const DELETE = other.notAllowed
-export const OPTIONS = other.options
+export const { PUT, PATCH, DELETE, OPTIONS } = otherMethods('POST')

@@ -101,16 +101,19 @@ export function empty(status: number, headers: Record<string, string> = {}): Res
   return new Response(null, { status, headers: securedHeaders(headers) })
 }
 
+const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const
+
 /**
- * The methods a GNAP endpoint does not take: 405 with its Allow header (RFC 9110 §15.5.6) and a GNAP error body;
- * OPTIONS answers 204 with Allow. Exported by each GNAP route file for every method it does not take, because Next's
- * own answers to them would not pass through the proxy (HEAD follows GET).
+ * The answers to the methods a GNAP endpoint does not take: 405 with its Allow header (RFC 9110 §15.5.6) and a GNAP
+ * error body, and OPTIONS: 204 with Allow. A route file exports those it needs (`export const { GET, OPTIONS } =
+ * otherMethods('POST')`), because Next's own answers to them would not pass through the proxy (HEAD follows GET).
  */
-export function otherMethods(allow: string): { notAllowed: () => Response; options: () => Response } {
+export function otherMethods(allow: string): Record<(typeof METHODS)[number], () => Response> & { OPTIONS: () => Response } {
   const allowed = `${allow}, OPTIONS`
+  const notAllowed = () => json(405, methodNotAllowed(allow).toBody(), { allow: allowed })
   return {
-    notAllowed: () => json(405, methodNotAllowed(allow).toBody(), { allow: allowed }),
-    options: () => empty(204, { allow: allowed }),
+    ...(Object.fromEntries(METHODS.map((m) => [m, notAllowed])) as Record<(typeof METHODS)[number], () => Response>),
+    OPTIONS: () => empty(204, { allow: allowed }),
   }
 }
 

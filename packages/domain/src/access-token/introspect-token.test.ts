@@ -1,17 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import {
-  TEST_CLIENT,
-  TEST_OWNER,
-  authAs,
-  buildTestDeps,
-  gnapError,
-  grantRequest,
-  incomingAccess,
-  outgoingAccess,
-  quoteAccess,
-  type TestDeps,
-  introspect,
-} from '../testing/deps'
+import { TEST_CLIENT, TEST_OWNER, authAs, gnapError, grantRequest, incomingAccess, outgoingAccess, quoteAccess, introspect } from '../testing/deps'
 import { issueInteractiveGrant, issueNonInteractiveGrant, lastSegment } from '../testing/grant-flows'
 import { cancelGrant } from '../grant/cancel-grant'
 import { authenticateResourceServer } from './introspect-token'

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { GnapError } from '../errors'
-import { TEST_CLIENT, authAs, buildTestDeps, gnapError, type TestDeps, introspect } from '../testing/deps'
+import { TEST_CLIENT, authAs, gnapError, introspect } from '../testing/deps'
 import { issueNonInteractiveGrant, lastSegment } from '../testing/grant-flows'
 import { cancelGrant } from '../grant/cancel-grant'
 import { revokeAccessToken } from './revoke-access-token'

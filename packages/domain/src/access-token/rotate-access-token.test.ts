@@ -1,19 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { GnapError } from '../errors'
 import { hashSecret } from '../secrets'
-import {
-  TEST_CLIENT,
-  authAs,
-  buildTestDeps,
-  databaseText,
-  failWrites,
-  gnapError,
-  grantRequest,
-  incomingAccess,
-  outgoingAccess,
-  type TestDeps,
-  introspect,
-} from '../testing/deps'
+import { TEST_CLIENT, authAs, databaseText, failWrites, gnapError, grantRequest, incomingAccess, outgoingAccess, introspect } from '../testing/deps'
 import { issueInteractiveGrant, issueNonInteractiveGrant, lastSegment, type IssuedGrant } from '../testing/grant-flows'
 import { cancelGrant } from '../grant/cancel-grant'
 import { revokeAccessToken } from './revoke-access-token'

@@ -1,7 +1,7 @@
 import { isUniqueViolation } from '../db/errors'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { beforeEach, describe, expect, it } from 'vitest'
 import { ZodError } from 'zod'
-import { buildTestDeps, gnapError, type TestDeps } from '../testing/deps'
+import { gnapError } from '../testing/deps'
 import { createOwner } from '../owner/create-owner'
 import { signInOwner } from '../owner/sign-in-owner'
 import { verifyPassword } from '../owner/password'
@@ -14,14 +14,9 @@ import { signOutAdmin } from './sign-out-admin'
 import { adminFromSession } from './admin-from-session'
 import { ADMIN_SESSION_SECONDS } from './admin-session'
 import { SIGN_IN_LIMITS } from '../rate-limit/sign-in-limit'
+import { useTestDeps } from '../testing/use-test-deps'
 
-let t: TestDeps
-beforeEach(async () => {
-  t = await buildTestDeps()
-})
-afterEach(async () => {
-  await t.cleanup()
-})
+const t = useTestDeps()
 
 const ADMIN = { email: 'ops@example.com', password: 'a long admin password' }
 

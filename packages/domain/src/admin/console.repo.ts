@@ -44,6 +44,19 @@ function grantFilterConjuncts(f: GrantListFilters): Prisma.GrantWhereInput[] {
   return and
 }
 
+/** The grant columns every console view of a grant shows. */
+const GRANT_COLUMNS = {
+  id: true,
+  continueId: true,
+  state: true,
+  finalizedReason: true,
+  client: true,
+  clientName: true,
+  createdAt: true,
+  updatedAt: true,
+  finalizedAt: true,
+} as const
+
 /**
  * Rows strictly after `after` in the ordering (field, id). Written as `field <= v AND (field < v OR id < i)` (for
  * descending) rather than a bare OR, so the index on (field, id) bounds the scan instead of filtering from the top.
@@ -65,18 +78,7 @@ export function findGrantPage(
     where: { AND: and },
     orderBy: [{ [input.field]: input.direction }, { id: input.direction }],
     take: input.take,
-    select: {
-      id: true,
-      continueId: true,
-      state: true,
-      finalizedReason: true,
-      client: true,
-      clientName: true,
-      createdAt: true,
-      updatedAt: true,
-      finalizedAt: true,
-      accessItems: { select: { type: true }, orderBy: { position: 'asc' } },
-    },
+    select: { ...GRANT_COLUMNS, accessItems: { select: { type: true }, orderBy: { position: 'asc' } } },
   })
 }
 
@@ -108,18 +110,10 @@ export function findGrantForConsole(reads: ReadModels, id: string) {
   return reads.grant.findUnique({
     where: { id },
     select: {
-      id: true,
-      continueId: true,
-      state: true,
-      finalizedReason: true,
-      client: true,
-      clientName: true,
+      ...GRANT_COLUMNS,
       interactStart: true,
       finishMethod: true,
       finishUri: true,
-      createdAt: true,
-      updatedAt: true,
-      finalizedAt: true,
       accessItems: { select: { position: true, type: true, actions: true, identifier: true, limits: true }, orderBy: { position: 'asc' } },
       interaction: {
         select: { state: true, createdAt: true, expiresAt: true, decidedAt: true, finishedAt: true, refUsedAt: true, ownerId: true },

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { GnapError } from '../errors'
-import { TEST_CLIENT, authAs, buildTestDeps, failWrites, gnapError, type TestDeps, introspect } from '../testing/deps'
+import { TEST_CLIENT, authAs, failWrites, gnapError, introspect } from '../testing/deps'
 import {
   approvedGrant,
   interact,

@@ -1,17 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { GnapError } from '../errors'
 import { hashSecret } from '../secrets'
-import {
-  TEST_CLIENT,
-  authAs,
-  buildTestDeps,
-  databaseText,
-  gnapError,
-  grantRequest,
-  incomingAccess,
-  outgoingAccess,
-  type TestDeps,
-} from '../testing/deps'
+import { TEST_CLIENT, authAs, databaseText, gnapError, grantRequest, incomingAccess, outgoingAccess } from '../testing/deps'
 import {
   approvedGrant,
   decide,

@@ -2,6 +2,7 @@ import type { AccessItem, Grant, Interaction } from '../db/generated/client'
 import type { SqlRunner, SqlValue } from '../db/sql'
 import { isId } from '../secrets'
 import { findAccessItemRows } from '../access/access.repo'
+import { findInteractionOfGrant } from '../interaction/interaction.repo'
 import type { FinalizedReason, GrantState, GrantStatus } from './grant-state'
 
 // Every SQL statement about grants: read on every continuation, moved by continuation, interaction, cancel and
@@ -17,11 +18,8 @@ export async function findGrantByContinueId(db: SqlRunner, continueId: string): 
   if (!isId(continueId)) return null
   const [grant] = await db.all<StoredGrant>(`SELECT * FROM "Grant" WHERE "continueId" = $1`, [continueId])
   if (!grant) return null
-  const [accessItems, interactions] = await Promise.all([
-    findAccessItemRows(db, grant.id),
-    db.all<Interaction>(`SELECT * FROM "Interaction" WHERE "grantId" = $1`, [grant.id]),
-  ])
-  return { ...grant, accessItems, interaction: interactions[0] ?? null }
+  const [accessItems, interaction] = await Promise.all([findAccessItemRows(db, grant.id), findInteractionOfGrant(db, grant.id)])
+  return { ...grant, accessItems, interaction }
 }
 
 /** A grant's state and finalization reason; null when no grant has this id. */
@@ -61,17 +59,6 @@ export async function insertGrant(
       g.createdAt,
       g.finalizedAt ?? null,
     ],
-  )
-}
-
-/** A new interaction waiting for the owner (state pending). */
-export async function insertInteraction(
-  tx: SqlRunner,
-  i: Pick<Interaction, 'id' | 'nonce' | 'grantId' | 'interactRef' | 'expiresAt' | 'createdAt'>,
-): Promise<void> {
-  await tx.run(
-    `INSERT INTO "Interaction" ("id", "nonce", "grantId", "state", "interactRef", "expiresAt", "createdAt") VALUES ($1, $2, $3, 'pending', $4, $5, $6)`,
-    [i.id, i.nonce, i.grantId, i.interactRef, i.expiresAt, i.createdAt],
   )
 }
 
@@ -126,9 +113,4 @@ export async function holdGrantState(
 ): Promise<boolean> {
   const where = matching([seen], 2)
   return (await tx.run(`UPDATE "Grant" SET "state" = "state" WHERE "id" = $1 AND ${where.sql}`, [id, ...where.params])) === 1
-}
-
-/** Marks an interaction's reference used, once: false when it already was (RFC 9635 §5.1). */
-export async function useInteractRef(tx: SqlRunner, interactionId: string, now: Date): Promise<boolean> {
-  return (await tx.run(`UPDATE "Interaction" SET "refUsedAt" = $1 WHERE "id" = $2 AND "refUsedAt" IS NULL`, [now, interactionId])) === 1
 }

@@ -7,7 +7,6 @@ import {
   TEST_FINISH_URI,
   TEST_OWNER,
   authAs,
-  buildTestDeps,
   databaseText,
   failWrites,
   gnapError,
@@ -17,7 +16,6 @@ import {
   quoteAccess,
   rowCounts,
   stubWalletAddresses,
-  type TestDeps,
 } from '../testing/deps'
 import { lastSegment } from '../testing/grant-flows'
 import { parseGrantRequest } from './grant.wire'

@@ -9,7 +9,8 @@ import type { RequestAuth } from '../client/request-auth'
 import { admitGrantRequestFromClient } from '../rate-limit/grant-rate-limit'
 import { hashSecret, newId, newNonce, newSecret } from '../secrets'
 import { toAccessTokenJson, toContinueJson, type GrantRequest, type GrantResponseJson } from './grant.wire'
-import { insertGrant, insertInteraction } from './grant.repo'
+import { insertGrant } from './grant.repo'
+import { insertInteraction } from '../interaction/interaction.repo'
 
 /**
  * POST / — a grant request (docs/protocol.md §2.1). Non-interactive grants are finalized/issued at once, with

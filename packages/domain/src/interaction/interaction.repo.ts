@@ -48,3 +48,25 @@ export async function decideInteractionOnce(
 export async function finishInteractionOnce(tx: SqlRunner, id: string, now: Date): Promise<boolean> {
   return (await tx.run(`UPDATE "Interaction" SET "finishedAt" = $1 WHERE "id" = $2 AND "finishedAt" IS NULL`, [now, id])) === 1
 }
+
+/** A grant's interaction, as stored; null when the grant has none (a non-interactive grant). */
+export async function findInteractionOfGrant(db: SqlRunner, grantId: string): Promise<Interaction | null> {
+  const [row] = await db.all<Interaction>(`SELECT * FROM "Interaction" WHERE "grantId" = $1`, [grantId])
+  return row ?? null
+}
+
+/** A new interaction waiting for the owner (state pending). */
+export async function insertInteraction(
+  tx: SqlRunner,
+  i: Pick<Interaction, 'id' | 'nonce' | 'grantId' | 'interactRef' | 'expiresAt' | 'createdAt'>,
+): Promise<void> {
+  await tx.run(
+    `INSERT INTO "Interaction" ("id", "nonce", "grantId", "state", "interactRef", "expiresAt", "createdAt") VALUES ($1, $2, $3, 'pending', $4, $5, $6)`,
+    [i.id, i.nonce, i.grantId, i.interactRef, i.expiresAt, i.createdAt],
+  )
+}
+
+/** Marks an interaction's reference used, once: false when it already was (RFC 9635 §5.1). */
+export async function useInteractRef(tx: SqlRunner, interactionId: string, now: Date): Promise<boolean> {
+  return (await tx.run(`UPDATE "Interaction" SET "refUsedAt" = $1 WHERE "id" = $2 AND "refUsedAt" IS NULL`, [now, interactionId])) === 1
+}

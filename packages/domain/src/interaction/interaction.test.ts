@@ -1,18 +1,16 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { hashSecret } from '../secrets'
 import {
   TEST_CLIENT,
   TEST_CLIENT_NONCE,
   TEST_FINISH_URI,
   authAs,
-  buildTestDeps,
   databaseText,
   gnapError,
   grantRequest,
   incomingAccess,
   outgoingAccess,
   stubWalletAddresses,
-  type TestDeps,
 } from '../testing/deps'
 import { approvedGrant, decide, finish, interact, requestPendingGrant, startSession, type PendingGrant } from '../testing/grant-flows'
 import { cancelGrant } from '../grant/cancel-grant'
@@ -23,20 +21,9 @@ import { recordConsent } from './record-consent'
 import { startInteraction } from './start-interaction'
 import { finishInteraction } from './finish-interaction'
 import type { FrontChannelResult } from './front-channel'
+import { useTestDeps } from '../testing/use-test-deps'
 
-let t: TestDeps
-beforeEach(async () => {
-  t = await buildTestDeps()
-})
-afterEach(async () => {
-  await t.cleanup()
-})
-
-async function withDeps(overrides: Parameters<typeof buildTestDeps>[0]): Promise<TestDeps> {
-  await t.cleanup()
-  t = await buildTestDeps(overrides)
-  return t
-}
+const t = useTestDeps()
 
 const IDP_SECRET = 'idp-secret-123456'
 const start = (g: Pick<PendingGrant, 'interactionId' | 'nonce'>) => startInteraction(t.deps, { interactionId: g.interactionId, nonce: g.nonce })
@@ -66,7 +53,7 @@ describe('startInteraction (docs/protocol.md §2.7)', () => {
   })
 
   it('binds a session to the interaction and redirects to the identity provider with the stored client name and URI', async () => {
-    await withDeps({ walletAddresses: stubWalletAddresses({ [TEST_CLIENT]: { publicName: 'Shop & Co' } }) })
+    await t.reset({ walletAddresses: stubWalletAddresses({ [TEST_CLIENT]: { publicName: 'Shop & Co' } }) })
     const g = await requestPendingGrant(t)
     const result = await start(g)
 
@@ -142,7 +129,7 @@ describe('getGrantForConsent (docs/protocol.md §2.9)', () => {
   })
 
   it('returns invalid_request 401 when no identity provider secret is configured', async () => {
-    await withDeps({ config: { identityServerSecret: null } })
+    await t.reset({ config: { identityServerSecret: null } })
     const g = await requestPendingGrant(t)
     await expect(lookup(g, IDP_SECRET)).rejects.toMatchObject(gnapError('invalid_request', 401))
   })

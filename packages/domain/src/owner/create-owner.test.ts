@@ -1,14 +1,9 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { buildTestDeps, databaseText, type TestDeps } from '../testing/deps'
+import { describe, expect, it } from 'vitest'
+import { databaseText } from '../testing/deps'
 import { createOwner } from './create-owner'
+import { useTestDeps } from '../testing/use-test-deps'
 
-let t: TestDeps
-beforeEach(async () => {
-  t = await buildTestDeps()
-})
-afterEach(async () => {
-  await t.cleanup()
-})
+const t = useTestDeps()
 
 const ALICE = {
   email: 'alice@example.com',

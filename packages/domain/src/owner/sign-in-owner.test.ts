@@ -1,17 +1,12 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { beforeEach, describe, expect, it } from 'vitest'
 import { hashSecret } from '../secrets'
-import { buildTestDeps, databaseText, type TestDeps } from '../testing/deps'
+import { databaseText } from '../testing/deps'
 import { findSession } from '../session/find-session'
 import { createOwner } from './create-owner'
 import { OWNER_SESSION_SECONDS, signInOwner } from './sign-in-owner'
+import { useTestDeps } from '../testing/use-test-deps'
 
-let t: TestDeps
-beforeEach(async () => {
-  t = await buildTestDeps()
-})
-afterEach(async () => {
-  await t.cleanup()
-})
+const t = useTestDeps()
 
 const ALICE = {
   email: 'alice@example.com',

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { TEST_CLIENT, authAs, buildTestDeps, gnapError, grantRequest, incomingAccess, rowCounts, type TestDeps } from '../testing/deps'
+import { TEST_CLIENT, authAs, gnapError, grantRequest, incomingAccess, rowCounts } from '../testing/deps'
 import { GnapError } from '../errors'
 import { requestGrant } from '../grant/request-grant'
 import { admitGrantRequestFromIp } from './grant-rate-limit'

@@ -1,5 +1,5 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { authAs, buildTestDeps, introspect, type TestDeps } from '../testing/deps'
+import { describe, expect, it } from 'vitest'
+import { authAs, introspect } from '../testing/deps'
 import { issueNonInteractiveGrant, lastSegment, requestPendingGrant } from '../testing/grant-flows'
 import { rotateAccessToken } from '../access-token/rotate-access-token'
 import { revokeAccessToken } from '../access-token/revoke-access-token'
@@ -7,17 +7,12 @@ import { cancelGrant } from '../grant/cancel-grant'
 import { hitRateLimit } from '../rate-limit/rate-limit'
 import { rememberSignatureNonce } from '../client/signature-nonce.repo'
 import { deleteExpiredRecords, startRetentionJob } from './retention'
+import { useTestDeps } from '../testing/use-test-deps'
 
 // Default settings: tokens live 600 s and dead rows are kept 30 days (ACCESS_TOKEN_DELETION_DAYS).
 const DAY = 86_400
 
-let t: TestDeps
-beforeEach(async () => {
-  t = await buildTestDeps()
-})
-afterEach(async () => {
-  await t.cleanup()
-})
+const t = useTestDeps()
 
 const tokenIds = async () => (await t.db.accessToken.findMany({ orderBy: { createdAt: 'asc' } })).map((r) => r.managementId)
 
@@ -35,8 +30,7 @@ describe('deleteExpiredRecords: access tokens', () => {
   })
 
   it('deletes a token revoked for longer than the retention period, counted from the revocation', async () => {
-    await t.cleanup()
-    t = await buildTestDeps({ config: { accessTokenExpirySeconds: 90 * DAY } })
+    await t.reset({ config: { accessTokenExpirySeconds: 90 * DAY } })
     const g = await issueNonInteractiveGrant(t)
     const live = await issueNonInteractiveGrant(t)
     t.clock.advance(DAY)
@@ -48,8 +42,7 @@ describe('deleteExpiredRecords: access tokens', () => {
   })
 
   it('deletes the tokens of a grant revoked long ago, but not the grant', async () => {
-    await t.cleanup()
-    t = await buildTestDeps({ config: { accessTokenExpirySeconds: 90 * DAY } })
+    await t.reset({ config: { accessTokenExpirySeconds: 90 * DAY } })
     const g = await issueNonInteractiveGrant(t)
     await cancelGrant(t.deps, { continueId: g.continueId, auth: authAs(g.continueToken) })
     t.clock.advance(31 * DAY)
@@ -84,8 +77,7 @@ describe('deleteExpiredRecords: rotation chains', () => {
   it('deletes dead predecessors of a live token and sets the link of the oldest kept token to null', async () => {
     // Kept one day here. Rotated every 10 minutes for two days: the first rotations are over a day old, the newest
     // token is live.
-    await t.cleanup()
-    t = await buildTestDeps({ config: { accessTokenDeletionDays: 1 } })
+    await t.reset({ config: { accessTokenDeletionDays: 1 } })
     const c = await chain(2 * 144)
     const total = c.ids.length
     const result = await deleteExpiredRecords(t.deps, { batchSize: 50 })

@@ -1,19 +1,14 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { hashSecret } from '../secrets'
-import { buildTestDeps, databaseText, type TestDeps } from '../testing/deps'
+import { databaseText } from '../testing/deps'
 import { createSession } from './create-session'
 import { findSession } from './find-session'
 import { endSession } from './end-session'
 import { csrfMatches, csrfTokenFor } from './csrf'
 import type { SessionKind } from './session.repo'
+import { useTestDeps } from '../testing/use-test-deps'
 
-let t: TestDeps
-beforeEach(async () => {
-  t = await buildTestDeps()
-})
-afterEach(async () => {
-  await t.cleanup()
-})
+const t = useTestDeps()
 
 const TTL = 1800
 const open = (kind: SessionKind = 'owner', subjectId = 'owner-1') => createSession(t.sql, { kind, subjectId, ttlSeconds: TTL, now: t.deps.clock() })

@@ -12,9 +12,4 @@ export const POST = gnapRoute(
   ({ deps, input }) => introspectToken(deps, input),
 )
 
-const other = otherMethods('POST')
-export const GET = other.notAllowed
-export const PUT = other.notAllowed
-export const PATCH = other.notAllowed
-export const DELETE = other.notAllowed
-export const OPTIONS = other.options
+export const { GET, PUT, PATCH, DELETE, OPTIONS } = otherMethods('POST')

@@ -14,8 +14,4 @@ export const DELETE = gnapRoute({}, async ({ deps, params, auth }) => {
   return null
 })
 
-const other = otherMethods('POST, DELETE')
-export const GET = other.notAllowed
-export const PUT = other.notAllowed
-export const PATCH = other.notAllowed
-export const OPTIONS = other.options
+export const { GET, PUT, PATCH, OPTIONS } = otherMethods('POST, DELETE')

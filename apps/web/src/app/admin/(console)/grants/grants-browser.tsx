@@ -93,39 +93,9 @@ export function GrantsBrowser() {
                 A grant id, a continuation id or a token&apos;s management id, exactly.
               </span>
             </div>
-            <div>
-              <label htmlFor="f-state">State</label>
-              <select id="f-state" name="state" defaultValue={query.state ?? ''}>
-                <option value="">Any state</option>
-                {Object.entries(STATES).map(([v, label]) => (
-                  <option key={v} value={v}>
-                    {label}
-                  </option>
-                ))}
-              </select>
-            </div>
-            <div>
-              <label htmlFor="f-reason">Finalization reason</label>
-              <select id="f-reason" name="reason" defaultValue={query.reason ?? ''}>
-                <option value="">Any reason</option>
-                {Object.entries(REASONS).map(([v, label]) => (
-                  <option key={v} value={v}>
-                    {label}
-                  </option>
-                ))}
-              </select>
-            </div>
-            <div>
-              <label htmlFor="f-type">Access type</label>
-              <select id="f-type" name="type" defaultValue={query.type ?? ''}>
-                <option value="">Any type</option>
-                {Object.entries(ACCESS_TYPES).map(([v, label]) => (
-                  <option key={v} value={v}>
-                    {label}
-                  </option>
-                ))}
-              </select>
-            </div>
+            <FilterSelect id="f-state" name="state" label="State" anyLabel="Any state" options={STATES} value={query.state} />
+            <FilterSelect id="f-reason" name="reason" label="Finalization reason" anyLabel="Any reason" options={REASONS} value={query.reason} />
+            <FilterSelect id="f-type" name="type" label="Access type" anyLabel="Any type" options={ACCESS_TYPES} value={query.type} />
             <div className="wide">
               <label htmlFor="f-client">Client wallet address</label>
               <div className="client-field">
@@ -315,4 +285,28 @@ export function GrantsBrowser() {
 function SortArrow({ direction }: { direction: 'ascending' | 'descending' | undefined }) {
   if (!direction) return <span className="visually-hidden">(sort by this column)</span>
   return <span aria-hidden="true">{direction === 'descending' ? '↓' : '↑'}</span>
+}
+
+/** One filter of the grants table: a labelled select whose first option is "any". */
+function FilterSelect(props: {
+  id: string
+  name: string
+  label: string
+  anyLabel: string
+  options: Record<string, string>
+  value: string | undefined
+}) {
+  return (
+    <div>
+      <label htmlFor={props.id}>{props.label}</label>
+      <select id={props.id} name={props.name} defaultValue={props.value ?? ''}>
+        <option value="">{props.anyLabel}</option>
+        {Object.entries(props.options).map(([value, label]) => (
+          <option key={value} value={value}>
+            {label}
+          </option>
+        ))}
+      </select>
+    </div>
+  )
 }
