@@ -2,7 +2,7 @@
 // Writes prisma/postgres/schema.prisma from prisma/schema.prisma, the one source of the data model: the same
 // models with the provider and the generated client's folder rewritten. One generated client cannot serve both
 // databases (a client refuses a driver adapter of another provider), and `provider = env(...)` makes the CLI
-// download an engine, so each database gets its own generated client (see TOOLCHAIN.md, PostgreSQL).
+// download an engine, so each database gets its own generated client.
 import fs from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'

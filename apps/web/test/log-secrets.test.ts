@@ -1,4 +1,4 @@
-// Secrets never in logs (issue #6, docs/protocol.md §8.9): a full run of every flow and some failures with
+// Secrets never in logs (docs/protocol.md §8.9): a full run of every flow and some failures with
 // LOG_LEVEL=debug, then the server's whole output (stdout and stderr) is searched for every secret issued or used.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { IDP_SECRET, INTROSPECTION_SECRET } from '@gnap/test-support'
