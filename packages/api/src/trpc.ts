@@ -3,7 +3,7 @@ import superjson from 'superjson'
 import { isConsoleError, isGnapError, type ConsoleErrorCode, type GnapErrorCode } from '@gnap/domain'
 import type { Context } from './context'
 
-// The only initTRPC of the repository (STYLE.md §5). Dates cross the wire through superjson, so the browser's
+// The only initTRPC of the repository. Dates cross the wire through superjson, so the browser's
 // client must use the same transformer.
 
 /** The tRPC code for a GnapError's HTTP status (sign-in's 429). */
@@ -57,7 +57,7 @@ const t = initTRPC.context<Context>().create({
     const cause = error.cause
     const gnap = isGnapError(cause) ? cause : null
     const internal = error.code === 'INTERNAL_SERVER_ERROR'
-    // Descriptions are safe for the browser (STYLE.md §4): domain messages and input issues, never an internal
+    // Descriptions are safe for the browser: domain messages and input issues, never an internal
     // error's message (it may quote SQL or a value).
     const known = gnap !== null || isConsoleError(cause)
     const message = internal ? 'internal error' : error.code === 'BAD_REQUEST' && !known && hasIssues(cause) ? describeIssues(cause) : shape.message

@@ -8,7 +8,7 @@ import { jsonDepthExceeds } from '../../../../server/gnap-route'
 
 export const dynamic = 'force-dynamic'
 
-// The console's API (STYLE.md §5): @gnap/api on tRPC's fetch adapter. The admin session is the httpOnly
+// The console's API: @gnap/api on tRPC's fetch adapter. The admin session is the httpOnly
 // `gnap_admin` cookie; sign-in and sign-out are the `auth.*` procedures, whose context writes the Set-Cookie header
 // into the adapter's response headers. Mutations also need `x-csrf-token` (the session's token, rendered into the
 // console's pages): `mutationProcedure` refuses them otherwise.
