@@ -14,7 +14,7 @@ import { ADMIN, apiTestDeps, callerWith, ownerSessionValue, recordingJar, signed
 import { createAdmin } from '@gnap/domain'
 
 // The console must never receive a token value, a hash, a password (hash), a session value or id, or any other
-// secret (STYLE.md §5). Every procedure is called on data holding each kind of secret, every output is
+// secret. Every procedure is called on data holding each kind of secret, every output is
 // serialised as the HTTP adapter would (superjson), and searched for every secret the test knows or the database
 // stores.
 
