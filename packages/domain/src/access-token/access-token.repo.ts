@@ -78,3 +78,21 @@ export function revokeLiveTokens(tx: SqlRunner, where: { grantId: string } | { i
 }
 
 export const isTokenExpired = (t: { expiresAt: Date }, now: Date): boolean => now.getTime() >= t.expiresAt.getTime()
+
+const placeholders = (n: number) => Array.from({ length: n }, (_, i) => `$${i + 1}`).join(', ')
+
+/** Ids of tokens dead (expired, rotated or revoked) before `cutoff`, oldest first. */
+export async function findDeadTokenIds(db: SqlRunner, cutoff: Date, take: number): Promise<string[]> {
+  const rows = await db.all<{ id: string }>(
+    `SELECT "id" FROM "AccessToken" WHERE "expiresAt" < $1 OR "rotatedAt" < $1 OR "revokedAt" < $1 ORDER BY "createdAt" ASC, "id" ASC LIMIT $2`,
+    [cutoff, take],
+  )
+  return rows.map((r) => r.id)
+}
+
+/** Deletes these tokens, first setting the `previousId` of their successors to null; the number deleted. */
+export async function deleteTokens(tx: SqlRunner, ids: string[]): Promise<number> {
+  if (ids.length === 0) return 0
+  await tx.run(`UPDATE "AccessToken" SET "previousId" = NULL WHERE "previousId" IN (${placeholders(ids.length)})`, ids)
+  return tx.run(`DELETE FROM "AccessToken" WHERE "id" IN (${placeholders(ids.length)})`, ids)
+}

@@ -14,3 +14,11 @@ export async function rememberSignatureNonce(db: SqlRunner, keyRef: string, nonc
   )
   return changed === 1
 }
+
+/** Deletes up to `take` nonces whose window closed before `now`; the number deleted. */
+export function deleteExpiredSignatureNonces(db: SqlRunner, now: Date, take: number): Promise<number> {
+  return db.run(
+    `DELETE FROM "SignatureNonce" WHERE ("keyRef", "nonce") IN (SELECT "keyRef", "nonce" FROM "SignatureNonce" WHERE "expiresAt" < $1 LIMIT $2)`,
+    [now, take],
+  )
+}

@@ -1,8 +1,8 @@
-import type { AccessItem, Grant, Interaction } from '../db/generated/client'
+import type { AccessItem, Grant } from '../db/generated/client'
 import type { SqlRunner, SqlValue } from '../db/sql'
 import { isId } from '../secrets'
 import { findAccessItemRows } from '../access/access.repo'
-import { findInteractionOfGrant } from '../interaction/interaction.repo'
+import { findInteractionOfGrant, type StoredInteraction } from '../interaction/interaction.repo'
 import type { FinalizedReason, GrantState, GrantStatus } from './grant-state'
 
 // Every SQL statement about grants: read on every continuation, moved by continuation, interaction, cancel and
@@ -11,7 +11,7 @@ import type { FinalizedReason, GrantState, GrantStatus } from './grant-state'
 /** A grant row with its state typed as the state machine's (grant-state.ts). */
 export type StoredGrant = Omit<Grant, 'state' | 'finalizedReason'> & GrantStatus
 
-export type GrantWithRelations = StoredGrant & { accessItems: AccessItem[]; interaction: Interaction | null }
+export type GrantWithRelations = StoredGrant & { accessItems: AccessItem[]; interaction: StoredInteraction | null }
 
 /** A grant by its continuation id, with its access items in request order and its interaction. */
 export async function findGrantByContinueId(db: SqlRunner, continueId: string): Promise<GrantWithRelations | null> {
@@ -20,6 +20,12 @@ export async function findGrantByContinueId(db: SqlRunner, continueId: string): 
   if (!grant) return null
   const [accessItems, interaction] = await Promise.all([findAccessItemRows(db, grant.id), findInteractionOfGrant(db, grant.id)])
   return { ...grant, accessItems, interaction }
+}
+
+/** A grant by its id, as stored; null when none. */
+export async function findGrantById(db: SqlRunner, id: string): Promise<StoredGrant | null> {
+  const [grant] = await db.all<StoredGrant>(`SELECT * FROM "Grant" WHERE "id" = $1`, [id])
+  return grant ?? null
 }
 
 /** A grant's state and finalization reason; null when no grant has this id. */

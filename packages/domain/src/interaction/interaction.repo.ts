@@ -2,15 +2,14 @@ import type { AccessItem, Interaction } from '../db/generated/client'
 import type { SqlRunner } from '../db/sql'
 import type { InteractionState } from '../grant/grant-state'
 import { findAccessItemRows } from '../access/access.repo'
-import type { StoredGrant } from '../grant/grant.repo'
+import { findGrantById, type StoredGrant } from '../grant/grant.repo'
 import { isId } from '../secrets'
 
-// Every SQL statement about interactions but the two the grant's own transactions run (grant.repo.ts
-// `insertInteraction`, `useInteractRef`). The conditional updates decide races: a decision is taken once, an
-// interaction finishes once.
+// Every SQL statement about interactions. The conditional updates decide races: a decision is taken once, an
+// interaction finishes once, an interaction reference is used once.
 
 /** An interaction row with its state typed. */
-type StoredInteraction = Omit<Interaction, 'state'> & { state: InteractionState }
+export type StoredInteraction = Omit<Interaction, 'state'> & { state: InteractionState }
 
 export type InteractionWithGrant = StoredInteraction & { grant: StoredGrant & { accessItems: AccessItem[] } }
 
@@ -19,7 +18,7 @@ export async function findInteraction(db: SqlRunner, id: string, nonce: string):
   if (!isId(id)) return null
   const [interaction] = await db.all<StoredInteraction>(`SELECT * FROM "Interaction" WHERE "id" = $1`, [id])
   if (!interaction || interaction.nonce !== nonce) return null
-  const [grant] = await db.all<StoredGrant>(`SELECT * FROM "Grant" WHERE "id" = $1`, [interaction.grantId])
+  const grant = await findGrantById(db, interaction.grantId)
   if (!grant) return null
   return { ...interaction, grant: { ...grant, accessItems: await findAccessItemRows(db, grant.id) } }
 }
@@ -50,8 +49,8 @@ export async function finishInteractionOnce(tx: SqlRunner, id: string, now: Date
 }
 
 /** A grant's interaction, as stored; null when the grant has none (a non-interactive grant). */
-export async function findInteractionOfGrant(db: SqlRunner, grantId: string): Promise<Interaction | null> {
-  const [row] = await db.all<Interaction>(`SELECT * FROM "Interaction" WHERE "grantId" = $1`, [grantId])
+export async function findInteractionOfGrant(db: SqlRunner, grantId: string): Promise<StoredInteraction | null> {
+  const [row] = await db.all<StoredInteraction>(`SELECT * FROM "Interaction" WHERE "grantId" = $1`, [grantId])
   return row ?? null
 }
 

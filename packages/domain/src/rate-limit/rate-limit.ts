@@ -1,4 +1,5 @@
 import type { SqlRunner } from '../db/sql'
+import { incrementRateLimit, insertFirstRateLimitHit } from './rate-limit.repo'
 
 /** The longest window `hitRateLimit` supports: the retention job deletes counters older than this. */
 export const MAX_RATE_LIMIT_WINDOW_SECONDS = 86_400
@@ -20,24 +21,17 @@ export async function hitRateLimit(db: SqlRunner, key: string, limit: number, wi
   if (!Number.isInteger(windowSeconds) || windowSeconds < 1 || windowSeconds > MAX_RATE_LIMIT_WINDOW_SECONDS) {
     throw new RangeError(`rate limit window must be 1–${MAX_RATE_LIMIT_WINDOW_SECONDS} s`)
   }
+  const { windowStart, retryAfterSeconds } = fixedWindow(now, windowSeconds)
+  if (limit <= 0) return { allowed: true, retryAfterSeconds }
+  if (await incrementRateLimit(db, key, windowStart, limit)) return { allowed: true, retryAfterSeconds }
+  if (await insertFirstRateLimitHit(db, key, windowStart)) return { allowed: true, retryAfterSeconds }
+  // The row exists: full, or created by a concurrent first hit a moment ago.
+  return { allowed: await incrementRateLimit(db, key, windowStart, limit), retryAfterSeconds }
+}
+
+/** The fixed window of `windowSeconds` that `now` falls in, and the whole seconds (at least 1) until it ends. */
+export function fixedWindow(now: Date, windowSeconds: number): { windowStart: Date; retryAfterSeconds: number } {
   const windowMs = windowSeconds * 1000
   const start = Math.floor(now.getTime() / windowMs) * windowMs
-  const retryAfterSeconds = Math.max(1, Math.ceil((start + windowMs - now.getTime()) / 1000))
-  if (limit <= 0) return { allowed: true, retryAfterSeconds }
-  const windowStart = new Date(start)
-
-  const increment = async () =>
-    (await db.run(`UPDATE "RateLimit" SET "count" = "count" + 1 WHERE "key" = $1 AND "windowStart" = $2 AND "count" < $3`, [
-      key,
-      windowStart,
-      limit,
-    ])) === 1
-  if (await increment()) return { allowed: true, retryAfterSeconds }
-  const created = await db.run(`INSERT INTO "RateLimit" ("key", "windowStart", "count") VALUES ($1, $2, 1) ON CONFLICT DO NOTHING`, [
-    key,
-    windowStart,
-  ])
-  if (created === 1) return { allowed: true, retryAfterSeconds }
-  // The row exists: full, or created by a concurrent first hit a moment ago.
-  return { allowed: await increment(), retryAfterSeconds }
+  return { windowStart: new Date(start), retryAfterSeconds: Math.max(1, Math.ceil((start + windowMs - now.getTime()) / 1000)) }
 }

@@ -1,6 +1,6 @@
 import type { SqlRunner } from '../db/sql'
 import { rateLimited } from '../errors'
-import { hitRateLimit } from './rate-limit'
+import { fixedWindow, hitRateLimit } from './rate-limit'
 import { findRateLimitCount } from './rate-limit.repo'
 
 /** Failed sign-ins allowed per account and per caller address in one window, before sign-in pauses. */
@@ -15,19 +15,13 @@ const keysFor = (scope: Scope, email: string, ip: string | null) => [
   ...(ip ? [{ key: `${scope}-sign-in:ip:${ip}`, limit: SIGN_IN_LIMITS.failuresPerIp }] : []),
 ]
 
-function window(now: Date) {
-  const windowMs = SIGN_IN_LIMITS.windowSeconds * 1000
-  const start = Math.floor(now.getTime() / windowMs) * windowMs
-  return { windowStart: new Date(start), retryAfterSeconds: Math.max(1, Math.ceil((start + windowMs - now.getTime()) / 1000)) }
-}
-
 /**
  * Refuses a sign-in while its account or address has used up its failures for the window, before the password
  * is even checked (so a paused account cannot be probed).
  * @throws GnapError request_denied (429, retryAfterSeconds)
  */
 export async function assertSignInAllowed(db: SqlRunner, scope: Scope, email: string, ip: string | null, now: Date): Promise<void> {
-  const { windowStart, retryAfterSeconds } = window(now)
+  const { windowStart, retryAfterSeconds } = fixedWindow(now, SIGN_IN_LIMITS.windowSeconds)
   for (const { key, limit } of keysFor(scope, email, ip)) {
     if ((await findRateLimitCount(db, key, windowStart)) >= limit) {
       throw rateLimited(`too many failed sign-ins: try again in ${Math.ceil(retryAfterSeconds / 60)} min`, retryAfterSeconds)

@@ -1,6 +1,8 @@
 import type { Deps } from '../deps'
 import { MAX_RATE_LIMIT_WINDOW_SECONDS } from '../rate-limit/rate-limit'
-import { deleteExpiredSignatureNonces, deleteRateLimitsBefore, deleteTokens, findDeadTokenIds } from './retention.repo'
+import { deleteTokens, findDeadTokenIds } from '../access-token/access-token.repo'
+import { deleteExpiredSignatureNonces } from '../client/signature-nonce.repo'
+import { deleteRateLimitsBefore } from '../rate-limit/rate-limit.repo'
 
 /** Rows deleted per transaction: short write transactions, so requests never wait long for SQLite's one writer. */
 const RETENTION_BATCH_SIZE = 500
