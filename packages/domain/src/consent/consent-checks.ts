@@ -1,7 +1,6 @@
 import type { Deps } from '../deps'
 import { serverUrl } from '../config/config'
-import { isInteractionExpired } from '../grant/grant-state'
-import { secretMatches } from '../secrets'
+import { isInteractionExpired, isInteractionSession } from '../grant/grant-state'
 import { findSession } from '../session/find-session'
 import type { SessionRow } from '../session/session.repo'
 import { findOwnerWithWalletAddresses } from '../owner/owner.repo'
@@ -42,7 +41,7 @@ export async function checkInteraction(deps: Deps, input: ConsentInput): Promise
       ),
     }
   }
-  if (!input.interactionSession || !interaction.sessionHash || !secretMatches(input.interactionSession, interaction.sessionHash)) {
+  if (!isInteractionSession(interaction, input.interactionSession)) {
     return {
       result: page(
         401,

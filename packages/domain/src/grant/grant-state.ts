@@ -1,6 +1,8 @@
 // Grant states (docs/protocol.md §3). Finalized is terminal (RFC 9635 §1.5): the only change allowed after it is
 // issued → revoked, the reason only.
 
+import { secretMatches } from '../secrets'
+
 export type GrantState = 'pending' | 'approved' | 'finalized'
 export type FinalizedReason = 'issued' | 'revoked' | 'rejected'
 
@@ -35,3 +37,7 @@ export function secondsUntilContinue(notBefore: Date | null, now: Date): number 
 export type InteractionState = 'pending' | 'approved' | 'denied'
 
 export const isInteractionExpired = (i: { expiresAt: Date }, now: Date): boolean => now.getTime() > i.expiresAt.getTime()
+
+/** Whether `session` is the browser session the interaction was started in (only its hash is stored). */
+export const isInteractionSession = (i: { sessionHash: string | null }, session: string | null): boolean =>
+  session !== null && i.sessionHash !== null && secretMatches(session, i.sessionHash)

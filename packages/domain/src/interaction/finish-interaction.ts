@@ -1,7 +1,6 @@
 import type { Deps } from '../deps'
 import { grantEndpoint } from '../config/config'
-import { secretMatches } from '../secrets'
-import { isInteractionExpired } from '../grant/grant-state'
+import { isInteractionExpired, isInteractionSession } from '../grant/grant-state'
 import { moveGrant } from '../grant/grant.repo'
 import { findInteraction, finishInteractionOnce } from './interaction.repo'
 import { finishHash } from './finish-hash'
@@ -18,7 +17,7 @@ export async function finishInteraction(
 ): Promise<FrontChannelResult> {
   const interaction = await findInteraction(deps.sql, input.interactionId, input.nonce)
   if (!interaction) return page(404, 'unknown_interaction', 'Unknown request', 'This authorization link is not valid.')
-  if (!input.session || !interaction.sessionHash || !secretMatches(input.session, interaction.sessionHash)) {
+  if (!isInteractionSession(interaction, input.session)) {
     return page(
       401,
       'invalid_request',
