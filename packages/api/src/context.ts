@@ -5,7 +5,7 @@ export const CSRF_HEADER = 'x-csrf-token'
 
 /**
  * How a procedure sets or clears the admin session cookie; the value never goes into a response body. The app
- * that mounts the router reads the cookie and writes Set-Cookie (apps/web: server/cookies.ts).
+ * that mounts the router reads the cookie and writes Set-Cookie with the domain's cookie module (`readCookie`, `adminCookieJar`).
  */
 export interface SessionCookieJar {
   set(value: string, expiresAt: Date): void
