@@ -152,7 +152,9 @@ test.describe('built-in consent screen', () => {
     expect(world.finish.hits).toHaveLength(landings)
   })
 
-  test('an expired link sends the browser to the finish URI with result=invalid_interaction, or shows the expired page', async ({ page }) => {
+  test('an expired link opened in a fresh browser shows a page with a link back to the client, not a redirect, or the expired page', async ({
+    page,
+  }, testInfo) => {
     const short = await startConsentWorld({ INTERACTION_EXPIRY_SECONDS: '1' })
     try {
       const withFinish = await short.requestGrant()
@@ -161,11 +163,28 @@ test.describe('built-in consent screen', () => {
       const expiry = await interactionExpiry(short.server.dbFile, withoutFinish.pending.interact.redirect)
       await sleep(Math.max(0, expiry.getTime() - Date.now()) + 250)
 
-      await page.goto(withFinish.pending.interact.redirect)
-      const back = await landedAtClient(page, short)
-      expect(back.get('result')).toBe('invalid_interaction')
-      expect(back.get('message')).toBe('interaction expired')
-      expect(back.has('hash')).toBe(false)
+      // This browser never opened the link, so it holds no session of the interaction: no redirect (docs/protocol.md §2.7).
+      const stale = await page.goto(withFinish.pending.interact.redirect)
+      expect(stale?.status()).toBe(403)
+      await expect(page).toHaveURL(withFinish.pending.interact.redirect)
+      await expect(page).toHaveTitle('Request expired')
+      await expect(page.getByRole('heading', { level: 1 })).toHaveText('Request expired')
+      await expect(page.getByText('This request has expired. Go back to the app and start again.')).toBeVisible()
+      const back = page.getByRole('link', { name: `Go back to ${new URL(short.finish.uri).host}` })
+      await expect(back).toBeVisible()
+      expect(short.finish.hits).toHaveLength(0)
+      expect(await seriousViolations(page), 'expired page with a link').toEqual([])
+      await screenshot(page, testInfo, 'expired-link-phone', PHONE)
+      expect(await seriousViolations(page), 'expired page with a link on a phone').toEqual([])
+
+      // Keyboard only: Tab reaches the link, Enter follows it to the client's finish URI.
+      await page.keyboard.press('Tab')
+      await expect(back).toBeFocused()
+      await page.keyboard.press('Enter')
+      const landed = await landedAtClient(page, short)
+      expect(landed.get('result')).toBe('invalid_interaction')
+      expect(landed.get('message')).toBe('interaction expired')
+      expect(landed.has('hash')).toBe(false)
 
       const expired = await page.goto(withoutFinish.pending.interact.redirect)
       expect(expired?.status()).toBe(403)

@@ -69,6 +69,17 @@ async function expectPage(url: string, res: Response, status: number): Promise<v
   seenDescriptions.push(text)
 }
 
+/** A 403 page, no redirect, whose one link goes to the client's finish URI carrying `result` (and nothing more). */
+async function expectPageWithLink(url: string, res: Response, params: Record<string, string>): Promise<void> {
+  const text = await res.clone().text()
+  await expectPage(url, res, 403)
+  const hrefs = [...text.matchAll(/<a [^>]*href="([^"]*)"/g)].map((m) => (m[1] ?? '').replaceAll('&amp;', '&'))
+  expect(hrefs).toHaveLength(1)
+  const link = new URL(hrefs[0] ?? '')
+  expect(`${link.origin}${link.pathname}`).toBe('https://client.example/finish')
+  expect(Object.fromEntries(link.searchParams)).toEqual(params)
+}
+
 /** A redirect to the client's finish URI carrying `result` (and nothing that would let it continue). */
 function expectFinishRedirect(res: Response, params: Record<string, string>): URL {
   expect(res.status).toBe(302)
@@ -215,11 +226,14 @@ describe('GET /interact/{id}/{nonce} (interaction start)', () => {
 
   it('sends an already decided interaction back to the finish URI with result=invalid_interaction, or a 403 page without one', async () => {
     const g = await pending(w)
-    expect((await start(w, g)).res.status).toBe(302)
+    const first = await start(w, g)
+    expect(first.res.status).toBe(302)
     expect((await choose(w, g, 'accept')).status).toBe(202)
-    const again = await start(w, g)
+    const again = await start(w, g, { cookie: first.cookie })
     expectFinishRedirect(again.res, { result: 'invalid_interaction', message: 'interaction already decided' })
     expect(again.cookie).toBe('')
+    // Another browser (no cookie of this interaction) is not redirected: a page with a link (no open redirect).
+    await expectPageWithLink(startUrl(w, g), (await start(w, g)).res, { result: 'invalid_interaction', message: 'interaction already decided' })
 
     const polled = await pending(w, { finish: false })
     expect((await choose(w, polled, 'reject')).status).toBe(202)
@@ -311,9 +325,13 @@ describe('an expired interaction (INTERACTION_EXPIRY_SECONDS=1)', () => {
     await x?.stop()
   })
 
-  it('start redirects to the finish URI with result=invalid_interaction, or shows a 403 page without one', async () => {
-    const res = (await start(x, notStarted)).res
-    expectFinishRedirect(res, { result: 'invalid_interaction', message: 'interaction expired' })
+  it('start redirects the browser that started it to the finish URI with result=invalid_interaction, any other to a page with a link, or shows a 403 page without one', async () => {
+    expectFinishRedirect((await start(x, started, { cookie: started.cookie })).res, { result: 'invalid_interaction', message: 'interaction expired' })
+    await expectPageWithLink(startUrl(x, notStarted), (await start(x, notStarted)).res, { result: 'invalid_interaction', message: 'interaction expired' })
+    await expectPageWithLink(startUrl(x, started), (await start(x, started, { cookie: decided.cookie })).res, {
+      result: 'invalid_interaction',
+      message: 'interaction expired',
+    })
     await expectPage(startUrl(x, noFinish), (await start(x, noFinish)).res, 403)
   })
 

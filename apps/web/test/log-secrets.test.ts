@@ -55,6 +55,7 @@ async function interactive(choice: 'accept' | 'reject') {
   })
   const flow = await consent(w.server, answer.interact!.redirect, choice)
   remember('session cookie', flow.cookie.split('=')[1])
+  remember('interaction nonce', flow.nonce)
   const location = new URL(flow.finish.headers.get('location') ?? '')
   if (choice === 'accept') {
     remember('interact_ref', location.searchParams.get('interact_ref'))
@@ -147,6 +148,7 @@ describe('a full run with LOG_LEVEL=debug', () => {
       'interact_ref',
       'finish hash',
       'session cookie',
+      'interaction nonce',
       'introspection secret',
       'identity-provider secret',
       'Signature header',

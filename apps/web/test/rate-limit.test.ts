@@ -1,7 +1,7 @@
 // Rate limits on grant requests over HTTP against `next start`: per client wallet address (default 120
 // a minute) and per caller IP, answered 429 request_denied with Retry-After, a deviation the contract check allows.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startServer, type RunningServer } from '@gnap/test-support'
+import { IDP_SECRET, INTROSPECTION_SECRET, startServer, type RunningServer } from '@gnap/test-support'
 import { sleep, startWorld, type World } from './support/world'
 import { expectGnapError, expectOk, incomingAccess, rowCounts, signedFetch } from './support/raw-http'
 
@@ -107,5 +107,53 @@ describe('per IP (RATE_LIMIT_GRANTS_PER_MINUTE_PER_IP)', () => {
     await atLeastLeftInMinute(15)
     // One shared counter would let any caller exhaust everyone's allowance; the per-client limit still applies.
     for (let i = 0; i < 6; i++) expect((await attempt(untrusted, `192.0.2.${i % 2}`)).status).toBe(400)
+  })
+})
+
+describe('failed shared secrets: the introspection bearer and x-idp-secret (docs/protocol.md §2.6, §2.9, §2.10)', () => {
+  let trusted: RunningServer
+  beforeAll(async () => {
+    trusted = await startServer({ TRUST_PROXY: 'true' })
+  })
+  afterAll(async () => {
+    await trusted?.stop()
+  })
+
+  const introspect = (secret: string, ip: string) =>
+    fetch(`${trusted.url}introspect`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${secret}`, 'x-forwarded-for': ip },
+      body: JSON.stringify({ access_token: 'no-such-token' }),
+    })
+  const idpUrl = () => `${trusted.url}grant/00000000-0000-4000-8000-000000000000/0123456789ABCDEF`
+  const lookup = (secret: string, ip: string) => fetch(idpUrl(), { headers: { 'x-idp-secret': secret, 'x-forwarded-for': ip } })
+  const choose = (secret: string, ip: string) =>
+    fetch(`${idpUrl()}/accept`, { method: 'POST', headers: { 'x-idp-secret': secret, 'x-forwarded-for': ip } })
+
+  it('answers 429 with Retry-After to an address after 10 wrong introspection secrets, the right one included; another address still gets in', async () => {
+    await atLeastLeftInMinute(20)
+    for (let i = 0; i < 10; i++) await expectGnapError('POST', `${trusted.url}introspect`, await introspect('wrong-secret', '203.0.113.20'), 401, 'invalid_client')
+    for (const secret of ['wrong-secret', INTROSPECTION_SECRET]) {
+      const limited = await introspect(secret, '203.0.113.20')
+      await expectGnapError('POST', `${trusted.url}introspect`, limited, 429, 'request_denied')
+      const retryAfter = Number(limited.headers.get('retry-after'))
+      expect(retryAfter).toBeGreaterThanOrEqual(1)
+      expect(retryAfter).toBeLessThanOrEqual(60)
+    }
+    expect(await expectOk('POST', `${trusted.url}introspect`, await introspect(INTROSPECTION_SECRET, '198.51.100.20'))).toEqual({ active: false })
+  })
+
+  it('answers 429 with Retry-After to an address after 10 wrong x-idp-secrets, lookups and choices alike; another address still gets in', async () => {
+    await atLeastLeftInMinute(20)
+    for (let i = 0; i < 5; i++) {
+      await expectGnapError('GET', idpUrl(), await lookup('wrong-secret', '203.0.113.21'), 401, 'invalid_request')
+      await expectGnapError('POST', `${idpUrl()}/accept`, await choose('wrong-secret', '203.0.113.21'), 401, 'invalid_interaction')
+    }
+    const limited = await lookup(IDP_SECRET, '203.0.113.21')
+    await expectGnapError('GET', idpUrl(), limited, 429, 'request_denied')
+    expect(Number(limited.headers.get('retry-after'))).toBeGreaterThanOrEqual(1)
+    await expectGnapError('POST', `${idpUrl()}/accept`, await choose(IDP_SECRET, '203.0.113.21'), 429, 'request_denied')
+    // The right secret from elsewhere gets past the secret check, to the interaction lookup.
+    await expectGnapError('GET', idpUrl(), await lookup(IDP_SECRET, '198.51.100.21'), 404, 'unknown_interaction')
   })
 })

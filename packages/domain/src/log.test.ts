@@ -1,6 +1,6 @@
 import { Writable } from 'node:stream'
 import { describe, expect, it } from 'vitest'
-import { createLogger } from './log'
+import { createLogger, loggablePath } from './log'
 
 function capture() {
   let out = ''
@@ -42,5 +42,28 @@ describe('createLogger redaction (docs/protocol.md §8.9)', () => {
     const { log, text } = capture()
     log.info({ grantId: 'g-1', path: '/continue/abc', status: 401 }, 'request')
     expect(JSON.parse(text())).toMatchObject({ grantId: 'g-1', path: '/continue/abc', status: 401, msg: 'request' })
+  })
+})
+
+describe('loggablePath (docs/protocol.md §8.9)', () => {
+  const nonce = 'C0FFEE0123456789ABCDEF'
+  it.each([
+    [`/interact/i-1/${nonce}`, '/interact/i-1/[redacted]'],
+    [`/interact/i-1/${nonce}/finish?interact_ref=r&hash=h`, '/interact/i-1/[redacted]/finish'],
+    [`https://as.example/interact/i-1/${nonce}/consent`, '/interact/i-1/[redacted]/consent'],
+    [`/grant/i-1/${nonce}`, '/grant/i-1/[redacted]'],
+    [`/grant/i-1/${nonce}/accept`, '/grant/i-1/[redacted]/accept'],
+    [`/GRANT/i-1/${nonce}/accept`, '/GRANT/i-1/[redacted]/accept'],
+    [`/%67rant/i-1/${nonce}`, '/%67rant/i-1/[redacted]'],
+    [`//interact//i-1//${nonce}`, '//interact//i-1//[redacted]'],
+    [`/x/../grant/i-1/${nonce}`, '/grant/i-1/[redacted]'],
+    ['/continue/abc', '/continue/abc'],
+    ['/?x=secret', '/'],
+  ])('logs %s as %s', (path, logged) => {
+    expect(loggablePath(path)).toBe(logged)
+  })
+
+  it('cuts a long path', () => {
+    expect(loggablePath(`/${'a'.repeat(500)}`)).toHaveLength(200)
   })
 })

@@ -65,3 +65,36 @@ export function createLogger(level: string, destination?: pino.DestinationStream
     destination ?? pino.destination({ dest: 1, sync: false }),
   )
 }
+
+/** The first path segments of the routes whose third segment is the interaction's nonce (docs/protocol.md §2.7–§2.11). */
+const NONCE_ROUTES = new Set(['interact', 'grant'])
+
+/**
+ * A request path as the request log may hold it (docs/protocol.md §8.9): the interaction nonce of
+ * `/interact/{id}/{nonce}/…` and `/grant/{id}/{nonce}/…` replaced by `[redacted]` (with the id, it opens the
+ * interaction), under any spelling the router accepts (percent-encoded, upper case, doubled or dot segments); the
+ * query left out (finish URLs carry `interact_ref` and `hash` there); the rest cut to 200 characters so a hostile
+ * URL cannot flood the log. Takes a path or a whole URL.
+ */
+export function loggablePath(pathOrUrl: string): string {
+  let path: string
+  try {
+    path = new URL(pathOrUrl.startsWith('/') ? `http://x${pathOrUrl}` : pathOrUrl).pathname
+  } catch {
+    path = pathOrUrl.split(/[?#]/)[0] ?? ''
+  }
+  const segments = path.split('/')
+  const named = segments.flatMap((s, i) => (s === '' ? [] : [i]))
+  const first = named[0] === undefined ? '' : decoded(segments[named[0]] ?? '').toLowerCase()
+  const nonceAt = named[2]
+  if (NONCE_ROUTES.has(first) && nonceAt !== undefined) segments[nonceAt] = '[redacted]'
+  return segments.join('/').slice(0, 200)
+}
+
+function decoded(segment: string): string {
+  try {
+    return decodeURIComponent(segment)
+  } catch {
+    return segment
+  }
+}

@@ -1,4 +1,4 @@
-import { INTERACTION_COOKIE, readCapped, setCookie, type Deps, type FrontChannelResult } from '@gnap/domain'
+import { INTERACTION_COOKIE, loggablePath, readCapped, setCookie, type Deps, type FrontChannelResult } from '@gnap/domain'
 import { errorResponse, json } from './gnap-route'
 import { getDeps } from './deps'
 import { messagePage } from './pages'
@@ -15,7 +15,7 @@ export function frontChannelRoute(handler: (deps: Deps, req: Request, params: Re
       const params = await route.params
       const result = await handler(deps, req, params)
       const res = result instanceof Response ? result : render(deps, req, params, result)
-      deps.log.info({ method: req.method, path: 'interact', status: res.status }, 'request')
+      deps.log.info({ method: req.method, path: loggablePath(req.url), status: res.status }, 'request')
       return res
     } catch (e) {
       const res = errorResponse(e, deps)
@@ -48,7 +48,7 @@ export function render(deps: Deps, req: Request, params: Record<string, string>,
     case 'page':
       return wantsJson(req)
         ? json(result.status, { error: { code: result.code, description: result.message } })
-        : messagePage(result.status, result.title, result.message)
+        : messagePage(result.status, result.title, result.message, result.link)
   }
 }
 

@@ -3,6 +3,7 @@ import {
   bodyTooLarge,
   createRequestAuth,
   internalError,
+  loggablePath,
   methodNotAllowed,
   readCapped,
   type Deps,
@@ -33,7 +34,7 @@ export interface GnapRouteOptions<Input> {
   /** Runs before the body is read, e.g. a rate limit; may throw a GnapError. */
   admit?: (deps: Deps, req: Request) => Promise<void>
   /** A credential that is not a signature (the resource server's bearer secret): checked before the body's shape. */
-  authorize?: (deps: Deps, req: Request) => void
+  authorize?: (deps: Deps, req: Request) => void | Promise<void>
   /** The operation's body parser, from its `*.wire.ts`: the one place a GNAP body is parsed. */
   parse?: (json: unknown) => Input
 }
@@ -57,7 +58,7 @@ export function gnapRoute<Input = undefined>(options: GnapRouteOptions<Input>, h
       await options.admit?.(deps, req)
       const bytes = await readBody(req)
       const body = parseJson(req, bytes)
-      options.authorize?.(deps, req)
+      await options.authorize?.(deps, req)
       const input = (options.parse ? options.parse(body) : undefined) as Input
       const params = await route.params
       const signed: SignedRequest = {
@@ -72,8 +73,8 @@ export function gnapRoute<Input = undefined>(options: GnapRouteOptions<Input>, h
     } catch (e) {
       res = errorResponse(e, deps)
     }
-    // The path is the caller's text: cut, so a hostile URL cannot flood the log.
-    const path = new URL(req.url).pathname.slice(0, 200)
+    // The path without its secrets (the interaction nonce) and cut, so a hostile URL cannot flood the log.
+    const path = loggablePath(req.url)
     deps?.log.info({ method: req.method, path, status: res.status, ms: Math.round(performance.now() - started) }, 'request')
     return res
   }

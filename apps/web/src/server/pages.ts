@@ -21,13 +21,18 @@ function renderPage(status: number, title: string, body: Html, headers: Record<s
   return new Response(page.value, { status, headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store', ...headers } })
 }
 
-/** A message page: what happened and what the person can do. */
-export function messagePage(status: number, title: string, message: string): Response {
+/**
+ * A message page: what happened and what the person can do, with an optional link onwards (an http(s) URL only:
+ * a page never links to a script or data URL).
+ */
+export function messagePage(status: number, title: string, message: string, link?: { href: string; text: string }): Response {
+  const href = link && /^https?:\/\//i.test(link.href) ? link.href : null
   return renderPage(
     status,
     title,
     html`<h1>${title}</h1>
-      <p>${message}</p>`,
+      <p>${message}</p>
+      ${link && href ? html`<p><a class="onward" href="${href}" rel="noreferrer">${link.text}</a></p>` : null}`,
   )
 }
 

@@ -7,14 +7,21 @@ import type { GnapErrorCode } from '../errors'
 export type FrontChannelResult =
   | { kind: 'redirect'; location: string; session?: { value: string; maxAgeSeconds: number } }
   | { kind: 'accepted'; message: string }
-  | { kind: 'page'; status: number; code: GnapErrorCode; title: string; message: string }
+  | { kind: 'page'; status: number; code: GnapErrorCode; title: string; message: string; link?: PageLink }
 
-export const page = (status: number, code: GnapErrorCode, title: string, message: string): FrontChannelResult => ({
+/** A link a page offers instead of a redirect: the person decides whether to follow it (docs/protocol.md §2.7). */
+export interface PageLink {
+  href: string
+  text: string
+}
+
+export const page = (status: number, code: GnapErrorCode, title: string, message: string, link?: PageLink): FrontChannelResult => ({
   kind: 'page',
   status,
   code,
   title,
   message,
+  ...(link ? { link } : {}),
 })
 
 /** Adds query parameters to a client's finish URI, URL-encoded (base64's `+ / =` become %2B %2F %3D). */

@@ -6,17 +6,18 @@ import { isRevoked } from '../grant/grant-state'
 import { findInteraction } from './interaction.repo'
 import { toWireInteractionState, type WireInteractionState } from './interaction.wire'
 import { checkIdpSecret } from './check-idp-secret'
+import { limitSecretFailures } from '../rate-limit/secret-failure-limit'
 
 /**
  * GET /grant/{id}/{nonce} — what the owner is asked to consent to (docs/protocol.md §2.9), for an identity
  * provider (id-provider.yaml, compatible with the reference server's so existing identity providers plug in).
- * @throws GnapError invalid_request (401), unknown_interaction (404)
+ * @throws GnapError invalid_request (401), request_denied (429, too many wrong secrets), unknown_interaction (404)
  */
 export async function getGrantForConsent(
   deps: Deps,
-  input: { interactionId: string; nonce: string; idpSecret: string | null },
+  input: { interactionId: string; nonce: string; idpSecret: string | null; ip?: string | null },
 ): Promise<{ grantId: string; access: AccessItem[]; state: WireInteractionState }> {
-  checkIdpSecret(deps, input.idpSecret, 'invalid_request')
+  await limitSecretFailures(deps, 'idp', input.ip ?? null, () => checkIdpSecret(deps, input.idpSecret, 'invalid_request'))
   const interaction = await findInteraction(deps.sql, input.interactionId, input.nonce)
   if (!interaction || isRevoked(interaction.grant)) throw new GnapError('unknown_interaction', 'unknown interaction')
   return {

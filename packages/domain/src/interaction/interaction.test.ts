@@ -26,7 +26,8 @@ import { useTestDeps } from '../testing/use-test-deps'
 const t = useTestDeps()
 
 const IDP_SECRET = 'idp-secret-123456'
-const start = (g: Pick<PendingGrant, 'interactionId' | 'nonce'>) => startInteraction(t.deps, { interactionId: g.interactionId, nonce: g.nonce })
+const ids = (g: Pick<PendingGrant, 'interactionId' | 'nonce'>) => ({ interactionId: g.interactionId, nonce: g.nonce })
+const start = (g: Pick<PendingGrant, 'interactionId' | 'nonce'>) => startInteraction(t.deps, ids(g))
 const lookup = (g: Pick<PendingGrant, 'interactionId' | 'nonce'>, idpSecret: string | null = IDP_SECRET) =>
   getGrantForConsent(t.deps, { interactionId: g.interactionId, nonce: g.nonce, idpSecret })
 const choose = (g: Pick<PendingGrant, 'interactionId' | 'nonce'>, choice: string, idpSecret: string | null = IDP_SECRET) =>
@@ -92,20 +93,50 @@ describe('startInteraction (docs/protocol.md §2.7)', () => {
     expect(await interactionRow(g)).toEqual(before)
   })
 
-  it('redirects to the finish URI with invalid_interaction when the interaction was already decided', async () => {
+  it('redirects to the finish URI with invalid_interaction when the interaction was already decided, in the browser that started it', async () => {
     const g = await requestPendingGrant(t)
-    await startSession(t, g)
+    const session = await startSession(t, g)
     await decide(t, g, 'accept')
-    expect(redirectQuery(await start(g))).toEqual({
+    expect(redirectQuery(await startInteraction(t.deps, { ...ids(g), session }))).toEqual({
       base: TEST_FINISH_URI,
       query: { result: 'invalid_interaction', message: 'interaction already decided' },
     })
   })
 
-  it('redirects to the finish URI with invalid_interaction when the interaction expired, and binds no session', async () => {
+  it('redirects to the finish URI with invalid_interaction when the interaction expired, in the browser that started it, and binds no session', async () => {
     const g = await requestPendingGrant(t)
+    const session = await startSession(t, g)
+    const before = (await interactionRow(g)).sessionHash
     t.clock.advance(600.001)
-    expect(redirectQuery(await start(g))).toEqual({ base: TEST_FINISH_URI, query: { result: 'invalid_interaction', message: 'interaction expired' } })
+    expect(redirectQuery(await startInteraction(t.deps, { ...ids(g), session }))).toEqual({
+      base: TEST_FINISH_URI,
+      query: { result: 'invalid_interaction', message: 'interaction expired' },
+    })
+    expect((await interactionRow(g)).sessionHash).toBe(before)
+  })
+
+  // No open redirect: a stale link opened anywhere else (no cookie, another interaction's cookie) shows a page whose
+  // link the person may follow, instead of sending the browser to the client's finish URI by itself.
+  it.each([
+    ['expired', 'Request expired', 'interaction expired', (_g: PendingGrant) => Promise.resolve(t.clock.advance(601))],
+    ['already decided', 'Request already decided', 'interaction already decided', (g: PendingGrant) => decide(t, g, 'reject')],
+  ])('answers a 403 page with a link to the finish URI when the interaction is %s and the browser has not its session', async (_name, title, message, arrange) => {
+    const g = await requestPendingGrant(t)
+    const other = await requestPendingGrant(t)
+    const otherSession = await startSession(t, other)
+    await arrange(g)
+    const back = `${TEST_FINISH_URI}?${new URLSearchParams({ result: 'invalid_interaction', message }).toString()}`
+    for (const session of [undefined, null, otherSession, 'not-a-session']) {
+      const result = await startInteraction(t.deps, { ...ids(g), session })
+      expect(result).toEqual({
+        kind: 'page',
+        status: 403,
+        code: 'invalid_interaction',
+        title,
+        message: expect.any(String),
+        link: { href: back, text: `Go back to ${new URL(TEST_FINISH_URI).host}` },
+      })
+    }
     expect((await interactionRow(g)).sessionHash).toBeNull()
   })
 

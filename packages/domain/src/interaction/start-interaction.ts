@@ -1,7 +1,7 @@
 import type { Deps } from '../deps'
 import { serverUrl } from '../config/config'
 import { hashSecret, newSecret } from '../secrets'
-import { isInteractionExpired } from '../grant/grant-state'
+import { isInteractionExpired, isInteractionSession } from '../grant/grant-state'
 import { findInteraction, setInteractionSession } from './interaction.repo'
 import { page, withQuery, type FrontChannelResult } from './front-channel'
 
@@ -9,8 +9,15 @@ import { page, withQuery, type FrontChannelResult } from './front-channel'
  * GET /interact/{id}/{nonce} — the owner's browser arrives from the client (docs/protocol.md §2.7). Binds a session
  * to the interaction and sends the owner to the identity provider (with the name and URI stored at grant time) or
  * to the built-in consent screen.
+ *
+ * A decided or expired interaction sends the browser back to the client's finish URI only when it carries the
+ * interaction's session (the browser that started it); any other browser gets a page with a link, so a stale
+ * interaction link cannot be used as an open redirect to whatever finish URI a client registered.
  */
-export async function startInteraction(deps: Deps, input: { interactionId: string; nonce: string }): Promise<FrontChannelResult> {
+export async function startInteraction(
+  deps: Deps,
+  input: { interactionId: string; nonce: string; session?: string | null },
+): Promise<FrontChannelResult> {
   const interaction = await findInteraction(deps.sql, input.interactionId, input.nonce)
   if (!interaction) {
     return page(
@@ -33,12 +40,14 @@ export async function startInteraction(deps: Deps, input: { interactionId: strin
   const expired = isInteractionExpired(interaction, now)
   if (expired || interaction.state !== 'pending') {
     const message = expired ? 'interaction expired' : 'interaction already decided'
-    if (grant.finishUri) return { kind: 'redirect', location: withQuery(grant.finishUri, { result: 'invalid_interaction', message }) }
+    const back = grant.finishUri ? withQuery(grant.finishUri, { result: 'invalid_interaction', message }) : null
+    if (back && isInteractionSession(interaction, input.session ?? null)) return { kind: 'redirect', location: back }
     return page(
       403,
       'invalid_interaction',
       expired ? 'Request expired' : 'Request already decided',
       expired ? 'This request has expired. Go back to the app and start again.' : 'You have already answered this request.',
+      back ? { href: back, text: `Go back to ${new URL(back).host}` } : undefined,
     )
   }
   const session = newSecret()

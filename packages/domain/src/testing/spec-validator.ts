@@ -39,6 +39,10 @@ export const ALLOWED_DEVIATIONS = new Set([
   'post-introspect 401 invalid_client', // introspection is authenticated (not in the contract)
   'post-introspect 400 invalid_request',
   'post-introspect 413 invalid_request',
+  // too many wrong shared secrets from one caller (docs/protocol.md §2.6, §2.9, §2.10), with Retry-After
+  'post-introspect 429 request_denied',
+  'get-grant 429 request_denied',
+  'post-grant-choice 429 request_denied',
 ])
 
 const escapePointer = (s: string) => s.replace(/~/g, '~0').replace(/\//g, '~1')

@@ -1,9 +1,15 @@
 import { getGrantForConsent } from '@gnap/domain'
+import { callerIp } from '../../../../server/caller-ip'
 import { gnapRoute } from '../../../../server/gnap-route'
 
 export const dynamic = 'force-dynamic'
 
 // id-provider.yaml get-grant
 export const GET = gnapRoute({}, ({ deps, req, params }) =>
-  getGrantForConsent(deps, { interactionId: params.id ?? '', nonce: params.nonce ?? '', idpSecret: req.headers.get('x-idp-secret') }),
+  getGrantForConsent(deps, {
+    interactionId: params.id ?? '',
+    nonce: params.nonce ?? '',
+    idpSecret: req.headers.get('x-idp-secret'),
+    ip: callerIp(req, deps.config.trustProxy),
+  }),
 )

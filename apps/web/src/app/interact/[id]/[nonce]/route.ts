@@ -1,7 +1,13 @@
-import { startInteraction } from '@gnap/domain'
+import { INTERACTION_COOKIE, readCookie, startInteraction } from '@gnap/domain'
 import { frontChannelRoute } from '../../../../server/front-channel'
 
 export const dynamic = 'force-dynamic'
 
 // id-provider.yaml get-interact
-export const GET = frontChannelRoute((deps, _req, params) => startInteraction(deps, { interactionId: params.id ?? '', nonce: params.nonce ?? '' }))
+export const GET = frontChannelRoute((deps, req, params) =>
+  startInteraction(deps, {
+    interactionId: params.id ?? '',
+    nonce: params.nonce ?? '',
+    session: readCookie(req.headers.get('cookie'), INTERACTION_COOKIE),
+  }),
+)

@@ -1,4 +1,5 @@
 import { recordConsent } from '@gnap/domain'
+import { callerIp } from '../../../../../server/caller-ip'
 import { gnapRoute } from '../../../../../server/gnap-route'
 
 export const dynamic = 'force-dynamic'
@@ -10,6 +11,7 @@ export const POST = gnapRoute({}, async ({ deps, req, params }) => {
     nonce: params.nonce ?? '',
     choice: params.choice ?? '',
     idpSecret: req.headers.get('x-idp-secret'),
+    ip: callerIp(req, deps.config.trustProxy),
   })
   return new Response(null, { status: 202 })
 })
