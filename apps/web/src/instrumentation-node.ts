@@ -1,12 +1,15 @@
 import cluster from 'node:cluster'
 import { startRetentionJob } from '@gnap/domain'
 import { getDeps } from './server/deps'
+import { refuseForbiddenMethods } from './server/forbidden-methods'
 
 /**
  * Validates the settings and opens the database, so a bad setting stops the server with a message naming it
  * instead of failing the first request; then starts the retention job.
  */
 export async function registerNode(): Promise<void> {
+  // Before any request: Next answers CONNECT, TRACE and TRACK with a 500 otherwise.
+  refuseForbiddenMethods()
   try {
     const deps = await getDeps()
     // Deletes dead token rows, expired signature nonces and old rate-limit counters in small batches, in the

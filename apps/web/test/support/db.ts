@@ -21,9 +21,3 @@ export function withDb<T>(dbFile: string, read: (db: ReadonlyDb) => T): T {
     db.close()
   }
 }
-
-/** Every row of the tables a request could write, as text: equal snapshots mean nothing was written. */
-export function snapshot(dbFile: string): string {
-  const tables = ['Grant', 'AccessItem', 'AccessToken', 'Interaction', 'SignatureNonce', 'RateLimit']
-  return withDb(dbFile, (db) => JSON.stringify(tables.map((t) => [t, db.prepare(`SELECT * FROM "${t}" ORDER BY 1, 2`).all()])))
-}

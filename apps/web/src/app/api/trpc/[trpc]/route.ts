@@ -32,7 +32,7 @@ async function handler(req: Request): Promise<Response> {
     if (jsonDepthExceeds(new TextDecoder().decode(bytes), MAX_JSON_DEPTH)) return refuse(400, 'request nested too deep')
     request = new Request(req.url, { method: 'POST', headers: req.headers, body: bytes.length > 0 ? Buffer.from(bytes) : null })
   }
-  return fetchRequestHandler({
+  const res = await fetchRequestHandler({
     endpoint: '/api/trpc',
     req: request,
     router: appRouter,
@@ -47,6 +47,12 @@ async function handler(req: Request): Promise<Response> {
     // Answers carry the session's CSRF token and console data: never cached, by anyone.
     responseMeta: () => ({ headers: new Headers({ 'cache-control': 'no-store' }) }),
   })
+  // tRPC's bodies are JSON, but some of its refusals (a POST without a JSON content type: 415) leave the
+  // content type to the Response default, text/plain: a JSON endpoint says what it sends.
+  if (res.body === null || /^application\/json\s*(;|$)/i.test(res.headers.get('content-type') ?? '')) return res
+  const headers = new Headers(res.headers)
+  headers.set('content-type', 'application/json')
+  return new Response(res.body, { status: res.status, statusText: res.statusText, headers })
 }
 
 /** The page's own origin: the public URL, or the Host the request came to (a local start under another name). */
