@@ -1,5 +1,6 @@
 import { NextResponse, type NextRequest } from 'next/server'
 import { newCspNonce, secureHeaders } from './server/security-headers'
+import { PUBLIC_FILES } from './server/public-files'
 
 /**
  * Sets the web security headers (server/security-headers.ts, which states who applies them) on every response but
@@ -18,7 +19,14 @@ export function proxy(request: NextRequest): NextResponse {
     const body = { error: { code: 'invalid_request', description: 'the URL path is not valid percent-encoded UTF-8' } }
     return NextResponse.json(body, { status: 400, headers: { ...headers, 'cache-control': 'no-store' } })
   }
+  if (isStaticFile(request.nextUrl.pathname) && request.method !== 'GET' && request.method !== 'HEAD') {
+    const body = { error: { code: 'invalid_request', description: `method not allowed: use GET` } }
+    return NextResponse.json(body, { status: 405, headers: { ...headers, 'cache-control': 'no-store', allow: 'GET, HEAD' } })
+  }
   const requestHeaders = new Headers(request.headers)
+  // Next's static file serving answers an unsatisfiable Range or a failed precondition with a 500 instead of 416 or
+  // 412. No page or asset of ours needs either, so they are dropped: such a request gets the whole file, 200.
+  for (const name of PRECONDITION_HEADERS) requestHeaders.delete(name)
   requestHeaders.set('content-security-policy', headers['content-security-policy'] ?? '')
   requestHeaders.set('x-nonce', nonce)
   const response = NextResponse.next({ request: { headers: requestHeaders } })
@@ -32,6 +40,11 @@ export function proxy(request: NextRequest): NextResponse {
 export const config = {
   matcher: ['/((?!$|introspect$|(?:continue|token)/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$).*)'],
 }
+
+/** A file Next serves as it is: public/ and the build's assets. Next answers other methods than GET and HEAD on them with a 500. */
+const isStaticFile = (pathname: string) => PUBLIC_FILES.has(pathname) || pathname.startsWith('/_next/static/')
+
+const PRECONDITION_HEADERS = ['range', 'if-range', 'if-match', 'if-unmodified-since']
 
 function isDecodablePath(pathname: string): boolean {
   try {

@@ -1,7 +1,10 @@
 // Answers the fuzz suite (fuzz.test.ts) found wrong, each kept as a plain regression test over raw HTTP.
+import fs from 'node:fs'
 import http from 'node:http'
+import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startServer, type RunningServer } from '@gnap/test-support'
+import { PUBLIC_FILES } from '../src/server/public-files'
 
 let server: RunningServer
 
@@ -59,5 +62,49 @@ describe("the console's API (/api/trpc) answers JSON", () => {
     expect(res.status).toBeLessThan(500)
     expect(res.headers['content-type']).toMatch(/^application\/json\s*(;|$)/)
     expect(() => JSON.parse(res.text) as unknown).not.toThrow()
+  })
+})
+
+describe('the files of public/', () => {
+  it('are the ones the proxy knows', () => {
+    const dir = path.join(import.meta.dirname, '..', 'public')
+    expect(fs.readdirSync(dir).map((f) => `/${f}`)).toEqual([...PUBLIC_FILES])
+  })
+
+  it.each(['POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'PURGE'])('answer %s with 405 and Allow: GET, HEAD, not a 500', async (method) => {
+    const res = await raw(method, '/pages.css', { 'content-type': 'application/json' }, method === 'OPTIONS' || method === 'DELETE' ? undefined : '{}')
+    expect(res.status).toBe(405)
+    expect(res.headers.allow).toBe('GET, HEAD')
+    expect(JSON.parse(res.text)).toMatchObject({ error: { code: 'invalid_request' } })
+  })
+
+  it("and the build's assets answer other methods than GET and HEAD with 405, not a 500", async () => {
+    const chunks = path.join(import.meta.dirname, '..', '.next', 'static', 'chunks')
+    const asset = fs.readdirSync(chunks).find((f) => f.endsWith('.js'))
+    for (const method of ['POST', 'DELETE', 'OPTIONS']) {
+      const res = await raw(method, `/_next/static/chunks/${asset}`)
+      expect(res.status, method).toBe(405)
+    }
+    expect((await raw('GET', `/_next/static/chunks/${asset}`)).status).toBe(200)
+  })
+
+  it('are still served to GET', async () => {
+    const res = await raw('GET', '/pages.css')
+    expect(res.status).toBe(200)
+    expect(res.headers['content-type']).toMatch(/^text\/css/)
+  })
+})
+
+describe('ranges and preconditions on static files', () => {
+  it.each<[string, Record<string, string>]>([
+    ['an unsatisfiable Range', { range: 'bytes=9999999999-' }],
+    ['a failing If-Match', { 'if-match': '"x"' }],
+    ['a failing If-Unmodified-Since', { 'if-unmodified-since': 'Mon, 01 Jan 1990 00:00:00 GMT' }],
+  ])('%s gets the whole file, not a 500', async (_name, headers) => {
+    for (const method of ['GET', 'HEAD']) {
+      const res = await raw(method, '/pages.css', headers)
+      expect(res.status, method).toBe(200)
+      expect(res.headers['content-type']).toMatch(/^text\/css/)
+    }
   })
 })

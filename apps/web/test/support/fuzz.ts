@@ -2,7 +2,9 @@
 // does not have), a raw sender on node:http (any method, duplicate and forged headers, chunked or oversize bodies),
 // the rules every answer must keep, and a fingerprint of the database. Used by test/fuzz.test.ts: a seed-stable
 // share in the normal suite, and `pnpm test:fuzz` with FUZZ_REQUESTS=10000.
+import fs from 'node:fs'
 import http from 'node:http'
+import path from 'node:path'
 import { createHash } from 'node:crypto'
 import fc from 'fast-check'
 import { signedHeaders } from '@gnap/domain/testing'
@@ -77,6 +79,8 @@ const pollution = fc.tuple(pollutionKey, fc.jsonValue({ maxDepth: 2 }), fc.nat({
 
 export interface RealValues {
   ids: string[]
+  /** Paths of real files: public/ and a few of the build's assets. */
+  files: string[]
   tokens: string[]
   walletAddress: string
 }
@@ -368,6 +372,7 @@ function endpoints(real: RealValues): Endpoint[] {
       methods: METHODS,
       path: fc.oneof(
         fc.array(id, { minLength: 1, maxLength: 6 }).map((s) => s.join('/')),
+        fc.constantFrom(...real.files),
         fc.constantFrom(
           '../../etc/passwd',
           '..%2f..%2fetc%2fpasswd',
@@ -427,6 +432,14 @@ export function realValues(t: FuzzTarget): RealValues {
     ids: [last(t.issued.continueUri), last(t.issued.token.manage), last(t.pending.continueUri), t.pending.interactionId],
     tokens: [t.issued.token.value, t.issued.continueToken, t.pending.continueToken],
     walletAddress: t.w.walletAddress,
+    files: [
+      'pages.css',
+      ...fs
+        .readdirSync(path.join(import.meta.dirname, '..', '..', '.next', 'static', 'chunks'))
+        .filter((f) => f.endsWith('.js') || f.endsWith('.css'))
+        .slice(0, 3)
+        .map((f) => `_next/static/chunks/${f}`),
+    ],
   }
 }
 
