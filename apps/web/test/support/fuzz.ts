@@ -169,7 +169,8 @@ const mutatedGrant = (real: RealValues) =>
       else if (where === 'item') body.access_token = { access: [value] }
       else if (where === 'interact') body.interact = value
       else if (where === 'finish') body.interact = { start: ['redirect'], finish: value }
-      else if (where === 'extra') body[String(value).slice(0, 20) || 'x'] = value
+      // JSON text, not String(): generated objects may have no prototype, so no toString either.
+      else if (where === 'extra') body[(typeof value === 'string' ? value : (JSON.stringify(value) ?? '')).slice(0, 20) || 'x'] = value
       else item[where] = value
       return JSON.stringify(body)
     })
@@ -464,7 +465,10 @@ export async function send(t: FuzzTarget, r: HostileRequest): Promise<Answer> {
     Object.assign(headersOut, signed)
   }
   const payload = r.body === undefined ? undefined : typeof r.body === 'string' ? Buffer.from(r.body) : Buffer.from(r.body)
+  // Framed one way or the other: Node's client sends a DELETE or OPTIONS body unframed unless told to chunk it,
+  // and those bytes would reach the server as a second, garbage request on the same connection.
   if (payload && !r.chunked) headersOut['content-length'] = String(payload.length)
+  if (payload && r.chunked) headersOut['transfer-encoding'] = 'chunked'
   return new Promise<Answer>((resolve) => {
     let settled = false
     const done = (a: Answer) => {
