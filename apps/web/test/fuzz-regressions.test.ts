@@ -72,7 +72,12 @@ describe('the files of public/', () => {
   })
 
   it.each(['POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'PURGE'])('answer %s with 405 and Allow: GET, HEAD, not a 500', async (method) => {
-    const res = await raw(method, '/pages.css', { 'content-type': 'application/json' }, method === 'OPTIONS' || method === 'DELETE' ? undefined : '{}')
+    const res = await raw(
+      method,
+      '/pages.css',
+      { 'content-type': 'application/json' },
+      method === 'OPTIONS' || method === 'DELETE' ? undefined : '{}',
+    )
     expect(res.status).toBe(405)
     expect(res.headers.allow).toBe('GET, HEAD')
     expect(JSON.parse(res.text)).toMatchObject({ error: { code: 'invalid_request' } })

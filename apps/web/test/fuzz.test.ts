@@ -22,7 +22,15 @@ const BATCH = 250
 
 let t: FuzzTarget
 let before: ReturnType<typeof fingerprint>
-const seen = { requests: 0, fiveXX: 0, closed: 0, refusedByClient: 0, byStatus: new Map<number, number>(), byEndpoint: new Map<string, number>(), seconds: 0 }
+const seen = {
+  requests: 0,
+  fiveXX: 0,
+  closed: 0,
+  refusedByClient: 0,
+  byStatus: new Map<number, number>(),
+  byEndpoint: new Map<string, number>(),
+  seconds: 0,
+}
 const violations: string[] = []
 
 beforeAll(async () => {

@@ -327,7 +327,10 @@ describe('an expired interaction (INTERACTION_EXPIRY_SECONDS=1)', () => {
 
   it('start redirects the browser that started it to the finish URI with result=invalid_interaction, any other to a page with a link, or shows a 403 page without one', async () => {
     expectFinishRedirect((await start(x, started, { cookie: started.cookie })).res, { result: 'invalid_interaction', message: 'interaction expired' })
-    await expectPageWithLink(startUrl(x, notStarted), (await start(x, notStarted)).res, { result: 'invalid_interaction', message: 'interaction expired' })
+    await expectPageWithLink(startUrl(x, notStarted), (await start(x, notStarted)).res, {
+      result: 'invalid_interaction',
+      message: 'interaction expired',
+    })
     await expectPageWithLink(startUrl(x, started), (await start(x, started, { cookie: decided.cookie })).res, {
       result: 'invalid_interaction',
       message: 'interaction expired',

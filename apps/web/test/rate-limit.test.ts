@@ -132,7 +132,8 @@ describe('failed shared secrets: the introspection bearer and x-idp-secret (docs
 
   it('answers 429 with Retry-After to an address after 10 wrong introspection secrets, the right one included; another address still gets in', async () => {
     await atLeastLeftInMinute(20)
-    for (let i = 0; i < 10; i++) await expectGnapError('POST', `${trusted.url}introspect`, await introspect('wrong-secret', '203.0.113.20'), 401, 'invalid_client')
+    for (let i = 0; i < 10; i++)
+      await expectGnapError('POST', `${trusted.url}introspect`, await introspect('wrong-secret', '203.0.113.20'), 401, 'invalid_client')
     for (const secret of ['wrong-secret', INTROSPECTION_SECRET]) {
       const limited = await introspect(secret, '203.0.113.20')
       await expectGnapError('POST', `${trusted.url}introspect`, limited, 429, 'request_denied')

@@ -203,7 +203,12 @@ const body = (real: RealValues) =>
     { arbitrary: numberBody, weight: 1 },
     { arbitrary: mutatedGrant(real), weight: 3 },
     // What the consent screen's forms and the console's API take.
-    { arbitrary: fc.dictionary(fc.constantFrom('email', 'password', 'csrf', 'choice', '__proto__'), nastyText).map((d) => new URLSearchParams(d).toString()), weight: 1 },
+    {
+      arbitrary: fc
+        .dictionary(fc.constantFrom('email', 'password', 'csrf', 'choice', '__proto__'), nastyText)
+        .map((d) => new URLSearchParams(d).toString()),
+      weight: 1,
+    },
     {
       arbitrary: fc
         .tuple(fc.jsonValue({ maxDepth: 3 }), nastyText)
@@ -233,21 +238,41 @@ const contentType = maybe(
 const headers = (real: RealValues) =>
   fc
     .record({
-      signature: maybe(fc.oneof(headerText, fc.tuple(label, base64).map(([l, b]) => `${l}=:${b}:`))),
+      signature: maybe(
+        fc.oneof(
+          headerText,
+          fc.tuple(label, base64).map(([l, b]) => `${l}=:${b}:`),
+        ),
+      ),
       'signature-input': maybe(
         fc.oneof(
           headerText,
           fc
             .tuple(
               label,
-              fc.subarray(['"@method"', '"@target-uri"', '"authorization"', '"content-digest"', '"content-length"', '"content-type"', '"x"', '"@query"']),
+              fc.subarray([
+                '"@method"',
+                '"@target-uri"',
+                '"authorization"',
+                '"content-digest"',
+                '"content-length"',
+                '"content-type"',
+                '"x"',
+                '"@query"',
+              ]),
               headerText,
               fc.oneof(fc.integer(), fc.constantFrom(1e21, -1, 0, Date.now() / 1000 + 1e9)),
             )
             .map(([l, c, kid, created]) => `${l}=(${c.join(' ')});keyid="${kid.replace(/["\\]/g, '')}";created=${created}`),
         ),
       ),
-      'content-digest': maybe(fc.oneof(headerText, base64.map((b) => `sha-512=:${b}:`), base64.map((b) => `sha-256=:${b}:`))),
+      'content-digest': maybe(
+        fc.oneof(
+          headerText,
+          base64.map((b) => `sha-512=:${b}:`),
+          base64.map((b) => `sha-256=:${b}:`),
+        ),
+      ),
       authorization: maybe(
         fc.oneof(
           headerText,
@@ -273,7 +298,9 @@ const headers = (real: RealValues) =>
       'x-forwarded-proto': maybe(fc.constantFrom('https', 'http', 'gopher', '')),
       origin: maybe(fc.oneof(headerText, fc.webUrl(), fc.constant('null'))),
       'sec-fetch-site': maybe(fc.constantFrom('same-origin', 'cross-site', 'none', 'same-site', 'x')),
-      'x-middleware-subrequest': maybe(fc.constantFrom('middleware', 'src/middleware:src/middleware:src/middleware:src/middleware:src/middleware', 'proxy')),
+      'x-middleware-subrequest': maybe(
+        fc.constantFrom('middleware', 'src/middleware:src/middleware:src/middleware:src/middleware:src/middleware', 'proxy'),
+      ),
       'x-http-method-override': maybe(fc.constantFrom('DELETE', 'PUT', 'GET')),
       range: maybe(fc.constantFrom('bytes=0-1', 'bytes=-1', 'bytes=9999999999-')),
     })
@@ -364,7 +391,11 @@ function endpoints(real: RealValues): Endpoint[] {
       name: 'admin pages',
       kind: 'page',
       methods: ['GET'],
-      path: fc.oneof(fc.constantFrom('admin', 'admin/sign-in', 'admin/grants', 'admin/audit'), id.map((i) => `admin/grants/${i}`), id.map((i) => `admin/tokens/${i}`)),
+      path: fc.oneof(
+        fc.constantFrom('admin', 'admin/sign-in', 'admin/grants', 'admin/audit'),
+        id.map((i) => `admin/grants/${i}`),
+        id.map((i) => `admin/tokens/${i}`),
+      ),
       weight: 1,
     },
     {
@@ -482,7 +513,9 @@ export async function send(t: FuzzTarget, r: HostileRequest): Promise<Answer> {
       req = http.request({ host: base.hostname, port: base.port, method: r.method, path: target, headers: headersOut, agent }, (res) => {
         const chunks: Buffer[] = []
         res.on('data', (c: Buffer) => chunks.push(c))
-        res.on('end', () => done({ status: res.statusCode ?? 0, type: String(res.headers['content-type'] ?? ''), text: Buffer.concat(chunks).toString('utf8') }))
+        res.on('end', () =>
+          done({ status: res.statusCode ?? 0, type: String(res.headers['content-type'] ?? ''), text: Buffer.concat(chunks).toString('utf8') }),
+        )
         res.on('error', () => done({ status: res.statusCode ?? 0, type: '', text: '' }))
       })
     } catch (e) {
@@ -557,7 +590,9 @@ export const COUNTER_TABLES = ['RateLimit']
 /** A digest of every row of every table but the counters, and the row counts, of the server's SQLite file. */
 export function fingerprint(dbFile: string): { digest: string; rows: Record<string, number> } {
   return withDb(dbFile, (db) => {
-    const tables = (db.prepare(`SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name`).all() as { name: string }[])
+    const tables = (
+      db.prepare(`SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name`).all() as { name: string }[]
+    )
       .map((t) => t.name)
       .filter((name) => !COUNTER_TABLES.includes(name) && name !== '_prisma_migrations')
     const hash = createHash('sha256')

@@ -120,25 +120,28 @@ describe('startInteraction (docs/protocol.md §2.7)', () => {
   it.each([
     ['expired', 'Request expired', 'interaction expired', (_g: PendingGrant) => Promise.resolve(t.clock.advance(601))],
     ['already decided', 'Request already decided', 'interaction already decided', (g: PendingGrant) => decide(t, g, 'reject')],
-  ])('answers a 403 page with a link to the finish URI when the interaction is %s and the browser has not its session', async (_name, title, message, arrange) => {
-    const g = await requestPendingGrant(t)
-    const other = await requestPendingGrant(t)
-    const otherSession = await startSession(t, other)
-    await arrange(g)
-    const back = `${TEST_FINISH_URI}?${new URLSearchParams({ result: 'invalid_interaction', message }).toString()}`
-    for (const session of [undefined, null, otherSession, 'not-a-session']) {
-      const result = await startInteraction(t.deps, { ...ids(g), session })
-      expect(result).toEqual({
-        kind: 'page',
-        status: 403,
-        code: 'invalid_interaction',
-        title,
-        message: expect.any(String),
-        link: { href: back, text: `Go back to ${new URL(TEST_FINISH_URI).host}` },
-      })
-    }
-    expect((await interactionRow(g)).sessionHash).toBeNull()
-  })
+  ])(
+    'answers a 403 page with a link to the finish URI when the interaction is %s and the browser has not its session',
+    async (_name, title, message, arrange) => {
+      const g = await requestPendingGrant(t)
+      const other = await requestPendingGrant(t)
+      const otherSession = await startSession(t, other)
+      await arrange(g)
+      const back = `${TEST_FINISH_URI}?${new URLSearchParams({ result: 'invalid_interaction', message }).toString()}`
+      for (const session of [undefined, null, otherSession, 'not-a-session']) {
+        const result = await startInteraction(t.deps, { ...ids(g), session })
+        expect(result).toEqual({
+          kind: 'page',
+          status: 403,
+          code: 'invalid_interaction',
+          title,
+          message: expect.any(String),
+          link: { href: back, text: `Go back to ${new URL(TEST_FINISH_URI).host}` },
+        })
+      }
+      expect((await interactionRow(g)).sessionHash).toBeNull()
+    },
+  )
 
   it.each([
     ['expired', (_g: PendingGrant) => Promise.resolve(t.clock.advance(601))],

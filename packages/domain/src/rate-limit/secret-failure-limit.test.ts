@@ -58,7 +58,10 @@ describe('failed x-idp-secret attempts (docs/protocol.md §2.9, §2.10)', () => 
     const g = await requestPendingGrant(t)
     const ids = { interactionId: g.interactionId, nonce: g.nonce }
     for (let i = 0; i < SECRET_FAILURE_LIMITS.failuresPerIp; i++) {
-      const call = i % 2 ? getGrantForConsent(t.deps, { ...ids, idpSecret: 'wrong', ip: A }) : recordConsent(t.deps, { ...ids, choice: 'accept', idpSecret: null, ip: A })
+      const call =
+        i % 2
+          ? getGrantForConsent(t.deps, { ...ids, idpSecret: 'wrong', ip: A })
+          : recordConsent(t.deps, { ...ids, choice: 'accept', idpSecret: null, ip: A })
       await expect(call).rejects.toMatchObject({ status: 401 })
     }
     await expect(getGrantForConsent(t.deps, { ...ids, idpSecret: IDP_SECRET, ip: A })).rejects.toMatchObject(gnapError('request_denied', 429))
