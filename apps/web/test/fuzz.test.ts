@@ -13,17 +13,20 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { INTROSPECTION_SECRET } from '@gnap/test-support'
 import { startWorld } from './support/world'
 import { issuedGrant, pendingGrant } from './support/raw-http'
-import { closeAgent, fingerprint, hostileRequests, realValues, send, violation, type FuzzTarget } from './support/fuzz'
+import { closeAgent, fingerprint, hostileRequests, realValues, send, sendWire, violation, wireRequests, type FuzzTarget } from './support/fuzz'
 
 const REQUESTS = Number(process.env.FUZZ_REQUESTS ?? 500)
 const SEED = process.env.FUZZ_SEED === 'random' ? Math.floor(Math.random() * 2 ** 31) : Number(process.env.FUZZ_SEED ?? 20261125)
 /** Requests generated at once: bodies can be large, so not all of them are held in memory together. */
 const BATCH = 250
+/** The share sent as raw bytes on a socket rather than through an HTTP client. */
+const WIRE_SHARE = 0.05
 
 let t: FuzzTarget
 let before: ReturnType<typeof fingerprint>
 const seen = {
   requests: 0,
+  wire: 0,
   fiveXX: 0,
   closed: 0,
   refusedByClient: 0,
@@ -52,7 +55,20 @@ describe(`${REQUESTS} hostile requests (seed ${SEED})`, () => {
     async () => {
       const started = performance.now()
       const arbitrary = hostileRequests(realValues(t))
-      for (let done = 0, batch = 0; done < REQUESTS; batch++) {
+      // A share of the requests is raw bytes on a socket (support/fuzz.ts wireRequests): answered by Node's parser
+      // or by us, never with a 5xx.
+      const wire = Math.ceil(REQUESTS * WIRE_SHARE)
+      for (const raw of fc.sample(wireRequests(realValues(t)), { seed: SEED, numRuns: wire })) {
+        const answer = await sendWire(t, raw)
+        seen.requests++
+        seen.wire++
+        seen.byStatus.set(answer.status, (seen.byStatus.get(answer.status) ?? 0) + 1)
+        if (answer.status >= 500) {
+          seen.fiveXX++
+          violations.push(`raw ${JSON.stringify(raw.slice(0, 120))} answered ${answer.status}: ${answer.text.slice(0, 160)}`)
+        }
+      }
+      for (let done = wire, batch = 0; done < REQUESTS; batch++) {
         const requests = fc.sample(arbitrary, { seed: SEED + batch, numRuns: Math.min(BATCH, REQUESTS - done) })
         for (const r of requests) {
           const answer = await send(t, r)
@@ -74,7 +90,7 @@ describe(`${REQUESTS} hostile requests (seed ${SEED})`, () => {
       const statuses = [...seen.byStatus.entries()].sort(([a], [b]) => a - b).map(([s, n]) => `${s}×${n}`)
       console.log(
         `fuzz: ${seen.requests} hostile requests tried (seed ${SEED}), ${seen.fiveXX} × 5xx, ${violations.length} rule violations, ` +
-          `${seen.closed} oversize bodies cut off by a closed connection, ${seen.refusedByClient} not sendable, in ${seen.seconds.toFixed(0)} s\n  statuses: ${statuses.join(', ')}\n  endpoints: ${[...seen.byEndpoint.entries()].map(([e, n]) => `${e} ${n}`).join(', ')}`,
+          `${seen.wire} of them raw bytes on a socket, ${seen.closed} oversize bodies cut off by a closed connection, ${seen.refusedByClient} not sendable, in ${seen.seconds.toFixed(0)} s\n  statuses: ${statuses.join(', ')}\n  endpoints: ${[...seen.byEndpoint.entries()].map(([e, n]) => `${e} ${n}`).join(', ')}`,
       )
       expect(violations.slice(0, 20), `${violations.length} violations`).toEqual([])
       expect(seen.fiveXX).toBe(0)

@@ -4,6 +4,7 @@
 // share in the normal suite, and `pnpm test:fuzz` with FUZZ_REQUESTS=10000.
 import fs from 'node:fs'
 import http from 'node:http'
+import net from 'node:net'
 import path from 'node:path'
 import { createHash } from 'node:crypto'
 import fc from 'fast-check'
@@ -603,5 +604,82 @@ export function fingerprint(dbFile: string): { digest: string; rows: Record<stri
       hash.update(`${name}\n${JSON.stringify(all)}\n`)
     }
     return { digest: hash.digest('hex'), rows }
+  })
+}
+
+// ---- bytes on the wire ------------------------------------------------------------------------------------------
+
+/**
+ * Requests only a raw socket can send: NUL and control bytes in the request line or headers, bare LF, absolute-form
+ * and asterisk-form targets, conflicting Content-Length and Transfer-Encoding, HTTP versions we do not speak, a
+ * missing or empty Host, oversize URLs and header blocks.
+ */
+export function wireRequests(real: RealValues): fc.Arbitrary<string> {
+  const target = fc.oneof(
+    fc.constantFrom('/', '/introspect', '/continue/x', `/interact/${real.ids[3] ?? 'x'}/n`, '/api/trpc/auth.session', '/pages.css', '/admin'),
+    fc.string({ unit: 'binary-ascii', minLength: 1, maxLength: 60 }).map((s) => `/${s.replace(/[\r\n ]/g, '')}`),
+    fc.constantFrom('*', 'http://evil.example/', 'https://127.0.0.1:1/introspect', '//evil.example/x', '/a\u0000b', '/../../etc/passwd', '/%00', 'x'),
+    fc.integer({ min: 8_000, max: 40_000 }).map((n) => `/${'a'.repeat(n)}`),
+  )
+  const method = fc.oneof(
+    fc.constantFrom('GET', 'POST', 'DELETE', 'OPTIONS', 'HEAD'),
+    fc.stringMatching(/^[A-Za-z!#$%&'*+.^_`|~-]{1,12}$/),
+    fc.constantFrom('G\u0000T', 'GET\t', ''),
+  )
+  const version = fc.constantFrom('HTTP/1.1', 'HTTP/1.1', 'HTTP/1.0', 'HTTP/2.0', 'HTTP/0.9', 'HTTP/1.1x', '')
+  const eol = fc.constantFrom('\r\n', '\r\n', '\n', '\r')
+  const header = fc.oneof(
+    fc.constantFrom(
+      'Host: 127.0.0.1',
+      'Host:',
+      'Host: evil.example',
+      'Host: a b',
+      'Host: [::1',
+      'Content-Length: 5',
+      'Content-Length: -1',
+      'Content-Length: 99999999999999999999',
+      'Content-Length: 5, 6',
+      'Transfer-Encoding: chunked',
+      'Transfer-Encoding: gzip, chunked',
+      'Transfer-Encoding: xchunked',
+      'Content-Type: application/json',
+      'Connection: close',
+      'Expect: 100-continue',
+      'X-Forwarded-For: 1.2.3.4',
+      ' folded: continuation',
+      'Bad Header: x',
+      'X: a\u0000b',
+    ),
+    fc
+      .tuple(fc.stringMatching(/^[a-zA-Z-]{1,20}$/), fc.string({ unit: 'binary-ascii', maxLength: 80 }))
+      .map(([n, v]) => `${n}: ${v.replace(/[\r\n]/g, '')}`),
+    fc.integer({ min: 17_000, max: 90_000 }).map((n) => `X-Big: ${'b'.repeat(n)}`),
+  )
+  const body = fc.oneof(
+    fc.constant(''),
+    fc.constantFrom('0\r\n\r\n', '5\r\nhello\r\n0\r\n\r\n', 'zz\r\n', '{"a":1}', 'GET / HTTP/1.1\r\nHost: x\r\n\r\n'),
+  )
+  return fc
+    .tuple(method, target, version, eol, fc.array(header, { maxLength: 8 }), body)
+    .map(([m, t, v, nl, hs, b]) => `${m} ${t} ${v}${nl}${hs.join(nl)}${hs.length ? nl : ''}${nl}${b}`)
+}
+
+/** Writes raw bytes to the server and reads until it closes (or 5 s pass); the highest status it answered, 0 when none. */
+export function sendWire(t: FuzzTarget, raw: string): Promise<Answer> {
+  return new Promise<Answer>((resolve) => {
+    const socket = net.connect(Number(new URL(t.w.server.url).port), '127.0.0.1')
+    const chunks: Buffer[] = []
+    const finish = () => {
+      socket.destroy()
+      const text = Buffer.concat(chunks).toString('latin1')
+      // Every answer on the connection counts (a body may carry a second, pipelined request): the worst one is kept.
+      const statuses = [...text.matchAll(/(?:^|\r\n)HTTP\/1\.[01] (\d{3}) /g)].map((m) => Number(m[1]))
+      resolve({ status: Math.max(0, ...statuses), type: '', text: text.slice(0, 300) })
+    }
+    socket.setTimeout(5_000, finish)
+    socket.on('data', (c: Buffer) => chunks.push(c))
+    socket.on('close', finish)
+    socket.on('error', () => undefined)
+    socket.on('connect', () => socket.end(Buffer.from(raw, 'latin1')))
   })
 }
