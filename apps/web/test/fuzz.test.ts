@@ -90,7 +90,7 @@ describe(`${REQUESTS} hostile requests (seed ${SEED})`, () => {
       const statuses = [...seen.byStatus.entries()].sort(([a], [b]) => a - b).map(([s, n]) => `${s}×${n}`)
       console.log(
         `fuzz: ${seen.requests} hostile requests tried (seed ${SEED}), ${seen.fiveXX} × 5xx, ${violations.length} rule violations, ` +
-          `${seen.wire} of them raw bytes on a socket, ${seen.closed} oversize bodies cut off by a closed connection, ${seen.refusedByClient} not sendable, in ${seen.seconds.toFixed(0)} s\n  statuses: ${statuses.join(', ')}\n  endpoints: ${[...seen.byEndpoint.entries()].map(([e, n]) => `${e} ${n}`).join(', ')}`,
+          `${seen.wire} of them raw bytes on a socket, ${seen.closed} requests refused unread (oversize body, unknown method) cut off by a closed connection, ${seen.refusedByClient} not sendable, in ${seen.seconds.toFixed(0)} s\n  statuses: ${statuses.join(', ')}\n  endpoints: ${[...seen.byEndpoint.entries()].map(([e, n]) => `${e} ${n}`).join(', ')}`,
       )
       expect(violations.slice(0, 20), `${violations.length} violations`).toEqual([])
       expect(seen.fiveXX).toBe(0)

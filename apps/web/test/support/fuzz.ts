@@ -554,9 +554,13 @@ const bodyLength = (r: HostileRequest) => (r.body === undefined ? 0 : typeof r.b
 export function violation(r: HostileRequest, a: Answer): string | null {
   const where = `${r.method} /${r.path.slice(0, 100)}${r.query ? `?${r.query.slice(0, 40)}` : ''}`
   if (a.status >= 500) return `${where} answered ${a.status}: ${a.text.slice(0, 200)}`
-  // A body over the cap is refused without being read: the server may close the connection while it is still
-  // being sent, so the client sees a reset instead of the 413. Any other request must get an answer.
-  if (a.status === 0) return bodyLength(r) > MAX_BODY_BYTES ? null : `${where}: connection closed without an answer (${a.text})`
+  // A body over the cap is refused without being read, and a method Node's HTTP parser does not know is refused by
+  // the parser itself (400, then the connection closes): the server may close while the body is still being sent,
+  // so the client sees a reset instead of the 413 or 400. Any other request must get an answer.
+  if (a.status === 0) {
+    const refusedUnread = bodyLength(r) > MAX_BODY_BYTES || !http.METHODS.includes(r.method)
+    return refusedUnread ? null : `${where}: connection closed without an answer (${a.text})`
+  }
   if (a.text.length === 0 || r.kind === 'page' || r.method === 'HEAD') return null
   if (!/^application\/json\s*(;|$)/i.test(a.type)) return `${where} answered ${a.status} with ${a.type || 'no content-type'}: ${a.text.slice(0, 120)}`
   let json: unknown
