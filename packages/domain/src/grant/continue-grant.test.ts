@@ -24,7 +24,7 @@ import { useTestDeps } from '../testing/use-test-deps'
 
 const t = useTestDeps()
 
-const poll = (g: { continueId: string; continueToken: string }, auth = authAs(g.continueToken)) =>
+const poll = (g: { continueId: string; continueToken: string }, auth: RequestAuth = authAs(g.continueToken)) =>
   continueGrant(t.deps, { continueId: g.continueId, interactRef: null, auth })
 
 const continueWithRef = (g: { continueId: string; continueToken: string }, interactRef: string | null, auth = authAs(g.continueToken)) =>
