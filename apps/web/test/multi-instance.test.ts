@@ -173,7 +173,9 @@ describe.each(stores.filter((s) => !s.skip))('two instances on $label', (store) 
     const answers = await Promise.all(polls.map(({ server, init }) => fetch(on(server, pending.continue.uri), init)))
     const statuses = answers.map((r) => r.status).sort()
     expect(statuses).toEqual([200, ...Array<number>(9).fill(400)])
-    const codes = await Promise.all(answers.filter((r) => r.status === 400).map(async (r) => ((await r.json()) as { error: { code: string } }).error.code))
+    const codes = await Promise.all(
+      answers.filter((r) => r.status === 400).map(async (r) => ((await r.json()) as { error: { code: string } }).error.code),
+    )
     expect(new Set(codes)).toEqual(new Set(['too_fast']))
   })
 
