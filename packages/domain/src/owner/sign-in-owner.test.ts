@@ -70,12 +70,15 @@ describe('signInOwner', () => {
 })
 
 describe('signInOwner rate limit', () => {
-  it('pauses sign-in for an account after 10 failures, even with the right password, until the window ends', async () => {
+  it('pauses sign-in for an account and address after 10 failures, even with the right password, until the window ends', async () => {
     await createOwner(t.sql, ALICE)
-    for (let i = 0; i < 10; i++) expect(await signInOwner(t.deps, { email: ALICE.email, password: 'wrong-password' })).toBeNull()
-    await expect(signInOwner(t.deps, { email: ALICE.email, password: ALICE.password })).rejects.toMatchObject({ code: 'request_denied', status: 429 })
+    for (let i = 0; i < 10; i++) expect(await signInOwner(t.deps, { email: ALICE.email, password: 'wrong-password', ip: '192.0.2.7' })).toBeNull()
+    await expect(signInOwner(t.deps, { email: ALICE.email, password: ALICE.password, ip: '192.0.2.7' })).rejects.toMatchObject({
+      code: 'request_denied',
+      status: 429,
+    })
     t.clock.advance(15 * 60)
-    expect(await signInOwner(t.deps, { email: ALICE.email, password: ALICE.password })).not.toBeNull()
+    expect(await signInOwner(t.deps, { email: ALICE.email, password: ALICE.password, ip: '192.0.2.7' })).not.toBeNull()
   })
 
   it('counts failures per known address across accounts, and keeps no shared counter for unknown ones', async () => {
