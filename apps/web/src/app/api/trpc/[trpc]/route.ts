@@ -1,6 +1,6 @@
 import { fetchRequestHandler } from '@trpc/server/adapters/fetch'
 import { appRouter, batchOptions, createContext, CSRF_HEADER } from '@gnap/api'
-import { readCapped, ADMIN_COOKIE, adminCookieJar, readCookie } from '@gnap/domain'
+import { readCapped, ADMIN_COOKIE, adminCookieJar, isGnapError, readCookie } from '@gnap/domain'
 import { getDeps } from '../../../../server/deps'
 import { callerIp } from '../../../../server/caller-ip'
 import { MAX_BODY_BYTES, MAX_JSON_DEPTH } from '../../../../server/limits'
@@ -48,8 +48,14 @@ async function handler(req: Request): Promise<Response> {
         ip: callerIp(r, deps.config.trustProxy),
         cookies: adminCookieJar(deps, resHeaders),
       }),
-    // Answers carry the session's CSRF token and console data: never cached, by anyone.
-    responseMeta: () => ({ headers: new Headers({ 'cache-control': 'no-store' }) }),
+    // Answers carry the session's CSRF token and console data: never cached, by anyone. A refused sign-in says
+    // when to try again in Retry-After, as the GNAP endpoints do.
+    responseMeta: ({ errors }) => {
+      const headers = new Headers({ 'cache-control': 'no-store' })
+      const wait = Math.max(0, ...errors.map((e) => (isGnapError(e.cause) ? (e.cause.retryAfterSeconds ?? 0) : 0)))
+      if (wait > 0) headers.set('retry-after', String(wait))
+      return { headers }
+    },
   })
 }
 
