@@ -61,7 +61,7 @@ describe('the console’s sign-in (tRPC)', () => {
     const other = await signInCall('198.51.100.2', ADMIN)
     expect(other.status).toBe(200)
     expect(other.headers.getSetCookie().join()).toMatch(/^gnap_admin=/)
-  })
+  }, 120_000)
 })
 
 describe('the consent screen’s sign-in form', () => {
@@ -77,7 +77,8 @@ describe('the consent screen’s sign-in form', () => {
       .getSetCookie()
       .find((c) => c.startsWith('gnap_interaction='))
       ?.split(';')[0]
-    return fetch(`${grant.interact.redirect}/sign-in`, {
+    const base = new URL(new URL(grant.interact.redirect).pathname, w.server.url).href
+    return fetch(`${base}/sign-in`, {
       method: 'POST',
       redirect: 'manual',
       headers: {
@@ -100,5 +101,5 @@ describe('the consent screen’s sign-in form', () => {
     const other = await signInForm('198.51.100.3', DEMO_OWNER.password)
     expect(other.status).toBe(303)
     expect(other.headers.getSetCookie().join()).toMatch(/gnap_owner=/)
-  })
+  }, 120_000)
 })
