@@ -10,7 +10,12 @@ import { useTestDeps } from '../testing/use-test-deps'
 
 const t = useTestDeps()
 
-const ALICE = { email: 'alice@example.com', name: 'Alice', password: 'correct horse battery staple', walletAddresses: ['https://wallet.example/alice'] }
+const ALICE = {
+  email: 'alice@example.com',
+  name: 'Alice',
+  password: 'correct horse battery staple',
+  walletAddresses: ['https://wallet.example/alice'],
+}
 const ADMIN = { email: 'ops@example.com', password: 'a long admin password' }
 
 const owner = (password: string, ip: string | null) => signInOwner(t.deps, { email: ALICE.email, password, ip })

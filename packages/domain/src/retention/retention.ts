@@ -53,7 +53,8 @@ export async function deleteExpiredRecords(deps: Deps, opts: { batchSize?: numbe
   result.rateLimits = await deleteInBatches(batchSize, () => deleteRateLimitsBefore(deps.sql, rateLimitCutoff, batchSize))
   result.sessions = await deleteInBatches(batchSize, () => deleteExpiredSessions(deps.sql, now, batchSize))
 
-  if (result.accessTokens + result.signatureNonces + result.rateLimits + result.sessions > 0) deps.log.info({ ...result }, 'retention: deleted expired records')
+  if (result.accessTokens + result.signatureNonces + result.rateLimits + result.sessions > 0)
+    deps.log.info({ ...result }, 'retention: deleted expired records')
   return result
 }
 

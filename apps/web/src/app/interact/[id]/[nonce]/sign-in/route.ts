@@ -38,7 +38,8 @@ export const POST = frontChannelRoute(async (deps, req, params) => {
   } catch (e) {
     if (!(e instanceof GnapError) || e.status !== 429) throw e
     const wait = e.retryAfterSeconds ?? 60
-    const message = wait < 60 ? `Too many sign-ins right now. Try again in ${wait} s.` : 'Too many failed sign-ins. Wait a few minutes, then try again.'
+    const message =
+      wait < 60 ? `Too many sign-ins right now. Try again in ${wait} s.` : 'Too many failed sign-ins. Wait a few minutes, then try again.'
     return signInPage(screen.client, message, 429, { 'retry-after': String(wait) })
   }
   if (!session) return seeOther('consent?failed')
