@@ -99,6 +99,8 @@ describe('guessing from one address does not lock the account out for another', 
     expect(addressGroup('::ffff:192.0.2.1')).toBe('192.0.2.1')
     expect(addressGroup('::ffff:c000:201')).toBe('192.0.2.1')
     expect(addressGroup('192.0.2.1')).toBe('192.0.2.1')
+    expect(addressGroup('[2001:DB8:1:2::7]')).toBe('2001:db8:1:2::/64')
+    expect(addressGroup('fe80::1%eth0')).toBe('fe80:0:0:0::/64')
   })
 })
 

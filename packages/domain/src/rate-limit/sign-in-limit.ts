@@ -88,9 +88,10 @@ function releasedBy(elapsedSeconds: number): number {
  * The address a limit counts: an IPv4 address as it is, an IPv6 address by its /64 network (one subscriber gets a
  * whole /64, so counting single IPv6 addresses would hand an attacker 2^64 fresh ones). IPv4-mapped IPv6 is IPv4.
  */
-export function addressGroup(ip: string): string {
+export function addressGroup(address: string): string {
+  const ip = address.replace(/^\[(.*)\]$/, '$1').toLowerCase()
   if (!isIPv6(ip)) return ip
-  const groups = expandIPv6(ip.toLowerCase().split('%')[0] ?? '')
+  const groups = expandIPv6(ip.split('%')[0] ?? '')
   if (groups.slice(0, 5).every((g) => g === 0) && groups[5] === 0xffff) {
     const [hi = 0, lo = 0] = groups.slice(6)
     return [hi >> 8, hi & 255, lo >> 8, lo & 255].join('.')
