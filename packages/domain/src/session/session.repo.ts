@@ -35,3 +35,8 @@ export async function findSessionRow(db: SqlRunner, id: string): Promise<Session
 export async function deleteSession(db: SqlRunner, id: string): Promise<void> {
   await db.run(`DELETE FROM "Session" WHERE "id" = $1`, [id])
 }
+
+/** Ends every session of one account (its account is being removed). */
+export async function deleteSessionsOf(db: SqlRunner, kind: SessionKind, subjectId: string): Promise<void> {
+  await db.run(`DELETE FROM "Session" WHERE "kind" = $1 AND "subjectId" = $2`, [kind, subjectId])
+}
