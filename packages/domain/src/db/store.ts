@@ -62,7 +62,11 @@ export async function openStore(url: string, options: StoreOptions = {}): Promis
       import('pg'),
     ])
     // One pool for Prisma and the hot paths; $disconnect ends it.
-    const pool = new pg.Pool({ connectionString: url })
+    // A connection attempt that gets no answer fails after 5 s (503 to the client) rather than holding the request.
+    const pool = new pg.Pool({ connectionString: url, connectionTimeoutMillis: 5000 })
+    // An idle connection the server closed (a restart, a cut network) is dropped by the pool, which then emits
+    // 'error': without a listener that would end the process. The next query opens a new connection.
+    pool.on('error', () => undefined)
     const db = new PgPrismaClient({ adapter: new PrismaPg(pool, { disposeExternalPool: true }) })
     await db.$connect()
     return store('postgresql', db as unknown as PrismaClient, new PgSql(pool, pg.types.getTypeParser))

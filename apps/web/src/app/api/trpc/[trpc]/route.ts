@@ -1,6 +1,6 @@
 import { fetchRequestHandler } from '@trpc/server/adapters/fetch'
 import { appRouter, createContext, CSRF_HEADER } from '@gnap/api'
-import { readCapped, ADMIN_COOKIE, adminCookieJar, readCookie } from '@gnap/domain'
+import { readCapped, ADMIN_COOKIE, adminCookieJar, isDatabaseUnavailable, readCookie, UNAVAILABLE_RETRY_AFTER_SECONDS } from '@gnap/domain'
 import { getDeps } from '../../../../server/deps'
 import { callerIp } from '../../../../server/caller-ip'
 import { MAX_BODY_BYTES, MAX_JSON_DEPTH } from '../../../../server/limits'
@@ -13,10 +13,18 @@ export const dynamic = 'force-dynamic'
 // into the adapter's response headers. Mutations also need `x-csrf-token` (the session's token, rendered into the
 // console's pages): `mutationProcedure` refuses them otherwise.
 
-const refuse = (status: number, message: string) => Response.json({ error: { message } }, { status, headers: { 'cache-control': 'no-store' } })
+const refuse = (status: number, message: string, headers: Record<string, string> = {}) =>
+  Response.json({ error: { message } }, { status, headers: { 'cache-control': 'no-store', ...headers } })
 
 async function handler(req: Request): Promise<Response> {
-  const deps = await getDeps()
+  let deps: Awaited<ReturnType<typeof getDeps>>
+  try {
+    deps = await getDeps()
+  } catch (e) {
+    // docs/protocol.md §9: the database is unreachable for now.
+    if (isDatabaseUnavailable(e)) return refuse(503, 'the service is temporarily unavailable: try again later', { 'retry-after': String(UNAVAILABLE_RETRY_AFTER_SECONDS) })
+    throw e
+  }
   let request = req
   if (req.method === 'POST') {
     // Sign-in is the one procedure without a session, so cross-site requests are refused here before any
@@ -45,7 +53,13 @@ async function handler(req: Request): Promise<Response> {
         cookies: adminCookieJar(deps, resHeaders),
       }),
     // Answers carry the session's CSRF token and console data: never cached, by anyone.
-    responseMeta: () => ({ headers: new Headers({ 'cache-control': 'no-store' }) }),
+    // While the database is unreachable (503), the console is told when to try again.
+    responseMeta: ({ errors }) => ({
+      headers: new Headers({
+        'cache-control': 'no-store',
+        ...(errors.some((e) => e.code === 'SERVICE_UNAVAILABLE') ? { 'retry-after': String(UNAVAILABLE_RETRY_AFTER_SECONDS) } : {}),
+      }),
+    }),
   })
 }
 
