@@ -85,7 +85,7 @@ const mapErrors = t.middleware(async ({ ctx, path, next }) => {
   if (result.ok) return result
   let cause = result.error.cause
   // The database is unreachable for now (docs/protocol.md §9): 503 with retryAfterSeconds, not an internal error.
-  if (isDatabaseUnavailable(cause)) {
+  if (!isGnapError(cause) && !isConsoleError(cause) && isDatabaseUnavailable(cause)) {
     ctx.deps.log.warn({ path }, 'admin procedure: database unavailable')
     cause = serviceUnavailable()
   }

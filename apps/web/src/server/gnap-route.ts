@@ -120,7 +120,7 @@ export function otherMethods(allow: string): Record<(typeof METHODS)[number], ()
 }
 
 export function errorResponse(e: unknown, deps?: Deps): Response {
-  if (isDatabaseUnavailable(e)) {
+  if (!(e instanceof GnapError) && isDatabaseUnavailable(e)) {
     // docs/protocol.md §9: the database is unreachable for now; the client tries again after Retry-After.
     const err = e as { name?: unknown; message?: unknown; code?: unknown }
     deps?.log.warn({ err: { name: err.name, message: err.message, code: err.code } }, 'database unavailable')
