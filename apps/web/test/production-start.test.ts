@@ -27,7 +27,10 @@ async function start(env: Record<string, string>, until?: RegExp): Promise<{ cod
   const port = await freePort()
   const child = spawn(process.execPath, [path.join(root, 'packages', 'launcher', 'dist', 'start.js')], {
     cwd: root,
-    env: { PATH: process.env.PATH, HOME: process.env.HOME, PORT: String(port), HOSTNAME: '127.0.0.1', ...SETTINGS, ...env } as Record<string, string | undefined> as NodeJS.ProcessEnv,
+    env: { PATH: process.env.PATH, HOME: process.env.HOME, PORT: String(port), HOSTNAME: '127.0.0.1', ...SETTINGS, ...env } as Record<
+      string,
+      string | undefined
+    > as NodeJS.ProcessEnv,
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true,
   })

@@ -37,7 +37,9 @@ describe('findDemoState and removeDemoState', () => {
 
   it('finds an administrator of another email whose password is the demo password', async () => {
     await createAdmin(t.sql, { email: 'renamed@example.org', password: DEMO_ADMIN.password })
-    expect(await findDemoState(t.sql)).toEqual([expect.objectContaining({ kind: 'admin', description: expect.stringContaining('renamed@example.org') })])
+    expect(await findDemoState(t.sql)).toEqual([
+      expect.objectContaining({ kind: 'admin', description: expect.stringContaining('renamed@example.org') }),
+    ])
   })
 
   it('finds the demo wallet address given to another owner', async () => {

@@ -27,49 +27,51 @@ const secretList = (name: string) =>
     .transform((v) => v.split(',').map((s) => s.trim()))
     .pipe(z.array(z.string().min(MIN_SECRET_LENGTH, `each entry of ${name} must be at least ${MIN_SECRET_LENGTH} characters`)).min(1))
 
-export const EnvSchema = z.object({
-  AUTH_SERVER_URL: absoluteUrl,
-  PORT: z.coerce.number().int().min(1).max(65535).default(3000),
-  DATABASE_URL: z.string().min(1).optional(),
-  WAIT_SECONDS: seconds(5),
-  ACCESS_TOKEN_EXPIRY_SECONDS: seconds(600),
-  INTERACTION_EXPIRY_SECONDS: seconds(600),
-  INCOMING_PAYMENT_INTERACTION: bool(false),
-  QUOTE_INTERACTION: bool(false),
-  LIST_ALL_ACCESS_INTERACTION: bool(true),
-  IDENTITY_SERVER_URL: absoluteUrl.optional(),
-  IDENTITY_SERVER_SECRET: secretList('IDENTITY_SERVER_SECRET').optional(),
-  INTROSPECTION_SECRET: secretList('INTROSPECTION_SECRET'),
-  ALLOW_HTTP_WALLET_ADDRESSES: bool(false),
-  SIGNATURE_WINDOW_SECONDS: seconds(300),
-  SIGNATURE_CLOCK_SKEW_SECONDS: z.coerce.number().int().min(0).max(600).default(30),
-  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  // Token rows dead (expired, rotated or revoked) for longer than this are deleted; grants are kept (docs/protocol.md §7).
-  ACCESS_TOKEN_DELETION_DAYS: z.coerce.number().int().positive().max(3650).default(30),
-  // Grant requests (POST /) per minute, fixed window; 0 switches a limit off.
-  RATE_LIMIT_GRANTS_PER_MINUTE: z.coerce.number().int().min(0).max(1_000_000).default(120),
-  RATE_LIMIT_GRANTS_PER_MINUTE_PER_IP: z.coerce.number().int().min(0).max(1_000_000).default(600),
-  // The first hop of X-Forwarded-For is the caller's address only behind a proxy that sets it.
-  TRUST_PROXY: bool(false),
-  // SQLite only: FULL (the default) syncs the write-ahead log at every commit, so a commit survives a power loss or
-  // an OS crash; NORMAL syncs it only at checkpoints, faster, but the last commits can be lost (docs/protocol.md §9).
-  SQLITE_SYNCHRONOUS: z
-    .enum(['full', 'normal', 'FULL', 'NORMAL'])
-    .default('full')
-    .transform((v) => v.toLowerCase() as 'full' | 'normal'),
-  NODE_ENV: z.string().optional(),
-}).superRefine((env, ctx) => {
-  if (env.NODE_ENV !== 'production') return
-  for (const name of ['INTROSPECTION_SECRET', 'IDENTITY_SERVER_SECRET'] as const) {
-    if (env[name]?.some((s) => s.length < MIN_PRODUCTION_SECRET_LENGTH)) {
-      ctx.addIssue({
-        code: 'custom',
-        path: [name],
-        message: `with NODE_ENV=production each entry of ${name} must be at least ${MIN_PRODUCTION_SECRET_LENGTH} characters`,
-      })
+export const EnvSchema = z
+  .object({
+    AUTH_SERVER_URL: absoluteUrl,
+    PORT: z.coerce.number().int().min(1).max(65535).default(3000),
+    DATABASE_URL: z.string().min(1).optional(),
+    WAIT_SECONDS: seconds(5),
+    ACCESS_TOKEN_EXPIRY_SECONDS: seconds(600),
+    INTERACTION_EXPIRY_SECONDS: seconds(600),
+    INCOMING_PAYMENT_INTERACTION: bool(false),
+    QUOTE_INTERACTION: bool(false),
+    LIST_ALL_ACCESS_INTERACTION: bool(true),
+    IDENTITY_SERVER_URL: absoluteUrl.optional(),
+    IDENTITY_SERVER_SECRET: secretList('IDENTITY_SERVER_SECRET').optional(),
+    INTROSPECTION_SECRET: secretList('INTROSPECTION_SECRET'),
+    ALLOW_HTTP_WALLET_ADDRESSES: bool(false),
+    SIGNATURE_WINDOW_SECONDS: seconds(300),
+    SIGNATURE_CLOCK_SKEW_SECONDS: z.coerce.number().int().min(0).max(600).default(30),
+    LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    // Token rows dead (expired, rotated or revoked) for longer than this are deleted; grants are kept (docs/protocol.md §7).
+    ACCESS_TOKEN_DELETION_DAYS: z.coerce.number().int().positive().max(3650).default(30),
+    // Grant requests (POST /) per minute, fixed window; 0 switches a limit off.
+    RATE_LIMIT_GRANTS_PER_MINUTE: z.coerce.number().int().min(0).max(1_000_000).default(120),
+    RATE_LIMIT_GRANTS_PER_MINUTE_PER_IP: z.coerce.number().int().min(0).max(1_000_000).default(600),
+    // The first hop of X-Forwarded-For is the caller's address only behind a proxy that sets it.
+    TRUST_PROXY: bool(false),
+    // SQLite only: FULL (the default) syncs the write-ahead log at every commit, so a commit survives a power loss or
+    // an OS crash; NORMAL syncs it only at checkpoints, faster, but the last commits can be lost (docs/protocol.md §9).
+    SQLITE_SYNCHRONOUS: z
+      .enum(['full', 'normal', 'FULL', 'NORMAL'])
+      .default('full')
+      .transform((v) => v.toLowerCase() as 'full' | 'normal'),
+    NODE_ENV: z.string().optional(),
+  })
+  .superRefine((env, ctx) => {
+    if (env.NODE_ENV !== 'production') return
+    for (const name of ['INTROSPECTION_SECRET', 'IDENTITY_SERVER_SECRET'] as const) {
+      if (env[name]?.some((s) => s.length < MIN_PRODUCTION_SECRET_LENGTH)) {
+        ctx.addIssue({
+          code: 'custom',
+          path: [name],
+          message: `with NODE_ENV=production each entry of ${name} must be at least ${MIN_PRODUCTION_SECRET_LENGTH} characters`,
+        })
+      }
     }
-  }
-})
+  })
 
 export type Env = z.infer<typeof EnvSchema>
 

@@ -22,7 +22,8 @@ async function handler(req: Request): Promise<Response> {
     deps = await getDeps()
   } catch (e) {
     // docs/protocol.md §9: the database is unreachable for now.
-    if (isDatabaseUnavailable(e)) return refuse(503, 'the service is temporarily unavailable: try again later', { 'retry-after': String(UNAVAILABLE_RETRY_AFTER_SECONDS) })
+    if (isDatabaseUnavailable(e))
+      return refuse(503, 'the service is temporarily unavailable: try again later', { 'retry-after': String(UNAVAILABLE_RETRY_AFTER_SECONDS) })
     throw e
   }
   let request = req
