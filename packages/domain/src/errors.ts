@@ -129,6 +129,16 @@ export const bodyTooLarge = (maxBytes: number): GnapError => withStatus('invalid
 /** A method the endpoint does not take (405). */
 export const methodNotAllowed = (allow: string): GnapError => withStatus('invalid_request', `method not allowed: use ${allow}`, 405)
 
+/** Seconds a client is asked to wait before trying again while the database cannot be reached. */
+export const UNAVAILABLE_RETRY_AFTER_SECONDS = 5
+
+/**
+ * The database cannot be reached for now (docs/protocol.md §9): 503 with `Retry-After`; nothing was decided, so the
+ * client sends the same request again later.
+ */
+export const serviceUnavailable = (): GnapError =>
+  withStatus('request_denied', 'the service is temporarily unavailable: try again later', 503, UNAVAILABLE_RETRY_AFTER_SECONDS)
+
 /** Anything that is not a GnapError: 500 with a generic text, the cause logged and never sent. */
 export const internalError = (): GnapError => withStatus('request_denied', 'internal error', 500)
 

@@ -23,7 +23,8 @@ export function applyLocalDefaults(
   for (const name of ['INTROSPECTION_SECRET', 'IDENTITY_SERVER_SECRET']) {
     if (env[name]) continue
     if (!saved[name]) {
-      saved[name] = randomBytes(24).toString('base64url')
+      // 32 random bytes: 43 characters, above the 32 a production server requires (docs/protocol.md §7).
+      saved[name] = randomBytes(32).toString('base64url')
       changed = true
     }
     env[name] = saved[name]

@@ -8,7 +8,7 @@ import { freePort, root } from './instances'
 const webDir = path.join(root, 'apps', 'web')
 
 export const INTROSPECTION_SECRET = 'test-introspection-secret-0123456789'
-export const IDP_SECRET = 'test-idp-secret-0123456789'
+export const IDP_SECRET = 'test-idp-secret-0123456789-abcdefghij'
 
 /** The settings every test server runs with (production build, the test secrets), under `overrides`. */
 export function testServerEnv(overrides: Record<string, string | undefined> = {}): Record<string, string | undefined> {

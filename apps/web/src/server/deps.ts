@@ -10,7 +10,7 @@ const defaultDatabaseUrl = () => `file:${path.resolve(process.cwd(), '../../data
 async function buildDeps(): Promise<Deps> {
   const { env, config } = readConfig()
   const log = createLogger(env.LOG_LEVEL)
-  const store = await openStore(env.DATABASE_URL ?? defaultDatabaseUrl())
+  const store = await openStore(env.DATABASE_URL ?? defaultDatabaseUrl(), { sqliteSynchronous: env.SQLITE_SYNCHRONOUS })
   return {
     sql: store.sql,
     reads: store.reads,

@@ -57,11 +57,12 @@ describe('ensureFirstAdmin', () => {
     expect(await signInAdmin(t.deps, { ...ADMIN, ip: null })).not.toBeNull()
   })
 
-  it('does nothing once an administrator exists', async () => {
+  it('does nothing once an administrator exists, and says when ADMIN_EMAIL and ADMIN_PASSWORD were given for nothing', async () => {
     await createAdmin(t.sql, ADMIN)
-    expect(await ensureFirstAdmin(t.sql, { isProduction: false })).toEqual({ created: false })
+    expect(await ensureFirstAdmin(t.sql, { isProduction: false })).toEqual({ created: false, ignoredSettings: false })
     expect(await ensureFirstAdmin(t.sql, { email: 'new@example.com', password: 'another long password', isProduction: true })).toEqual({
       created: false,
+      ignoredSettings: true,
     })
     expect(await t.db.admin.count()).toBe(1)
   })

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { GnapError } from '../errors'
 import { hashSecret } from '../secrets'
-import { TEST_CLIENT, authAs, databaseText, gnapError, grantRequest, incomingAccess, outgoingAccess } from '../testing/deps'
+import { TEST_CLIENT, TEST_IDP_SECRET, authAs, databaseText, gnapError, grantRequest, incomingAccess, outgoingAccess } from '../testing/deps'
 import {
   approvedGrant,
   decide,
@@ -400,7 +400,7 @@ describe('a finalized grant never changes again (docs/protocol.md §3)', () => {
     t.clock.advance(60)
     const before = await grantRow(g.continueId)
     const ids = { interactionId: g.interactionId, nonce: g.nonce }
-    const idpSecret = t.deps.config.identityServerSecret
+    const idpSecret = TEST_IDP_SECRET
 
     await expect(poll(g)).rejects.toBeInstanceOf(GnapError)
     await expect(continueWithRef(g, interactRef)).rejects.toBeInstanceOf(GnapError)

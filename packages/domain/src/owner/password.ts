@@ -57,7 +57,11 @@ export function admitPasswordCheck(): PasswordCheck {
 // as a wrong password and sign-in does not tell which accounts exist.
 let dummyHash: Promise<string> | null = null
 
-async function verifyPassword(storedHash: string | null, password: string): Promise<boolean> {
+/**
+ * One argon2 check, outside the request path (the production start's look for the demo password). Requests go
+ * through `admitPasswordCheck`, which bounds how many run at once.
+ */
+export async function verifyPassword(storedHash: string | null, password: string): Promise<boolean> {
   if (storedHash === null) {
     dummyHash ??= hash(`no-account-${Math.random()}`)
     await verify(await dummyHash, password).catch(() => false)

@@ -14,6 +14,7 @@ export {
   databaseText,
   TEST_CLIENT,
   TEST_OWNER,
+  TEST_IDP_SECRET,
   type TestDeps,
   type FakeClock,
 } from './deps'

@@ -1,6 +1,6 @@
 import { fetchRequestHandler } from '@trpc/server/adapters/fetch'
 import { appRouter, batchOptions, createContext, CSRF_HEADER } from '@gnap/api'
-import { readCapped, ADMIN_COOKIE, adminCookieJar, isGnapError, readCookie } from '@gnap/domain'
+import { readCapped, ADMIN_COOKIE, adminCookieJar, isDatabaseUnavailable, isGnapError, readCookie, UNAVAILABLE_RETRY_AFTER_SECONDS } from '@gnap/domain'
 import { getDeps } from '../../../../server/deps'
 import { callerIp } from '../../../../server/caller-ip'
 import { MAX_BODY_BYTES, MAX_JSON_DEPTH } from '../../../../server/limits'
@@ -16,10 +16,19 @@ const ENDPOINT = '/api/trpc'
 // console's pages): `mutationProcedure` refuses them otherwise. Batches are refused when they name an `auth.*`
 // procedure and capped for the others (`batchOptions`): a batch of sign-ins would be many guesses in one request.
 
-const refuse = (status: number, message: string) => Response.json({ error: { message } }, { status, headers: { 'cache-control': 'no-store' } })
+const refuse = (status: number, message: string, headers: Record<string, string> = {}) =>
+  Response.json({ error: { message } }, { status, headers: { 'cache-control': 'no-store', ...headers } })
 
 async function handler(req: Request): Promise<Response> {
-  const deps = await getDeps()
+  let deps: Awaited<ReturnType<typeof getDeps>>
+  try {
+    deps = await getDeps()
+  } catch (e) {
+    // docs/protocol.md §9: the database is unreachable for now.
+    if (isDatabaseUnavailable(e))
+      return refuse(503, 'the service is temporarily unavailable: try again later', { 'retry-after': String(UNAVAILABLE_RETRY_AFTER_SECONDS) })
+    throw e
+  }
   let request = req
   if (req.method === 'POST') {
     // Sign-in is the one procedure without a session, so cross-site requests are refused here before any
@@ -48,11 +57,16 @@ async function handler(req: Request): Promise<Response> {
         ip: callerIp(r, deps.config.trustProxy),
         cookies: adminCookieJar(deps, resHeaders),
       }),
-    // Answers carry the session's CSRF token and console data: never cached, by anyone. A refused sign-in says
-    // when to try again in Retry-After, as the GNAP endpoints do.
+    // Answers carry the session's CSRF token and console data: never cached, by anyone. A refused sign-in, and any
+    // answer while the database is unreachable (503), says when to try again in Retry-After, as the GNAP endpoints do.
     responseMeta: ({ errors }) => {
       const headers = new Headers({ 'cache-control': 'no-store' })
-      const wait = Math.max(0, ...errors.map((e) => (isGnapError(e.cause) ? (e.cause.retryAfterSeconds ?? 0) : 0)))
+      const wait = Math.max(
+        0,
+        ...errors.map((e) =>
+          e.code === 'SERVICE_UNAVAILABLE' ? UNAVAILABLE_RETRY_AFTER_SECONDS : isGnapError(e.cause) ? (e.cause.retryAfterSeconds ?? 0) : 0,
+        ),
+      )
       if (wait > 0) headers.set('retry-after', String(wait))
       return { headers }
     },
