@@ -17,7 +17,10 @@ async function buildDeps(): Promise<Deps> {
     config,
     clock: () => new Date(),
     log,
-    walletAddresses: createWalletAddressResolver({ allowHttp: config.allowHttpWalletAddresses }),
+    walletAddresses: createWalletAddressResolver({
+      allowHttp: config.allowHttpWalletAddresses,
+      allowedNetworks: config.walletAddressAllowedNetworks,
+    }),
   }
 }
 

@@ -36,12 +36,14 @@ export function testConfig(overrides: Partial<GnapConfig> = {}): GnapConfig {
     identityServerSecret: 'idp-secret-123456',
     introspectionSecret: 'introspection-secret-123456',
     allowHttpWalletAddresses: false,
+    walletAddressAllowedNetworks: [],
     signatureWindowSeconds: 300,
     signatureClockSkewSeconds: 30,
     accessTokenDeletionDays: 30,
     grantRequestsPerMinutePerClient: 120,
     grantRequestsPerMinutePerIp: 600,
     trustProxy: false,
+    trustedProxyHops: 1,
     ...overrides,
   }
 }
