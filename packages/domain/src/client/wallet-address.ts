@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { GnapError, badClient, outboundFetchesBusy } from '../errors'
 import { readCapped } from '../read-capped'
+import type { GnapConfig } from '../config/config'
 import { createGuardedFetch } from './guarded-fetch'
 
 // Outbound fetches of client wallet addresses and their keys (docs/protocol.md §4.3). The URLs are chosen by clients,
@@ -194,6 +195,11 @@ export function createWalletAddressResolver(opts: WalletAddressResolverOptions):
       return loaded.value
     },
   }
+}
+
+/** The process's resolver, from its settings (ALLOW_HTTP_WALLET_ADDRESSES, WALLET_ADDRESS_ALLOWED_NETWORKS). */
+export function walletAddressResolverFor(config: Pick<GnapConfig, 'allowHttpWalletAddresses' | 'walletAddressAllowedNetworks'>): WalletAddressResolver {
+  return createWalletAddressResolver({ allowHttp: config.allowHttpWalletAddresses, allowedNetworks: config.walletAddressAllowedNetworks })
 }
 
 function sameUrl(a: string, b: string): boolean {
