@@ -456,3 +456,35 @@ describe('the wallet address document names itself', () => {
     await expect(resolver.getWalletAddress('https://wallet.example/alice')).resolves.toMatchObject({ publicName: 'Bob' })
   })
 })
+
+describe('the guarded fetch against a real listener', () => {
+  let server: ReturnType<typeof createServer>
+  let base = ''
+  const paths: string[] = []
+  beforeAll(async () => {
+    server = createServer((req, res) => {
+      paths.push(req.url ?? '')
+      if (req.url?.startsWith('/moved')) res.writeHead(302, { location: `${base}/alice/jwks.json` }).end()
+      else if (req.url?.startsWith('/silent')) return // never answers
+      else res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ keys: [key1.jwk] }))
+    })
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()))
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+  })
+  afterAll(async () => {
+    server.closeAllConnections()
+    await new Promise<void>((resolve) => server.close(() => resolve()))
+  })
+
+  it('does not follow a redirect', async () => {
+    const resolver = createWalletAddressResolver({ allowHttp: false, allowedNetworks: LOOPBACK_NETWORKS })
+    expect(await failure(resolver.getKey(`${base}/moved`, 'key-1'))).toMatchObject(KEYS_FAILURE)
+    expect(paths).toEqual(['/moved/jwks.json'])
+    await expect(resolver.getKey(`${base}/alice`, 'key-1')).resolves.toEqual(key1.jwk)
+  })
+
+  it('gives up on a server that never answers', async () => {
+    const resolver = createWalletAddressResolver({ allowHttp: false, allowedNetworks: LOOPBACK_NETWORKS, timeoutMs: 100 })
+    expect(await failure(resolver.getKey(`${base}/silent`, 'key-1'))).toMatchObject(KEYS_FAILURE)
+  })
+})
