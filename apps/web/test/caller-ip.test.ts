@@ -25,7 +25,12 @@ describe('callerIp', () => {
 
   it('reads IPv6 and repeated header lines, and refuses what is no address', () => {
     expect(callerIp(request('1.2.3.4, 2001:DB8::1'), behind(1))).toBe('2001:db8::1')
-    const twoLines = new Request('http://127.0.0.1/', { headers: [['x-forwarded-for', '1.2.3.4'], ['x-forwarded-for', '9.9.9.9']] })
+    const twoLines = new Request('http://127.0.0.1/', {
+      headers: [
+        ['x-forwarded-for', '1.2.3.4'],
+        ['x-forwarded-for', '9.9.9.9'],
+      ],
+    })
     expect(callerIp(twoLines, behind(1))).toBe('9.9.9.9')
     expect(callerIp(request('1.2.3.4, not-an-address'), behind(1))).toBeNull()
     expect(callerIp(request(''), behind(1))).toBeNull()

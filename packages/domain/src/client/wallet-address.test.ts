@@ -443,7 +443,16 @@ describe('at most N outbound fetches at once', () => {
 
 describe('the wallet address document names itself', () => {
   const doc = (id: string) =>
-    new Response(JSON.stringify({ id, publicName: 'Bob', assetCode: 'USD', assetScale: 2, authServer: 'https://as.example', resourceServer: 'https://wallet.example' }))
+    new Response(
+      JSON.stringify({
+        id,
+        publicName: 'Bob',
+        assetCode: 'USD',
+        assetScale: 2,
+        authServer: 'https://as.example',
+        resourceServer: 'https://wallet.example',
+      }),
+    )
 
   it('refuses a document whose id is another wallet address', async () => {
     const resolver = createWalletAddressResolver({ fetch: stubFetch(() => doc('https://wallet.example/bob')), allowHttp: false })
@@ -465,7 +474,8 @@ describe('the guarded fetch against a real listener', () => {
     server = createServer((req, res) => {
       paths.push(req.url ?? '')
       if (req.url?.startsWith('/moved')) res.writeHead(302, { location: `${base}/alice/jwks.json` }).end()
-      else if (req.url?.startsWith('/silent')) return // never answers
+      else if (req.url?.startsWith('/silent'))
+        return // never answers
       else res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ keys: [key1.jwk] }))
     })
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()))

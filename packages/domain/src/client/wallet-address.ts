@@ -39,7 +39,7 @@ export type Ed25519Jwk = {
 export interface WalletAddressResolverOptions {
   /** Replaces the guarded fetch (tests): no address is then checked. */
   fetch?: typeof fetch
-  /** ALLOW_HTTP_WALLET_ADDRESSES: plain http to any host. Loopback http is always allowed. */
+  /** ALLOW_HTTP_WALLET_ADDRESSES: plain http to any host. Loopback http always passes the URL check (its address may not). */
   allowHttp: boolean
   /**
    * Networks (CIDR) that may be fetched from besides public addresses: WALLET_ADDRESS_ALLOWED_NETWORKS, which
@@ -198,7 +198,9 @@ export function createWalletAddressResolver(opts: WalletAddressResolverOptions):
 }
 
 /** The process's resolver, from its settings (ALLOW_HTTP_WALLET_ADDRESSES, WALLET_ADDRESS_ALLOWED_NETWORKS). */
-export function walletAddressResolverFor(config: Pick<GnapConfig, 'allowHttpWalletAddresses' | 'walletAddressAllowedNetworks'>): WalletAddressResolver {
+export function walletAddressResolverFor(
+  config: Pick<GnapConfig, 'allowHttpWalletAddresses' | 'walletAddressAllowedNetworks'>,
+): WalletAddressResolver {
   return createWalletAddressResolver({ allowHttp: config.allowHttpWalletAddresses, allowedNetworks: config.walletAddressAllowedNetworks })
 }
 

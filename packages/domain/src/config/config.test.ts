@@ -15,11 +15,9 @@ describe('WALLET_ADDRESS_ALLOWED_NETWORKS (docs/protocol.md §4.3, §7)', () => 
   })
 
   it('takes a comma-separated list, and an empty one means none, in any mode', () => {
-    expect(configOf({ NODE_ENV: 'production', WALLET_ADDRESS_ALLOWED_NETWORKS: ' 10.0.0.0/8, fd00::/8 ,192.168.4.2' }).walletAddressAllowedNetworks).toEqual([
-      '10.0.0.0/8',
-      'fd00::/8',
-      '192.168.4.2',
-    ])
+    expect(
+      configOf({ NODE_ENV: 'production', WALLET_ADDRESS_ALLOWED_NETWORKS: ' 10.0.0.0/8, fd00::/8 ,192.168.4.2' }).walletAddressAllowedNetworks,
+    ).toEqual(['10.0.0.0/8', 'fd00::/8', '192.168.4.2'])
     expect(configOf({ WALLET_ADDRESS_ALLOWED_NETWORKS: '' }).walletAddressAllowedNetworks).toEqual([])
   })
 

@@ -400,7 +400,11 @@ describe('requestGrant in production: a client naming a loopback address is refu
     ['IPv4-mapped over https', (p: number) => `https://[::ffff:127.0.0.1]:${p}/app`],
     ['a name resolving to loopback', (p: number) => `https://localhost:${p}/app`],
   ])('%s: 400 invalid_client, no connection, nothing written', async (_name, clientAt) => {
-    const env = EnvSchema.parse({ AUTH_SERVER_URL: 'https://auth.example', INTROSPECTION_SECRET: 'introspection-secret-0123456789', NODE_ENV: 'production' })
+    const env = EnvSchema.parse({
+      AUTH_SERVER_URL: 'https://auth.example',
+      INTROSPECTION_SECRET: 'introspection-secret-0123456789',
+      NODE_ENV: 'production',
+    })
     const config = configFromEnv(env)
     // The real clock: the signature is made now and checked against it.
     await t.reset({ config, walletAddresses: walletAddressResolverFor(config), now: new Date() })
