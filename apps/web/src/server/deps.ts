@@ -17,7 +17,7 @@ async function buildDeps(): Promise<Deps> {
     config,
     clock: () => new Date(),
     log,
-    walletAddresses: walletAddressResolverFor(config),
+    walletAddresses: walletAddressResolverFor(config, log),
   }
 }
 

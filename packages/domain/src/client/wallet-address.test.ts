@@ -339,6 +339,16 @@ describe('outbound fetches in production: no connection to loopback or private a
     expect(connections()).toBe(0)
   })
 
+  it('tells the operator why, naming the URL', async () => {
+    const warn = vi.fn()
+    const resolver = createWalletAddressResolver({ allowHttp: false, allowedNetworks: [], log: { warn } })
+    const url = `http://localhost:${v4.port}/alice`
+    expect(await failure(resolver.getWalletAddress(url))).toMatchObject(DOCUMENT_FAILURE)
+    expect(await failure(resolver.getKey(`http://127.1:${v4.port}/alice`, 'key-1'))).toMatchObject(KEYS_FAILURE)
+    expect(warn.mock.calls.map(([fields]) => fields)).toEqual([{ url }, { url: `http://127.0.0.1:${v4.port}/alice/jwks.json` }])
+    expect(connections()).toBe(0)
+  })
+
   it('refuses loopback even with ALLOW_HTTP_WALLET_ADDRESSES and another network allowed', async () => {
     const resolver = createWalletAddressResolver({ allowHttp: true, allowedNetworks: ['10.0.0.0/8', 'fd00::/8'] })
     for (const url of loopbackUrls()) expect(await failure(resolver.getKey(url, 'key-1')), url).toMatchObject(KEYS_FAILURE)

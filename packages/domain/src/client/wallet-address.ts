@@ -2,7 +2,8 @@ import { z } from 'zod'
 import { GnapError, badClient, outboundFetchesBusy } from '../errors'
 import { readCapped } from '../read-capped'
 import type { GnapConfig } from '../config/config'
-import { createGuardedFetch } from './guarded-fetch'
+import type { Logger } from 'pino'
+import { RefusedAddressError, createGuardedFetch } from './guarded-fetch'
 
 // Outbound fetches of client wallet addresses and their keys (docs/protocol.md §4.3). The URLs are chosen by clients,
 // so every fetch is guarded against SSRF (RFC 9635 §11): https only (loopback or an explicit setting excepted),
@@ -51,6 +52,8 @@ export interface WalletAddressResolverOptions {
   maxQueuedFetches?: number
   /** A wallet address whose fetch failed is answered from this memory, without a fetch, for this long. */
   failureTtlMs?: number
+  /** Told when an address is refused, so an operator can see why a client's wallet address cannot be fetched. */
+  log?: Pick<Logger, 'warn'>
   ttlMs?: number
   timeoutMs?: number
   maxBytes?: number
@@ -134,7 +137,10 @@ export function createWalletAddressResolver(opts: WalletAddressResolverOptions):
         redirect: 'manual',
         signal: AbortSignal.timeout(timeoutMs),
       })
-    } catch {
+    } catch (e) {
+      if (e instanceof RefusedAddressError || (e instanceof Error && e.cause instanceof RefusedAddressError)) {
+        opts.log?.warn({ url: url.slice(0, 200) }, 'wallet address fetch refused: not a public address (WALLET_ADDRESS_ALLOWED_NETWORKS)')
+      }
       throw badClient(failure)
     }
     try {
@@ -200,8 +206,13 @@ export function createWalletAddressResolver(opts: WalletAddressResolverOptions):
 /** The process's resolver, from its settings (ALLOW_HTTP_WALLET_ADDRESSES, WALLET_ADDRESS_ALLOWED_NETWORKS). */
 export function walletAddressResolverFor(
   config: Pick<GnapConfig, 'allowHttpWalletAddresses' | 'walletAddressAllowedNetworks'>,
+  log?: Pick<Logger, 'warn'>,
 ): WalletAddressResolver {
-  return createWalletAddressResolver({ allowHttp: config.allowHttpWalletAddresses, allowedNetworks: config.walletAddressAllowedNetworks })
+  return createWalletAddressResolver({
+    allowHttp: config.allowHttpWalletAddresses,
+    allowedNetworks: config.walletAddressAllowedNetworks,
+    ...(log !== undefined ? { log } : {}),
+  })
 }
 
 function sameUrl(a: string, b: string): boolean {
