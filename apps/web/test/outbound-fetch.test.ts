@@ -58,5 +58,8 @@ describe('a production server never connects to loopback for a client wallet add
     }
     expect(connections).toBe(0)
     expect(rowCounts(server.dbFile)).toEqual(before)
+    // The operator can tell why: each refusal is logged with the URL.
+    expect(server.logs()).toContain(`wallet address fetch refused`)
+    expect(server.logs()).toContain(`http://localhost:${ports.v4}/app/jwks.json`)
   })
 })
