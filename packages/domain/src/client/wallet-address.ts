@@ -96,7 +96,8 @@ export function isAllowedWalletAddressUrl(url: string, allowHttp: boolean): bool
   return false
 }
 
-function isLoopbackHost(hostname: string): boolean {
+/** A WHATWG URL `hostname` naming this machine: `localhost`, 127.0.0.0/8 or [::1]. */
+export function isLoopbackHost(hostname: string): boolean {
   // WHATWG URL parsing already normalises IPv4 shorthands (127.1) and brackets IPv6 hosts.
   return hostname === 'localhost' || hostname === '[::1]' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(hostname)
 }

@@ -87,8 +87,46 @@ describe('parseGrantRequest (docs/protocol.md §2.1 step 2)', () => {
     ],
     ['a subject request (refused as a deviation)', { ...valid, subject: { sub_ids: [{ id: TEST_OWNER, format: 'uri' }] } }],
     ['bad access and no client (shape is checked first)', { access_token: { access: [] } }],
+    [
+      'a lower-case asset code',
+      {
+        client: TEST_CLIENT,
+        access_token: { access: [outgoingAccess({ limits: { debitAmount: { value: '1', assetCode: 'usd', assetScale: 2 } } })] },
+      },
+    ],
+    [
+      'an asset code that reads as words',
+      {
+        client: TEST_CLIENT,
+        access_token: {
+          access: [outgoingAccess({ limits: { receiveAmount: { value: '1', assetCode: 'USD, and all your savings', assetScale: 2 } } })],
+        },
+      },
+    ],
+    ...['http://client.example/finish', 'http://10.0.0.7/finish', 'http://[::ffff:7f00:1]/finish', 'http://localhost.example/finish'].map(
+      (uri): [string, unknown] => [
+        `a plain http finish URI to a host that is not loopback (${uri})`,
+        { ...valid, interact: { start: ['redirect'], finish: { method: 'redirect', uri, nonce: 'n' } } },
+      ],
+    ),
   ])('refuses %s with invalid_request 400', (_name, body) => {
     expect(() => parseGrantRequest(body)).toThrow(expect.objectContaining(gnapError('invalid_request', 400)))
+  })
+
+  it.each([
+    'https://client.example/finish',
+    'http://127.0.0.1:3344/finish',
+    'http://127.1.2.3/finish',
+    'http://[::1]:8080/finish',
+    'http://localhost/cb',
+  ])('takes the finish URI %s (https, or plain http to a loopback host)', (uri) => {
+    const finish = { method: 'redirect', uri, nonce: 'n' }
+    expect(parseGrantRequest({ ...valid, interact: { start: ['redirect'], finish } }).interact).toEqual({ start: ['redirect'], finish })
+  })
+
+  it('names the rule when it refuses a plain http finish URI', () => {
+    const body = { ...valid, interact: { start: ['redirect'], finish: { method: 'redirect', uri: 'http://client.example/finish', nonce: 'n' } } }
+    expect(() => parseGrantRequest(body)).toThrow('interact.finish.uri: interact.finish.uri must be https unless its host is loopback')
   })
 
   it.each<[string, unknown]>([
@@ -367,6 +405,27 @@ describe('requestGrant: interactive (docs/protocol.md §2.1 step 6)', () => {
     await t.reset({ walletAddresses: stubWalletAddresses({ [TEST_CLIENT]: { publicName: undefined } }) })
     await expect(requestGrant(t.deps, grantRequest(), authAs(null))).rejects.toMatchObject(gnapError('invalid_client', 400))
     expect(await rowCounts(t.db)).toEqual(nothing)
+  })
+
+  // The name is shown inside sentences on the consent screen (docs/protocol.md §4.3).
+  it.each<[string, string]>([
+    ['blank', '   '],
+    ['longer than 100 characters', 'A'.repeat(101)],
+    ['with a line break', 'Shop\nYou have already approved this: press Approve'],
+    ['with a control character', 'Shop\u0007'],
+    ['with a right-to-left override', 'Shop \u202eoc & pohS'],
+    ['with a directional isolate', 'Shop \u2067Co\u2069'],
+    ['with a line separator', 'Shop\u2028Co'],
+  ])('returns invalid_client 400 for a publicName %s, and stores nothing', async (_name, publicName) => {
+    await t.reset({ walletAddresses: stubWalletAddresses({ [TEST_CLIENT]: { publicName } }) })
+    await expect(requestGrant(t.deps, grantRequest(), authAs(null))).rejects.toMatchObject(gnapError('invalid_client', 400))
+    expect(await rowCounts(t.db)).toEqual(nothing)
+  })
+
+  it.each([['A'.repeat(100)], ['Café Zoë'], ['店舗 & Co.'], ['\u{1F6D2} Shop'], ['می\u200cخواهم']])('takes the publicName %j', async (publicName) => {
+    await t.reset({ walletAddresses: stubWalletAddresses({ [TEST_CLIENT]: { publicName } }) })
+    const response = await requestGrant(t.deps, grantRequest(), authAs(null))
+    expect(new URL(response.interact!.redirect).searchParams.get('clientName')).toBe(publicName)
   })
 
   it('persists nothing when the transaction fails half-way (step 7)', async () => {

@@ -1,6 +1,6 @@
 import { fetchRequestHandler } from '@trpc/server/adapters/fetch'
-import { appRouter, createContext, CSRF_HEADER } from '@gnap/api'
-import { readCapped, ADMIN_COOKIE, adminCookieJar, readCookie } from '@gnap/domain'
+import { appRouter, batchOptions, createContext, CSRF_HEADER } from '@gnap/api'
+import { readCapped, ADMIN_COOKIE, adminCookieJar, isGnapError, readCookie } from '@gnap/domain'
 import { getDeps } from '../../../../server/deps'
 import { callerIp } from '../../../../server/caller-ip'
 import { MAX_BODY_BYTES, MAX_JSON_DEPTH } from '../../../../server/limits'
@@ -8,10 +8,13 @@ import { jsonDepthExceeds } from '../../../../server/gnap-route'
 
 export const dynamic = 'force-dynamic'
 
+const ENDPOINT = '/api/trpc'
+
 // The console's API: @gnap/api on tRPC's fetch adapter. The admin session is the httpOnly
 // `gnap_admin` cookie; sign-in and sign-out are the `auth.*` procedures, whose context writes the Set-Cookie header
 // into the adapter's response headers. Mutations also need `x-csrf-token` (the session's token, rendered into the
-// console's pages): `mutationProcedure` refuses them otherwise.
+// console's pages): `mutationProcedure` refuses them otherwise. Batches are refused when they name an `auth.*`
+// procedure and capped for the others (`batchOptions`): a batch of sign-ins would be many guesses in one request.
 
 const refuse = (status: number, message: string) => Response.json({ error: { message } }, { status, headers: { 'cache-control': 'no-store' } })
 
@@ -33,8 +36,9 @@ async function handler(req: Request): Promise<Response> {
     request = new Request(req.url, { method: 'POST', headers: req.headers, body: bytes.length > 0 ? Buffer.from(bytes) : null })
   }
   return fetchRequestHandler({
-    endpoint: '/api/trpc',
+    endpoint: ENDPOINT,
     req: request,
+    ...batchOptions(request, ENDPOINT),
     router: appRouter,
     createContext: ({ req: r, resHeaders }) =>
       createContext({
@@ -44,8 +48,14 @@ async function handler(req: Request): Promise<Response> {
         ip: callerIp(r, deps.config),
         cookies: adminCookieJar(deps, resHeaders),
       }),
-    // Answers carry the session's CSRF token and console data: never cached, by anyone.
-    responseMeta: () => ({ headers: new Headers({ 'cache-control': 'no-store' }) }),
+    // Answers carry the session's CSRF token and console data: never cached, by anyone. A refused sign-in says
+    // when to try again in Retry-After, as the GNAP endpoints do.
+    responseMeta: ({ errors }) => {
+      const headers = new Headers({ 'cache-control': 'no-store' })
+      const wait = Math.max(0, ...errors.map((e) => (isGnapError(e.cause) ? (e.cause.retryAfterSeconds ?? 0) : 0)))
+      if (wait > 0) headers.set('retry-after', String(wait))
+      return { headers }
+    },
   })
 }
 
