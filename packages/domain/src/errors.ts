@@ -123,6 +123,12 @@ export const badIdpSecret = (code: 'invalid_request' | 'invalid_interaction'): G
 export const rateLimited = (description: string, retryAfterSeconds: number): GnapError =>
   withStatus('request_denied', description, 429, retryAfterSeconds)
 
+/**
+ * The process already runs as many outbound wallet address fetches as it takes, with a full queue: 503 request_denied
+ * with `Retry-After` (docs/protocol.md §4.3). The server's state, not the client's fault: nothing is remembered.
+ */
+export const outboundFetchesBusy = (): GnapError => withStatus('request_denied', 'too many wallet address lookups in progress: retry shortly', 503, 1)
+
 /** The request body is larger than the server takes (413). */
 export const bodyTooLarge = (maxBytes: number): GnapError => withStatus('invalid_request', `request body larger than ${maxBytes} bytes`, 413)
 

@@ -1,7 +1,7 @@
 // The settings `pnpm start` and `pnpm two-instances` fill in outside production, announced and never printed: the
 // secrets come from data/secrets.json (created with mode 0600 on first use, so every instance and every restart on
-// this machine share them), AUTH_SERVER_URL from the caller. With NODE_ENV=production nothing is filled in: the
-// required settings must be given.
+// this machine share them), AUTH_SERVER_URL from the caller, and loopback as a network wallet addresses may be
+// fetched from. With NODE_ENV=production nothing is filled in: the required settings must be given.
 import { randomBytes } from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
@@ -34,6 +34,12 @@ export function applyLocalDefaults(
   if (!env.AUTH_SERVER_URL) {
     env.AUTH_SERVER_URL = authServerUrl
     console.log(`[${tag}] AUTH_SERVER_URL not set: using ${env.AUTH_SERVER_URL}`)
+  }
+  // `next start` runs the server as production whatever NODE_ENV was here, and production refuses loopback wallet
+  // addresses: outside production they stay reachable, as for `next dev` (docs/protocol.md §4.3).
+  if (env.WALLET_ADDRESS_ALLOWED_NETWORKS === undefined) {
+    env.WALLET_ADDRESS_ALLOWED_NETWORKS = '127.0.0.0/8,::1/128'
+    console.log(`[${tag}] WALLET_ADDRESS_ALLOWED_NETWORKS not set: wallet addresses on loopback may be fetched (outside production)`)
   }
   return []
 }

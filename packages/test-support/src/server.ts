@@ -20,6 +20,8 @@ export function testServerEnv(overrides: Record<string, string | undefined> = {}
     IDENTITY_SERVER_SECRET: IDP_SECRET,
     WAIT_SECONDS: '1',
     LOG_LEVEL: 'info',
+    // The tests' wallet address servers listen on loopback, which production refuses by default.
+    WALLET_ADDRESS_ALLOWED_NETWORKS: '127.0.0.0/8,::1/128',
     ...overrides,
   }
 }

@@ -1,5 +1,5 @@
 import path from 'node:path'
-import { createLogger, createWalletAddressResolver, openStore, type Deps } from '@gnap/domain'
+import { createLogger, openStore, walletAddressResolverFor, type Deps } from '@gnap/domain'
 import { readConfig } from '../env'
 
 const globalForDeps = globalThis as unknown as { gnapDeps?: Promise<Deps> }
@@ -17,7 +17,7 @@ async function buildDeps(): Promise<Deps> {
     config,
     clock: () => new Date(),
     log,
-    walletAddresses: createWalletAddressResolver({ allowHttp: config.allowHttpWalletAddresses }),
+    walletAddresses: walletAddressResolverFor(config, log),
   }
 }
 

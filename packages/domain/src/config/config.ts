@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { LOOPBACK_NETWORKS, parseNetwork } from '../client/outbound-address'
 
 // Settings of the server, with the names operators of the reference server know (docs/protocol.md §7).
 // The web app's env.ts is the only reader of process.env; it parses with this schema.
@@ -27,6 +28,27 @@ const secretList = (name: string) =>
     .transform((v) => v.split(',').map((s) => s.trim()))
     .pipe(z.array(z.string().min(MIN_SECRET_LENGTH, `each entry of ${name} must be at least ${MIN_SECRET_LENGTH} characters`)).min(1))
 
+// A comma-separated list of networks in CIDR notation (or single addresses); empty means none.
+const networks = z
+  .string()
+  .optional()
+  .transform((text, ctx) => {
+    if (text === undefined) return undefined
+    const items = text
+      .split(',')
+      .map((item) => item.trim())
+      .filter((item) => item !== '')
+    for (const item of items) {
+      try {
+        parseNetwork(item)
+      } catch {
+        ctx.addIssue({ code: 'custom', message: `not a network in CIDR notation: ${item.slice(0, 60)}` })
+        return z.NEVER
+      }
+    }
+    return items
+  })
+
 export const EnvSchema = z
   .object({
     AUTH_SERVER_URL: absoluteUrl,
@@ -50,8 +72,13 @@ export const EnvSchema = z
     // Grant requests (POST /) per minute, fixed window; 0 switches a limit off.
     RATE_LIMIT_GRANTS_PER_MINUTE: z.coerce.number().int().min(0).max(1_000_000).default(120),
     RATE_LIMIT_GRANTS_PER_MINUTE_PER_IP: z.coerce.number().int().min(0).max(1_000_000).default(600),
-    // The first hop of X-Forwarded-For is the caller's address only behind a proxy that sets it.
+    // X-Forwarded-For names the caller only behind proxies that append to it: the entry TRUSTED_PROXY_HOPS from the
+    // right is the address the outermost of our proxies saw (docs/protocol.md §7).
     TRUST_PROXY: bool(false),
+    TRUSTED_PROXY_HOPS: z.coerce.number().int().min(1).max(16).default(1),
+    // Networks wallet addresses may be fetched from besides public addresses (docs/protocol.md §4.3). Unset: loopback
+    // outside production, none in production.
+    WALLET_ADDRESS_ALLOWED_NETWORKS: networks,
     // SQLite only: FULL (the default) syncs the write-ahead log at every commit, so a commit survives a power loss or
     // an OS crash; NORMAL syncs it only at checkpoints, faster, but the last commits can be lost (docs/protocol.md §9).
     SQLITE_SYNCHRONOUS: z
@@ -90,6 +117,8 @@ export interface GnapConfig {
   /** The accepted introspection bearer secrets (several while one is being replaced). */
   introspectionSecrets: readonly string[]
   allowHttpWalletAddresses: boolean
+  /** CIDR networks outbound wallet address fetches may reach besides public addresses (docs/protocol.md §4.3). */
+  walletAddressAllowedNetworks: string[]
   signatureWindowSeconds: number
   signatureClockSkewSeconds: number
   accessTokenDeletionDays: number
@@ -98,6 +127,8 @@ export interface GnapConfig {
   /** Grant requests per minute per caller IP (one shared counter without trustProxy); 0 = no limit. */
   grantRequestsPerMinutePerIp: number
   trustProxy: boolean
+  /** With trustProxy: the X-Forwarded-For entry this many from the right is the caller (1 = the last). */
+  trustedProxyHops: number
 }
 
 export function configFromEnv(env: Env): GnapConfig {
@@ -113,12 +144,14 @@ export function configFromEnv(env: Env): GnapConfig {
     identityServerSecrets: env.IDENTITY_SERVER_SECRET ?? null,
     introspectionSecrets: env.INTROSPECTION_SECRET,
     allowHttpWalletAddresses: env.ALLOW_HTTP_WALLET_ADDRESSES,
+    walletAddressAllowedNetworks: env.WALLET_ADDRESS_ALLOWED_NETWORKS ?? (env.NODE_ENV === 'production' ? [] : [...LOOPBACK_NETWORKS]),
     signatureWindowSeconds: env.SIGNATURE_WINDOW_SECONDS,
     signatureClockSkewSeconds: env.SIGNATURE_CLOCK_SKEW_SECONDS,
     accessTokenDeletionDays: env.ACCESS_TOKEN_DELETION_DAYS,
     grantRequestsPerMinutePerClient: env.RATE_LIMIT_GRANTS_PER_MINUTE,
     grantRequestsPerMinutePerIp: env.RATE_LIMIT_GRANTS_PER_MINUTE_PER_IP,
     trustProxy: env.TRUST_PROXY,
+    trustedProxyHops: env.TRUSTED_PROXY_HOPS,
   }
 }
 

@@ -1,4 +1,9 @@
-import { describe, expect, it } from 'vitest'
+import { createServer, type AddressInfo, type Server } from 'node:net'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { EnvSchema, configFromEnv } from '../config/config'
+import { createRequestAuth } from '../client/request-auth'
+import { walletAddressResolverFor } from '../client/wallet-address'
+import { generateClientKey, signedHeaders } from '../testing/client-keys'
 import { GnapError, badClient } from '../errors'
 import { hashSecret } from '../secrets'
 import {
@@ -426,6 +431,54 @@ describe('requestGrant: interactive (docs/protocol.md §2.1 step 6)', () => {
   it('persists nothing when the transaction fails half-way (step 7)', async () => {
     await failWrites(t, 'Interaction')
     await expect(requestGrant(t.deps, grantRequest(), authAs(null))).rejects.not.toBeInstanceOf(GnapError)
+    expect(await rowCounts(t.db)).toEqual(nothing)
+  })
+})
+
+describe('requestGrant in production: a client naming a loopback address is refused without a connection (docs/protocol.md §4.3)', () => {
+  let listener: Server
+  let connections = 0
+  let port = 0
+  beforeAll(async () => {
+    listener = createServer((socket) => socket.destroy())
+    listener.on('connection', () => connections++)
+    await new Promise<void>((resolve) => listener.listen(0, '127.0.0.1', () => resolve()))
+    port = (listener.address() as AddressInfo).port
+  })
+  afterAll(async () => {
+    await new Promise<void>((resolve) => listener.close(() => resolve()))
+  })
+
+  it.each([
+    ['https', (p: number) => `https://127.0.0.1:${p}/app`],
+    ['http', (p: number) => `http://127.0.0.1:${p}/app`],
+    ['decimal', (p: number) => `http://2130706433:${p}/app`],
+    ['shortened', (p: number) => `http://127.1:${p}/app`],
+    ['hex', (p: number) => `http://0x7f.1:${p}/app`],
+    ['IPv4-mapped', (p: number) => `http://[::ffff:127.0.0.1]:${p}/app`],
+    ['IPv4-mapped over https', (p: number) => `https://[::ffff:127.0.0.1]:${p}/app`],
+    ['a name resolving to loopback', (p: number) => `https://localhost:${p}/app`],
+  ])('%s: 400 invalid_client, no connection, nothing written', async (_name, clientAt) => {
+    const env = EnvSchema.parse({
+      AUTH_SERVER_URL: 'https://auth.example',
+      INTROSPECTION_SECRET: 'introspection-secret-0123456789',
+      NODE_ENV: 'production',
+    })
+    const config = configFromEnv(env)
+    // The real clock: the signature is made now and checked against it.
+    await t.reset({ config, walletAddresses: walletAddressResolverFor(config), now: new Date() })
+    connections = 0
+    const client = clientAt(port)
+    const body = JSON.stringify({ access_token: { access: [quoteAccess()] }, client })
+    const headers = await signedHeaders(generateClientKey('key-1'), { method: 'POST', url: config.authServerUrl, body })
+    const auth = createRequestAuth(t.deps, {
+      method: 'POST',
+      targetUri: config.authServerUrl,
+      headers: new Headers(headers),
+      body: new TextEncoder().encode(body),
+    })
+    await expect(requestGrant(t.deps, parseGrantRequest(JSON.parse(body)), auth)).rejects.toMatchObject(gnapError('invalid_client', 400))
+    expect(connections).toBe(0)
     expect(await rowCounts(t.db)).toEqual(nothing)
   })
 })

@@ -38,12 +38,14 @@ export function testConfig(overrides: Partial<GnapConfig> = {}): GnapConfig {
     identityServerSecrets: [TEST_IDP_SECRET],
     introspectionSecrets: ['introspection-secret-123456'],
     allowHttpWalletAddresses: false,
+    walletAddressAllowedNetworks: [],
     signatureWindowSeconds: 300,
     signatureClockSkewSeconds: 30,
     accessTokenDeletionDays: 30,
     grantRequestsPerMinutePerClient: 120,
     grantRequestsPerMinutePerIp: 600,
     trustProxy: false,
+    trustedProxyHops: 1,
     ...overrides,
   }
 }

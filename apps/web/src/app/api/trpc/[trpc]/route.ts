@@ -54,7 +54,7 @@ async function handler(req: Request): Promise<Response> {
         deps,
         sessionValue: readCookie(r.headers.get('cookie'), ADMIN_COOKIE),
         csrfToken: r.headers.get(CSRF_HEADER),
-        ip: callerIp(r, deps.config.trustProxy),
+        ip: callerIp(r, deps.config),
         cookies: adminCookieJar(deps, resHeaders),
       }),
     // Answers carry the session's CSRF token and console data: never cached, by anyone. A refused sign-in, and any

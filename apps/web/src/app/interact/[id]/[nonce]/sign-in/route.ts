@@ -33,7 +33,7 @@ export const POST = frontChannelRoute(async (deps, req, params) => {
     session = await signInOwner(deps, {
       email: form.get('email') ?? '',
       password: form.get('password') ?? '',
-      ip: callerIp(req, deps.config.trustProxy),
+      ip: callerIp(req, deps.config),
     })
   } catch (e) {
     if (!(e instanceof GnapError) || e.status !== 429) throw e
