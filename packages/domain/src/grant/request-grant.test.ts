@@ -461,7 +461,7 @@ describe('requestGrant in production: a client naming a loopback address is refu
   ])('%s: 400 invalid_client, no connection, nothing written', async (_name, clientAt) => {
     const env = EnvSchema.parse({
       AUTH_SERVER_URL: 'https://auth.example',
-      INTROSPECTION_SECRET: 'introspection-secret-0123456789',
+      INTROSPECTION_SECRET: 'introspection-secret-0123456789-0123456789',
       NODE_ENV: 'production',
     })
     const config = configFromEnv(env)

@@ -1,6 +1,14 @@
 import { fetchRequestHandler } from '@trpc/server/adapters/fetch'
 import { appRouter, batchOptions, createContext, CSRF_HEADER } from '@gnap/api'
-import { readCapped, ADMIN_COOKIE, adminCookieJar, isDatabaseUnavailable, isGnapError, readCookie, UNAVAILABLE_RETRY_AFTER_SECONDS } from '@gnap/domain'
+import {
+  readCapped,
+  ADMIN_COOKIE,
+  adminCookieJar,
+  isDatabaseUnavailable,
+  isGnapError,
+  readCookie,
+  UNAVAILABLE_RETRY_AFTER_SECONDS,
+} from '@gnap/domain'
 import { getDeps } from '../../../../server/deps'
 import { callerIp } from '../../../../server/caller-ip'
 import { MAX_BODY_BYTES, MAX_JSON_DEPTH } from '../../../../server/limits'
