@@ -1,23 +1,41 @@
-// Runs at every `pnpm start`. First the first administrator of the console, on an empty Admin table: from
-// ADMIN_EMAIL / ADMIN_PASSWORD, else the documented demo values (printed here), which a production start refuses.
+// Runs at every `pnpm start`. In production, first a refusal of any demo state (the demo accounts, whose passwords
+// are published, and the demo client's key file): the start stops and says how to remove it (`pnpm db:remove-demo`).
+// Then the first administrator of the console, on an empty Admin table: from ADMIN_EMAIL / ADMIN_PASSWORD, else the
+// documented demo values (printed here), which a production start refuses. ADMIN_EMAIL / ADMIN_PASSWORD given for a
+// database that already has administrators are reported: they create only the first one.
 // Then demo data into an empty database (no grant and no owner yet): the demo resource owner who signs in to the
 // consent screen, and the demo client's key pair for `pnpm demo`, whose wallet address the demo serves on
 // loopback; nothing once the database holds data.
 import fs from 'node:fs'
 import path from 'node:path'
 import { generateKeyPairSync } from 'node:crypto'
-import { createOwner, DEMO_ADMIN, DEMO_OWNER, ensureFirstAdmin, FirstAdminError, isUniqueViolation, openStore, type Store } from '@gnap/domain'
+import {
+  createOwner,
+  DEMO_ADMIN,
+  DEMO_OWNER,
+  ensureFirstAdmin,
+  findDemoState,
+  FirstAdminError,
+  isUniqueViolation,
+  openStore,
+  type Store,
+} from '@gnap/domain'
 
 const root = path.resolve(import.meta.dirname, '..')
 const keyFile = path.join(root, 'data', 'demo-client.json')
+const isProduction = process.env.NODE_ENV === 'production'
 
 async function main() {
   const store = await openStore(process.env.DATABASE_URL ?? `file:${path.join(root, 'data', 'gnap.db')}`)
   try {
+    if (isProduction && !(await refuseDemoState(store))) {
+      process.exitCode = 1
+      return
+    }
     await seedFirstAdmin(store)
     const empty = (await store.reads.grant.count()) === 0 && (await store.reads.owner.count()) === 0
     if (!empty) return
-    if (process.env.NODE_ENV === 'production') return
+    if (isProduction) return
     try {
       await createOwner(store.sql, { ...DEMO_OWNER, walletAddresses: [...DEMO_OWNER.walletAddresses] })
     } catch (e) {
@@ -33,13 +51,32 @@ async function main() {
   }
 }
 
+/** Production: false (after saying what and how to remove it) when the database or data/ holds demo state. */
+async function refuseDemoState(store: Store): Promise<boolean> {
+  const found = (await findDemoState(store.sql)).map((item) => item.description)
+  if (fs.existsSync(keyFile)) found.push(`the demo client's private key, ${path.relative(root, keyFile)}`)
+  if (found.length === 0) return true
+  console.error('[seed] NODE_ENV=production refuses to start: the demo state below has published credentials.')
+  for (const item of found) console.error(`[seed]   - ${item}`)
+  console.error('[seed] Remove it with `pnpm db:remove-demo`, run with the same DATABASE_URL, then start again. If that leaves no')
+  console.error('[seed] administrator, set ADMIN_EMAIL and ADMIN_PASSWORD for the new first one.')
+  return false
+}
+
 async function seedFirstAdmin(store: Store) {
   const result = await ensureFirstAdmin(store.sql, {
     email: process.env.ADMIN_EMAIL,
     password: process.env.ADMIN_PASSWORD,
-    isProduction: process.env.NODE_ENV === 'production',
+    isProduction,
   })
-  if (!result.created) return
+  if (!result.created) {
+    if (result.ignoredSettings) {
+      console.warn(
+        '[seed] warning: ADMIN_EMAIL and ADMIN_PASSWORD are ignored: this database already has administrators, and they only create the first one',
+      )
+    }
+    return
+  }
   if (result.isDemo && result.email === DEMO_ADMIN.email) {
     console.log('[seed] demo administrator for the admin console (/admin): set ADMIN_EMAIL and ADMIN_PASSWORD to choose your own')
     console.log(`[seed]   email ${DEMO_ADMIN.email}, password ${DEMO_ADMIN.password}`)

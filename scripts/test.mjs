@@ -18,7 +18,7 @@ const env = { ...process.env, CHECKPOINT_DISABLE: '1', NEXT_TELEMETRY_DISABLED: 
 // and api suites then run again on PostgreSQL (scripts/test-pg.mjs), their reports counted below with the rest.
 const pgUrl = env.TEST_DATABASE_URL
 delete env.TEST_DATABASE_URL
-// The web suite's multi-instance tests (two `next start` on one PostgreSQL database) need the server too.
+// The web suite's multi-instance, crash and database-outage tests run the server on PostgreSQL too.
 if (pgUrl) env.MULTI_INSTANCE_PG_URL = pgUrl
 const turbo = spawnSync(
   path.join(root, 'node_modules/.bin/turbo'),

@@ -12,7 +12,8 @@ import { generateClientKey, startWalletAddressServer } from '@gnap/domain/testin
 const root = path.resolve(import.meta.dirname, '../../..')
 const saved = readJson(path.join(root, 'data', 'secrets.json'))
 const authServer = (process.env.AUTH_SERVER_URL ?? `http://localhost:${process.env.PORT ?? 3000}`).replace(/\/+$/, '') + '/'
-const introspectionSecret = process.env.INTROSPECTION_SECRET ?? saved.INTROSPECTION_SECRET
+// The first entry, when the setting lists several (docs/protocol.md §7).
+const introspectionSecret = (process.env.INTROSPECTION_SECRET ?? saved.INTROSPECTION_SECRET)?.split(',')[0]?.trim()
 /** `pnpm demo --browser`: a person approves in a real browser; the client's finish page is served on loopback. */
 const browser = process.argv.includes('--browser') ? await startFinishPage() : null
 

@@ -374,6 +374,27 @@ describe('POST /interact/{id}/{nonce}/sign-out', () => {
   })
 })
 
+describe('POST /interact/{id}/{nonce}/sign-out without the CSRF token', () => {
+  it.each([
+    ['no token', (): Record<string, string> => ({})],
+    ['a wrong token', (): Record<string, string> => ({ csrf: 'not-the-token' })],
+  ])('answers %s with a 403 page, clears no cookie and keeps the session', async (_name, form) => {
+    const { g, interaction, owner } = await atConsent()
+    const res = await post(`${g.base}/sign-out`, [interaction, owner], form())
+    await expectHtml(res, 403)
+    expect(cookieFrom(res, 'gnap_owner')).toBeNull()
+    const html = await expectHtml(await get(`${g.base}/consent`, [interaction, owner]), 200)
+    expect(html).toContain('Approve')
+  })
+
+  it('answers another site’s form (no owner cookie, no token) with a 403 page that clears no cookie', async () => {
+    const { g, interaction } = await atConsent()
+    const res = await post(`${g.base}/sign-out`, [interaction], {})
+    await expectHtml(res, 403)
+    expect(cookieFrom(res, 'gnap_owner')).toBeNull()
+  })
+})
+
 describe('what the server said', () => {
   it('every answer with a contract met it, and the log holds no cookie value or password', () => {
     const consentScreen = /^no contract for \w+ \S+\/(consent|sign-in|decision|sign-out)(\?\S*)?$/

@@ -2,7 +2,7 @@
 // plain fetch with SDK-style signed headers, so every header and byte is under the test's control.
 import { randomUUID } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { generateClientKey } from '@gnap/domain/testing'
+import { contentDigest, generateClientKey, signedHeadersCovering } from '@gnap/domain/testing'
 import { IDP_SECRET, INTROSPECTION_SECRET } from '@gnap/test-support'
 import { consent, finishParams, introspect, sleep, startWorld, type ClientKey, type World } from './support/world'
 import {
@@ -198,6 +198,17 @@ describe('POST / (grant request)', () => {
     await refused(await post(outgoing({}, { debitAmount: { value: '1000', assetScale: 2 } })), 400, 'invalid_request')
   })
 
+  it('refuses an assetCode that is not 1–16 upper-case letters or digits with 400 invalid_request', async () => {
+    for (const assetCode of ['usd', 'USD every month to Mallory', 'ABCDEFGHIJ0123456']) {
+      const description = await refused(
+        await post(outgoing({}, { debitAmount: { value: '1000', assetCode, assetScale: 2 } })),
+        400,
+        'invalid_request',
+      )
+      expect(description).toContain('assetCode')
+    }
+  })
+
   it.each([['P1M'], ['R12/not-a-date/P1M'], ['R1/2026-01-01T00:00:00Z/P0D'], ['R12/2026-01-01T00:00:00Z'], [''], ['R/P1M/P1D']])(
     'refuses the interval %j with 400 invalid_request',
     async (interval) => {
@@ -283,6 +294,7 @@ describe('POST / (grant request)', () => {
       { method: 'push', uri: 'https://client.example/finish', nonce: 'n' },
       { method: 'redirect', uri: 'not a url', nonce: 'n' },
       { method: 'redirect', uri: 'https://client.example/finish' },
+      { method: 'redirect', uri: 'http://client.example/finish', nonce: 'n' },
     ]) {
       await refused(await post({ ...noInteract, interact: { start: ['redirect'], finish } }), 400, 'invalid_request')
     }
@@ -294,6 +306,17 @@ describe('POST / (grant request)', () => {
     await refused(await post({ ...outgoing(), client }, key), 400, 'invalid_client')
   })
 
+  it('refuses an interactive grant whose client publicName is over 100 characters or holds a line break, with 400 invalid_client', async () => {
+    for (const [name, publicName] of [
+      ['long-name', 'Shop '.repeat(21)],
+      ['two-lines', 'Shop\nAlready approved by you'],
+    ] as const) {
+      const key = generateClientKey(`${name}-key`)
+      const client = w.wallets.addClient(name, { publicName, keys: [key.jwk], authServer: w.server.url })
+      expect(await refused(await post({ ...outgoing(), client }, key), 400, 'invalid_client')).toContain('publicName')
+    }
+  })
+
   it('refuses a subject request with 400 invalid_request', async () => {
     const body = { ...outgoing(), subject: { sub_ids: [{ id: 'https://wallet.example/alice', format: 'uri' }] } }
     await refused(await post(body), 400, 'invalid_request')
@@ -301,6 +324,64 @@ describe('POST / (grant request)', () => {
 
   it('wrote nothing for any of these requests', () => {
     expect(rowCounts(w.server.dbFile)).toEqual(before)
+  })
+})
+
+describe('what a signature over a body covers (docs/protocol.md §4.2 steps 2 and 4)', () => {
+  const CONTENT = ['content-digest', 'content-type', 'content-length'] as const
+
+  it('takes a grant request with a body only when it covers content-digest, content-type and content-length', async () => {
+    const body = JSON.stringify({ access_token: { access: incomingAccess }, client: w.walletAddress })
+    const headers = { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)), 'content-digest': contentDigest(body) }
+    for (let bits = 0; bits < 2 ** CONTENT.length; bits++) {
+      const covered = CONTENT.filter((_, i) => bits & (1 << i))
+      const signed = await signedHeadersCovering(w.key, {
+        method: 'POST',
+        url: w.server.url,
+        headers,
+        components: ['@method', '@target-uri', ...covered],
+      })
+      const res = await fetch(w.server.url, { method: 'POST', headers: signed, body })
+      if (covered.length === CONTENT.length) await expectOk('POST', w.server.url, res)
+      else expect(await expectGnapError('POST', w.server.url, res, 401, 'invalid_client')).toMatch(/^signature does not cover content-/)
+    }
+  })
+
+  it('refuses a continuation signed over content-digest with an interact_ref and sent without its body, instead of answering a poll', async () => {
+    const g = remember(await pendingGrant(w, { finish: false }))
+    await sleep(1000)
+    const body = JSON.stringify({ interact_ref: randomUUID() })
+    const authorization = `GNAP ${g.continueToken}`
+    const signed = await signedHeadersCovering(w.key, {
+      method: 'POST',
+      url: g.continueUri,
+      headers: { authorization, 'content-type': 'application/json', 'content-digest': contentDigest(body) },
+      components: ['@method', '@target-uri', 'authorization', 'content-digest'],
+    })
+    const stripped = await fetch(g.continueUri, { method: 'POST', headers: signed })
+    expect(await expectGnapError('POST', g.continueUri, stripped, 401, 'invalid_client')).toContain('digest')
+    // Signed by the SDK (content-length covered too), then stripped: refused as well.
+    const sdk = (await signedRequest(w.key, { method: 'POST', url: g.continueUri, token: g.continueToken, body: { interact_ref: randomUUID() } }))
+      .headers as Record<string, string>
+    const { 'content-length': _length, ...withoutLength } = sdk
+    await expectGnapError('POST', g.continueUri, await fetch(g.continueUri, { method: 'POST', headers: withoutLength }), 401, 'invalid_client')
+    // The grant was not polled by either: a poll now is the first one and is answered.
+    await expectOk('POST', g.continueUri, await continueRequest(w, g))
+  })
+
+  it('refuses a body-less request whose covered Content-Digest is not that of the empty body', async () => {
+    const g = remember(await pendingGrant(w, { finish: false }))
+    await sleep(1000)
+    const sign = async (digest: string) =>
+      signedHeadersCovering(w.key, {
+        method: 'POST',
+        url: g.continueUri,
+        headers: { authorization: `GNAP ${g.continueToken}`, 'content-type': 'application/json', 'content-digest': digest },
+        components: ['@method', '@target-uri', 'authorization', 'content-digest'],
+      })
+    const wrong = await fetch(g.continueUri, { method: 'POST', headers: await sign(contentDigest('{}')) })
+    expect(await expectGnapError('POST', g.continueUri, wrong, 401, 'invalid_client')).toContain('digest')
+    await expectOk('POST', g.continueUri, await fetch(g.continueUri, { method: 'POST', headers: await sign(contentDigest('')) }))
   })
 })
 

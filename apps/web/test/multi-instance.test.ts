@@ -68,7 +68,8 @@ describe.each(stores.filter((s) => !s.skip))('two instances on $label', (store) 
   beforeAll(async () => {
     dbUrl = await store.create()
     // Migrates, then starts both; AUTH_SERVER_URL of both is instance a's URL.
-    ;[a, b] = (await startInstances({ databaseUrl: dbUrl, env: testServerEnv() })) as [Instance, Instance]
+    // WAIT_SECONDS 3: long enough that a burst of polls all arrive before the answered one's wait has passed again.
+    ;[a, b] = (await startInstances({ databaseUrl: dbUrl, env: testServerEnv({ WAIT_SECONDS: '3' }) })) as [Instance, Instance]
     base = a.url
     wallets = await startWalletAddressServer({})
     walletAddress = wallets.addClient('app', { publicName: 'Test App', keys: [key.jwk], authServer: base })
@@ -153,6 +154,29 @@ describe.each(stores.filter((s) => !s.skip))('two instances on $label', (store) 
     const statuses = answers.map((r) => r.status)
     expect(statuses.filter((s) => s === 200)).toHaveLength(1)
     expect(statuses.filter((s) => s === 401)).toHaveLength(19)
+  })
+
+  it('answers exactly one of 10 concurrent polls across both instances once wait has passed; the others are too_fast', async () => {
+    const res = await send(a, {
+      method: 'POST',
+      url: base,
+      body: { access_token: { access: [outgoingAccess('https://wallet.example/alice')] }, client: walletAddress, interact: { start: ['redirect'] } },
+    })
+    const pending = (await res.json()) as { continue: { uri: string; access_token: { value: string }; wait: number } }
+    const polls = await Promise.all(
+      Array.from({ length: 10 }, async (_, i) => ({
+        server: i % 2 ? b : a,
+        init: await signedRequest(key, { method: 'POST', url: pending.continue.uri, token: pending.continue.access_token.value }),
+      })),
+    )
+    await sleep(pending.continue.wait * 1000)
+    const answers = await Promise.all(polls.map(({ server, init }) => fetch(on(server, pending.continue.uri), init)))
+    const statuses = answers.map((r) => r.status).sort()
+    expect(statuses).toEqual([200, ...Array<number>(9).fill(400)])
+    const codes = await Promise.all(
+      answers.filter((r) => r.status === 400).map(async (r) => ((await r.json()) as { error: { code: string } }).error.code),
+    )
+    expect(new Set(codes)).toEqual(new Set(['too_fast']))
   })
 
   it('refuses on one instance a signature nonce already used on the other', async () => {

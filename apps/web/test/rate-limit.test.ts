@@ -1,9 +1,13 @@
 // Rate limits on grant requests over HTTP against `next start`: per client wallet address (default 120
-// a minute) and per caller IP, answered 429 request_denied with Retry-After, a deviation the contract check allows.
+// a minute) and per caller IP (the right-most X-Forwarded-For entry behind TRUST_PROXY), answered 429 request_denied
+// with Retry-After, a deviation the contract check allows.
+import { createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { generateClientKey } from '@gnap/domain/testing'
 import { IDP_SECRET, INTROSPECTION_SECRET, startServer, type RunningServer } from '@gnap/test-support'
 import { sleep, startWorld, type World } from './support/world'
-import { expectGnapError, expectOk, incomingAccess, rowCounts, signedFetch } from './support/raw-http'
+import { expectGnapError, expectOk, incomingAccess, rowCounts, signedFetch, signedRequest } from './support/raw-http'
 
 /** Fixed windows start on the minute: wait for a fresh one when fewer than `seconds` are left in this one. */
 async function atLeastLeftInMinute(seconds: number) {
@@ -94,13 +98,51 @@ describe('per IP (RATE_LIMIT_GRANTS_PER_MINUTE_PER_IP)', () => {
   const attempt = (server: RunningServer, ip: string) =>
     fetch(server.url, { method: 'POST', headers: { 'content-type': 'application/json', 'x-forwarded-for': ip }, body: '{' })
 
-  it('with TRUST_PROXY keys on the first X-Forwarded-For hop', async () => {
+  it('with TRUST_PROXY keys on the right-most X-Forwarded-For entry: a forged left-most entry cannot evade the limit', async () => {
     await atLeastLeftInMinute(15)
-    for (let i = 0; i < 3; i++) expect((await attempt(trusted, '203.0.113.7, 10.0.0.1')).status).toBe(400)
-    const limited = await attempt(trusted, '203.0.113.7, 10.0.0.2')
+    // The proxy appends the address it saw (203.0.113.7); the caller wrote whatever stands to its left.
+    for (let i = 0; i < 3; i++) expect((await attempt(trusted, `10.9.9.${i}, 203.0.113.7`)).status).toBe(400)
+    const limited = await attempt(trusted, '1.2.3.4, 203.0.113.7')
     await expectGnapError('POST', trusted.url, limited, 429, 'request_denied')
     expect(Number(limited.headers.get('retry-after'))).toBeGreaterThanOrEqual(1)
     expect((await attempt(trusted, '198.51.100.9')).status).toBe(400)
+  })
+
+  it('a forged left-most entry cannot spend another address’s allowance', async () => {
+    await atLeastLeftInMinute(15)
+    for (let i = 0; i < 5; i++) expect((await attempt(trusted, `198.51.100.20, 203.0.113.${50 + i}`)).status).toBe(400)
+    // The victim's own requests, as the proxy forwards them, still pass.
+    for (let i = 0; i < 3; i++) expect((await attempt(trusted, '198.51.100.20')).status).toBe(400)
+  })
+
+  it('refuses an address over its limit before any outbound fetch of the client it names', async () => {
+    await atLeastLeftInMinute(15)
+    let connections = 0
+    const listener = createServer((_req, res) => res.writeHead(404).end())
+    listener.on('connection', () => connections++)
+    await new Promise<void>((resolve) => listener.listen(0, '127.0.0.1', () => resolve()))
+    try {
+      const { port } = listener.address() as AddressInfo
+      const key = generateClientKey('key-1')
+      // A grant request naming a wallet address on the counting listener (loopback is allowed in the tests' settings).
+      const grant = async (ip: string) => {
+        const init = await signedRequest(key, {
+          method: 'POST',
+          url: trusted.url,
+          body: { access_token: { access: incomingAccess }, client: `http://127.0.0.1:${port}/app` },
+        })
+        return fetch(trusted.url, { ...init, headers: { ...(init.headers as Record<string, string>), 'x-forwarded-for': ip } })
+      }
+      for (let i = 0; i < 3; i++) expect((await attempt(trusted, '192.0.2.77')).status).toBe(400)
+      await expectGnapError('POST', trusted.url, await grant('192.0.2.77'), 429, 'request_denied')
+      expect(connections).toBe(0)
+      // The same request from an address with allowance left does fetch: the counter would have seen it.
+      await expectGnapError('POST', trusted.url, await grant('192.0.2.78'), 400, 'invalid_client')
+      expect(connections).toBeGreaterThanOrEqual(1)
+    } finally {
+      listener.closeAllConnections()
+      await new Promise<void>((resolve) => listener.close(() => resolve()))
+    }
   })
 
   it('without TRUST_PROXY the address is unknown: X-Forwarded-For is ignored and no per-IP limit applies', async () => {

@@ -1,2 +1,3 @@
 export { appRouter, createCaller, type AppRouter } from './root'
 export { createContext, CSRF_HEADER, type Context, type CreateContextOptions, type SessionCookieJar } from './context'
+export { batchOptions, MAX_BATCH_SIZE } from './batching'

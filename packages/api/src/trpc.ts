@@ -1,6 +1,6 @@
 import { initTRPC, TRPCError, type TRPC_ERROR_CODE_KEY } from '@trpc/server'
 import superjson from 'superjson'
-import { isConsoleError, isGnapError, type ConsoleErrorCode, type GnapErrorCode } from '@gnap/domain'
+import { isConsoleError, isDatabaseUnavailable, isGnapError, serviceUnavailable, type ConsoleErrorCode, type GnapErrorCode } from '@gnap/domain'
 import type { Context } from './context'
 
 // The only initTRPC of the repository. Dates cross the wire through superjson, so the browser's
@@ -21,6 +21,8 @@ function trpcCodeForStatus(status: number): TRPC_ERROR_CODE_KEY {
       return 'CONFLICT'
     case 429:
       return 'TOO_MANY_REQUESTS'
+    case 503:
+      return 'SERVICE_UNAVAILABLE'
     default:
       return status >= 500 ? 'INTERNAL_SERVER_ERROR' : 'BAD_REQUEST'
   }
@@ -81,7 +83,12 @@ const t = initTRPC.context<Context>().create({
 const mapErrors = t.middleware(async ({ ctx, path, next }) => {
   const result = await next()
   if (result.ok) return result
-  const cause = result.error.cause
+  let cause = result.error.cause
+  // The database is unreachable for now (docs/protocol.md §9): 503 with retryAfterSeconds, not an internal error.
+  if (!isGnapError(cause) && !isConsoleError(cause) && isDatabaseUnavailable(cause)) {
+    ctx.deps.log.warn({ path }, 'admin procedure: database unavailable')
+    cause = serviceUnavailable()
+  }
   if (isConsoleError(cause)) {
     ctx.deps.log.info({ path, code: cause.code }, 'admin procedure refused')
     return { ...result, error: new TRPCError({ code: consoleCodes[cause.code], message: cause.message, cause }) }

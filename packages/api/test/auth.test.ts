@@ -138,15 +138,28 @@ describe('auth.signIn', () => {
     await expectTrpcError((await callerWith(t)).auth.signIn({ email: 'alice@example.com', password: 'alice-password' }), 'UNAUTHORIZED')
   })
 
-  it('answers TOO_MANY_REQUESTS after the failures allowed per email, even with the right password, until the window ends', async () => {
+  it('answers TOO_MANY_REQUESTS after the failures allowed per email and address, even with the right password, until the window ends', async () => {
     const caller = await callerWith(t, { ip: '198.51.100.7' })
-    for (let i = 0; i < SIGN_IN_LIMITS.failuresPerEmail; i++) {
+    for (let i = 0; i < SIGN_IN_LIMITS.perAccountAndAddress; i++) {
       await expectTrpcError(caller.auth.signIn({ email: ADMIN.email, password: `guess ${i}` }), 'UNAUTHORIZED')
     }
     const limited = await expectTrpcError(caller.auth.signIn({ email: ADMIN.email, password: ADMIN.password }), 'TOO_MANY_REQUESTS')
     expect(limited.message).toMatch(/too many failed sign-ins/)
+    // The administrator, from another address, still signs in while this one is refused.
+    await expect((await callerWith(t, { ip: '203.0.113.5' })).auth.signIn(ADMIN)).resolves.toMatchObject({ admin: { email: ADMIN.email } })
     t.clock.advance(SIGN_IN_LIMITS.windowSeconds)
     await expect(caller.auth.signIn({ email: ADMIN.email, password: ADMIN.password })).resolves.toMatchObject({ admin: { email: ADMIN.email } })
+  })
+
+  it('answers TOO_MANY_REQUESTS at once to sign-ins past the process’s password-check queue', async () => {
+    const results = await Promise.all(
+      Array.from({ length: 15 }, async (_, i) =>
+        (await callerWith(t, { ip: `192.0.2.${i}` })).auth.signIn({ email: ADMIN.email, password: `guess ${i}` }).catch((e: unknown) => e),
+      ),
+    )
+    const codes = results.map((r) => (r as { code?: string }).code)
+    expect(codes.filter((c) => c === 'TOO_MANY_REQUESTS')).toHaveLength(5)
+    expect(codes.filter((c) => c === 'UNAUTHORIZED')).toHaveLength(10)
   })
 
   it('refuses malformed input with BAD_REQUEST', async () => {

@@ -5,6 +5,7 @@ import { ADMIN_SESSION_SECONDS, createAdmin, ADMIN_COOKIE, adminCookieJar, readC
 import { issueNonInteractiveGrant, type TestDeps } from '@gnap/domain/testing'
 import { appRouter } from '../src/root'
 import { CSRF_HEADER, createContext } from '../src/context'
+import { batchOptions } from '../src/batching'
 import { publicProcedure, router } from '../src/trpc'
 import { ADMIN, apiTestDeps } from './support'
 
@@ -27,6 +28,7 @@ function handle(req: Request, r = appRouter) {
     endpoint: ENDPOINT,
     req,
     router: r,
+    ...batchOptions(req, ENDPOINT),
     // As the route builds it (apps/web api/trpc): the app's cookie reader and Set-Cookie builder.
     createContext: ({ req, resHeaders }) =>
       createContext({
@@ -114,14 +116,51 @@ describe('over HTTP (fetch adapter)', () => {
   })
 
   it('answers 429 with the seconds to wait after too many failed sign-ins', async () => {
+    // The caller's address is unknown here: after 10 failures the account's next attempt is released 1 s into the window.
     for (let i = 0; i < 10; i++) await handle(mutation('auth.signIn', { ...ADMIN, password: `wrong ${i}` }))
     const res = await handle(mutation('auth.signIn', ADMIN))
     expect(res.status).toBe(429)
     expect(((await res.json()) as ErrorBody).error.json.data).toMatchObject({
       code: 'TOO_MANY_REQUESTS',
       gnapCode: 'request_denied',
-      retryAfterSeconds: 900,
+      retryAfterSeconds: 1,
     })
+  })
+
+  it('refuses a batch of sign-ins with 400 before checking any password: forty wrong guesses and the right one open no session', async () => {
+    const inputs = [...Array.from({ length: 40 }, (_, i) => ({ ...ADMIN, password: `wrong ${i}` })), ADMIN]
+    const batch = (paths: string) =>
+      new Request(`https://auth.example${ENDPOINT}/${paths}?batch=1`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(Object.fromEntries(inputs.map((input, i) => [i, superjson.serialize(input)]))),
+      })
+    for (const paths of [inputs.map(() => 'auth.signIn').join(','), 'auth.signIn', `grants.list,${encodeURIComponent('auth.signIn')}`]) {
+      const res = await handle(batch(paths))
+      expect(res.status).toBe(400)
+      expect(res.headers.get('set-cookie')).toBeNull()
+      expect(JSON.stringify(await res.json())).toContain('"httpStatus":400')
+    }
+    expect(await t.db.session.count()).toBe(0)
+    // No password was checked: the attempts were never counted.
+    expect(await t.db.rateLimit.count()).toBe(0)
+  })
+
+  it('takes batches of other procedures up to 10 and refuses larger ones with 400', async () => {
+    const { cookie } = await signIn()
+    const batch = (n: number) =>
+      handle(
+        new Request(
+          `https://auth.example${ENDPOINT}/${Array<string>(n).fill('grants.list').join(',')}?batch=1&input=${encodeURIComponent(
+            JSON.stringify(Object.fromEntries(Array.from({ length: n }, (_, i) => [i, superjson.serialize({})]))),
+          )}`,
+          { headers: { cookie } },
+        ),
+      )
+    expect((await batch(10)).status).toBe(200)
+    const refused = await batch(11)
+    expect(refused.status).toBe(400)
+    expect(JSON.stringify(await refused.json())).toContain('"httpStatus":400')
   })
 
   it('describes refused input by its first issue', async () => {

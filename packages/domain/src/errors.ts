@@ -123,11 +123,27 @@ export const badIdpSecret = (code: 'invalid_request' | 'invalid_interaction'): G
 export const rateLimited = (description: string, retryAfterSeconds: number): GnapError =>
   withStatus('request_denied', description, 429, retryAfterSeconds)
 
+/**
+ * The process already runs as many outbound wallet address fetches as it takes, with a full queue: 503 request_denied
+ * with `Retry-After` (docs/protocol.md §4.3). The server's state, not the client's fault: nothing is remembered.
+ */
+export const outboundFetchesBusy = (): GnapError => withStatus('request_denied', 'too many wallet address lookups in progress: retry shortly', 503, 1)
+
 /** The request body is larger than the server takes (413). */
 export const bodyTooLarge = (maxBytes: number): GnapError => withStatus('invalid_request', `request body larger than ${maxBytes} bytes`, 413)
 
 /** A method the endpoint does not take (405). */
 export const methodNotAllowed = (allow: string): GnapError => withStatus('invalid_request', `method not allowed: use ${allow}`, 405)
+
+/** Seconds a client is asked to wait before trying again while the database cannot be reached. */
+export const UNAVAILABLE_RETRY_AFTER_SECONDS = 5
+
+/**
+ * The database cannot be reached for now (docs/protocol.md §9): 503 with `Retry-After`; nothing was decided, so the
+ * client sends the same request again later.
+ */
+export const serviceUnavailable = (): GnapError =>
+  withStatus('request_denied', 'the service is temporarily unavailable: try again later', 503, UNAVAILABLE_RETRY_AFTER_SECONDS)
 
 /** Anything that is not a GnapError: 500 with a generic text, the cause logged and never sent. */
 export const internalError = (): GnapError => withStatus('request_denied', 'internal error', 500)

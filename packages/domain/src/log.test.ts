@@ -28,7 +28,7 @@ describe('createLogger redaction (docs/protocol.md §8.9)', () => {
     ['a finish hash', { hash: SECRET }],
     ['a session value', { session: { value: SECRET, maxAgeSeconds: 600 } }],
     ['a password', { owner: { email: 'a@example.com', password: SECRET } }],
-    ['the settings', { config: { introspectionSecret: SECRET, identityServerSecret: SECRET } }],
+    ['the settings', { config: { introspectionSecrets: [SECRET], identityServerSecrets: [SECRET, `${SECRET}-next`] } }],
     ['a presented idp secret', { input: { idpSecret: SECRET } }],
   ])('never writes %s', (_name, fields) => {
     const { log, text } = capture()

@@ -33,3 +33,13 @@ export function secretsEqual(presented: string, expected: string): boolean {
   const b = createHash('sha256').update(expected, 'utf8').digest()
   return timingSafeEqual(a, b)
 }
+
+/**
+ * Whether a presented secret equals any of the configured ones (a list while one is being replaced), in constant
+ * time: every entry is compared, whichever matches.
+ */
+export function secretsInclude(presented: string, expected: readonly string[]): boolean {
+  let found = false
+  for (const e of expected) found = secretsEqual(presented, e) || found
+  return found
+}

@@ -1,7 +1,7 @@
 // The settings `pnpm start` and `pnpm two-instances` fill in outside production, announced and never printed: the
 // secrets come from data/secrets.json (created with mode 0600 on first use, so every instance and every restart on
-// this machine share them), AUTH_SERVER_URL from the caller. With NODE_ENV=production nothing is filled in: the
-// required settings must be given.
+// this machine share them), AUTH_SERVER_URL from the caller, and loopback as a network wallet addresses may be
+// fetched from. With NODE_ENV=production nothing is filled in: the required settings must be given.
 import { randomBytes } from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
@@ -23,7 +23,8 @@ export function applyLocalDefaults(
   for (const name of ['INTROSPECTION_SECRET', 'IDENTITY_SERVER_SECRET']) {
     if (env[name]) continue
     if (!saved[name]) {
-      saved[name] = randomBytes(24).toString('base64url')
+      // 32 random bytes: 43 characters, above the 32 a production server requires (docs/protocol.md §7).
+      saved[name] = randomBytes(32).toString('base64url')
       changed = true
     }
     env[name] = saved[name]
@@ -33,6 +34,12 @@ export function applyLocalDefaults(
   if (!env.AUTH_SERVER_URL) {
     env.AUTH_SERVER_URL = authServerUrl
     console.log(`[${tag}] AUTH_SERVER_URL not set: using ${env.AUTH_SERVER_URL}`)
+  }
+  // `next start` runs the server as production whatever NODE_ENV was here, and production refuses loopback wallet
+  // addresses: outside production they stay reachable, as for `next dev` (docs/protocol.md §4.3).
+  if (env.WALLET_ADDRESS_ALLOWED_NETWORKS === undefined) {
+    env.WALLET_ADDRESS_ALLOWED_NETWORKS = '127.0.0.0/8,::1/128'
+    console.log(`[${tag}] WALLET_ADDRESS_ALLOWED_NETWORKS not set: wallet addresses on loopback may be fetched (outside production)`)
   }
   return []
 }

@@ -8,7 +8,7 @@ import { freePort, root } from './instances'
 const webDir = path.join(root, 'apps', 'web')
 
 export const INTROSPECTION_SECRET = 'test-introspection-secret-0123456789'
-export const IDP_SECRET = 'test-idp-secret-0123456789'
+export const IDP_SECRET = 'test-idp-secret-0123456789-abcdefghij'
 
 /** The settings every test server runs with (production build, the test secrets), under `overrides`. */
 export function testServerEnv(overrides: Record<string, string | undefined> = {}): Record<string, string | undefined> {
@@ -20,6 +20,8 @@ export function testServerEnv(overrides: Record<string, string | undefined> = {}
     IDENTITY_SERVER_SECRET: IDP_SECRET,
     WAIT_SECONDS: '1',
     LOG_LEVEL: 'info',
+    // The tests' wallet address servers listen on loopback, which production refuses by default.
+    WALLET_ADDRESS_ALLOWED_NETWORKS: '127.0.0.0/8,::1/128',
     ...overrides,
   }
 }

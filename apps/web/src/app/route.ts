@@ -7,7 +7,7 @@ export const dynamic = 'force-dynamic'
 // auth-server.yaml post-request. Every attempt counts against the caller's address first (429 request_denied);
 // the client's own allowance is counted once its signature verified (requestGrant).
 export const POST = gnapRoute(
-  { admit: (deps, req) => admitGrantRequestFromIp(deps, callerIp(req, deps.config.trustProxy)), parse: parseGrantRequest },
+  { admit: (deps, req) => admitGrantRequestFromIp(deps, callerIp(req, deps.config)), parse: parseGrantRequest },
   ({ deps, input, auth }) => requestGrant(deps, input, auth()),
 )
 

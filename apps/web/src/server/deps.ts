@@ -1,5 +1,5 @@
 import path from 'node:path'
-import { createLogger, createWalletAddressResolver, openStore, type Deps } from '@gnap/domain'
+import { createLogger, openStore, walletAddressResolverFor, type Deps } from '@gnap/domain'
 import { readConfig } from '../env'
 
 const globalForDeps = globalThis as unknown as { gnapDeps?: Promise<Deps> }
@@ -10,14 +10,14 @@ const defaultDatabaseUrl = () => `file:${path.resolve(process.cwd(), '../../data
 async function buildDeps(): Promise<Deps> {
   const { env, config } = readConfig()
   const log = createLogger(env.LOG_LEVEL)
-  const store = await openStore(env.DATABASE_URL ?? defaultDatabaseUrl())
+  const store = await openStore(env.DATABASE_URL ?? defaultDatabaseUrl(), { sqliteSynchronous: env.SQLITE_SYNCHRONOUS })
   return {
     sql: store.sql,
     reads: store.reads,
     config,
     clock: () => new Date(),
     log,
-    walletAddresses: createWalletAddressResolver({ allowHttp: config.allowHttpWalletAddresses }),
+    walletAddresses: walletAddressResolverFor(config, log),
   }
 }
 

@@ -19,7 +19,9 @@ export function frontChannelRoute(handler: (deps: Deps, req: Request, params: Re
       return res
     } catch (e) {
       const res = errorResponse(e, deps)
-      return wantsJson(req) ? res : messagePage(500, 'Something went wrong', 'The request could not be completed. Please try again later.')
+      if (wantsJson(req)) return res
+      // 503 while the database is unreachable (docs/protocol.md §9), else 500.
+      return messagePage(res.status === 503 ? 503 : 500, 'Something went wrong', 'The request could not be completed. Please try again later.')
     }
   }
 }

@@ -3,8 +3,10 @@ import {
   bodyTooLarge,
   createRequestAuth,
   internalError,
+  isDatabaseUnavailable,
   loggablePath,
   methodNotAllowed,
+  serviceUnavailable,
   readCapped,
   type Deps,
   type RequestAuth,
@@ -119,6 +121,12 @@ export function otherMethods(allow: string): Record<(typeof METHODS)[number], ()
 }
 
 export function errorResponse(e: unknown, deps?: Deps): Response {
+  if (!(e instanceof GnapError) && isDatabaseUnavailable(e)) {
+    // docs/protocol.md §9: the database is unreachable for now; the client tries again after Retry-After.
+    const err = e as { name?: unknown; message?: unknown; code?: unknown }
+    deps?.log.warn({ err: { name: err.name, message: err.message, code: err.code } }, 'database unavailable')
+    e = serviceUnavailable()
+  }
   if (e instanceof GnapError) {
     return json(e.status, e.toBody(), e.retryAfterSeconds !== undefined ? { 'retry-after': String(e.retryAfterSeconds) } : {})
   }

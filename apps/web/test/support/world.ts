@@ -41,7 +41,7 @@ export type World = Awaited<ReturnType<typeof startWorld>>
  * Plays the owner's browser and the identity provider: follows interact.redirect, records the choice through
  * the identity-provider API, and comes back to the finish URL. Returns the finish URL's answer.
  */
-export async function consent(server: RunningServer, redirect: string, choice: 'accept' | 'reject' = 'accept') {
+export async function consent(server: Pick<RunningServer, 'url'>, redirect: string, choice: 'accept' | 'reject' = 'accept') {
   const start = await fetch(redirect, { redirect: 'manual' })
   if (start.status !== 302) throw new Error(`interaction start answered ${start.status}`)
   const idp = new URL(start.headers.get('location') ?? '')

@@ -1,15 +1,18 @@
 import type { Deps } from '../deps'
 import { GnapError } from '../errors'
 import { matchAccess } from '../access/access-rules'
-import { secretsEqual } from '../secrets'
+import { secretsInclude } from '../secrets'
 import { isRevoked } from '../grant/grant-state'
 import { findTokenByValue, isTokenExpired } from './access-token.repo'
 import type { IntrospectRequest, IntrospectResponse } from './access-token.wire'
 
-/** The resource server's credential: `Authorization: Bearer <INTROSPECTION_SECRET>`, compared in constant time. */
+/**
+ * The resource server's credential: `Authorization: Bearer <secret>`, one of INTROSPECTION_SECRET's entries, compared
+ * in constant time (docs/protocol.md §7).
+ */
 export function authenticateResourceServer(deps: Deps, authorization: string | null): void {
   const m = /^Bearer (\S+)$/.exec(authorization?.trim() ?? '')
-  if (!m?.[1] || !secretsEqual(m[1], deps.config.introspectionSecret)) {
+  if (!m?.[1] || !secretsInclude(m[1], deps.config.introspectionSecrets)) {
     throw new GnapError('invalid_client', 'introspection requires Authorization: Bearer <introspection secret>')
   }
 }

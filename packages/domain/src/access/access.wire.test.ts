@@ -75,6 +75,29 @@ describe('AmountSchema', () => {
     expect(AmountSchema.safeParse({ ...usd, assetCode }).success).toBe(false)
   })
 
+  it.each([['USD'], ['EUR'], ['X'], ['USDC'], ['1INCH'], ['ABCDEFGHIJ012345']])('accepts the asset code %j', (assetCode) => {
+    expect(AmountSchema.safeParse({ ...usd, assetCode }).success).toBe(true)
+  })
+
+  // Printed after the amount on the consent screen: nothing that could read as more of the sentence.
+  it.each([
+    ['usd'],
+    ['Usd'],
+    ['US D'],
+    ['USD '],
+    ['USD to Mallory every day'],
+    ['USD\n'],
+    ['ABCDEFGHIJ0123456'],
+    ['US-D'],
+    ['ÜSD'],
+    ['ＵＳＤ'],
+    ['USD\u202e'],
+  ])('refuses the asset code %j (docs/protocol.md §6)', (assetCode) => {
+    const parsed = AmountSchema.safeParse({ ...usd, assetCode })
+    expect(parsed.success).toBe(false)
+    expect(firstMessage(parsed)).toBe('must be 1 to 16 upper-case letters or digits')
+  })
+
   it.each([['value'], ['assetCode'], ['assetScale']])('requires %s', (field) => {
     const amount: Record<string, unknown> = { ...usd }
     delete amount[field]

@@ -8,6 +8,8 @@ import { isValidInterval } from './interval'
 // issue's path, so they are short and never echo client values (except a field name of plain characters).
 
 const UINT64_MAX = 18446744073709551615n
+/** An asset code: an ISO 4217 code such as USD, or another short code of upper-case letters and digits. */
+const ASSET_CODE = /^[A-Z0-9]{1,16}$/
 
 const requiredOr = (message: string) => (iss: { input: unknown }) => (iss.input === undefined ? 'is required' : message)
 
@@ -40,7 +42,9 @@ export const AmountSchema = z.strictObject(
         abort: true,
       })
       .refine((v) => BigInt(v) <= UINT64_MAX, { error: 'must not exceed 18446744073709551615' }),
-    assetCode: z.string({ error: requiredOr('must be a string') }).min(1, { error: 'must not be empty' }),
+    // Stricter than the contract (a free string): it is printed next to the amount on the consent screen, so only
+    // what reads as an asset code (docs/protocol.md §6).
+    assetCode: z.string({ error: requiredOr('must be a string') }).regex(ASSET_CODE, { error: 'must be 1 to 16 upper-case letters or digits' }),
     assetScale: z
       .number({ error: requiredOr('must be an integer from 0 to 255') })
       .int({ error: 'must be an integer from 0 to 255' })

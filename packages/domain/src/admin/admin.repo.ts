@@ -32,3 +32,12 @@ export async function insertAdmin(db: SqlRunner, input: { email: string; passwor
   ])
   return admin
 }
+
+/** Every administrator with their password hash (few rows: the console's accounts). */
+export async function listAdminsWithHashes(db: SqlRunner): Promise<(AdminIdentity & { passwordHash: string })[]> {
+  return db.all<AdminIdentity & { passwordHash: string }>(`SELECT "id", "email", "passwordHash" FROM "Admin" ORDER BY "email"`)
+}
+
+export async function deleteAdmin(db: SqlRunner, id: string): Promise<void> {
+  await db.run(`DELETE FROM "Admin" WHERE "id" = $1`, [id])
+}

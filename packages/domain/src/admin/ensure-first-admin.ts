@@ -4,7 +4,11 @@ import { countAdmins } from './admin.repo'
 import { createAdmin } from './create-admin'
 import { DEMO_ADMIN } from './demo-admin'
 
-type FirstAdminResult = { created: false } | { created: true; email: string; isDemo: boolean }
+/**
+ * `created: false`: an administrator exists already. `ignoredSettings`: ADMIN_EMAIL and ADMIN_PASSWORD were given and
+ * did nothing (they only create the first administrator), which the start command reports.
+ */
+type FirstAdminResult = { created: false; ignoredSettings: boolean } | { created: true; email: string; isDemo: boolean }
 
 export class FirstAdminError extends Error {
   constructor(message: string) {
@@ -37,7 +41,7 @@ export async function ensureFirstAdmin(
   if (input.isProduction && email !== null && isDemo) {
     throw new FirstAdminError('the demo administrator password is public: choose another ADMIN_PASSWORD')
   }
-  if ((await countAdmins(db)) > 0) return { created: false }
+  if ((await countAdmins(db)) > 0) return { created: false, ignoredSettings: email !== null }
   if (input.isProduction && email === null) {
     throw new FirstAdminError('NODE_ENV=production on an empty database requires ADMIN_EMAIL and ADMIN_PASSWORD')
   }
@@ -46,7 +50,7 @@ export async function ensureFirstAdmin(
     return { created: true, email: admin.email, isDemo }
   } catch (e) {
     // Another instance starting at the same moment created it first.
-    if (isUniqueViolation(e)) return { created: false }
+    if (isUniqueViolation(e)) return { created: false, ignoredSettings: email !== null }
     throw e
   }
 }

@@ -1,6 +1,5 @@
 import type { Deps } from '../deps'
-import { verifyPassword } from '../owner/password'
-import { assertSignInAllowed, countFailedSignIn } from '../rate-limit/sign-in-limit'
+import { attemptSignIn } from '../rate-limit/sign-in-limit'
 import { createSession } from '../session/create-session'
 import { findAdminByEmail } from './admin.repo'
 import { insertAuditEntry } from './audit.repo'
@@ -15,24 +14,20 @@ interface AdminSignIn {
 
 /**
  * Checks an administrator's email and password and opens an admin session. Null for any wrong email or password,
- * with the same work done whether or not the email exists (no account enumeration). Failures are counted per email
- * and per known caller address (SIGN_IN_LIMITS, scope `admin`); once either count is used up, sign-in is refused
- * before the password is checked, until the window ends, for every email alike. Successful sign-ins never count.
- * @throws GnapError request_denied (429, retryAfterSeconds) when too many sign-ins failed
+ * with the same work done whether or not the email exists (no account enumeration). Every attempt is reserved
+ * before its password is checked and counted unless it succeeds (SIGN_IN_LIMITS, scope `admin`, docs/protocol.md
+ * §10); past a limit sign-in is refused before the password is checked, for every email alike.
+ * @throws GnapError request_denied (429, retryAfterSeconds) when too many sign-ins failed or are being checked
  */
 export async function signInAdmin(deps: Deps, input: { email: string; password: string; ip: string | null }): Promise<AdminSignIn | null> {
   const email = input.email.trim().toLowerCase().slice(0, 254)
   const password = input.password.slice(0, 256)
-  const now = deps.clock()
-  await assertSignInAllowed(deps.sql, 'admin', email, input.ip, now)
-
-  const admin = email ? await findAdminByEmail(deps.sql, email) : null
-  const ok = await verifyPassword(admin?.passwordHash ?? null, password)
-  if (!admin || !ok) {
-    await countFailedSignIn(deps.sql, 'admin', email, input.ip, now)
+  const admin = await attemptSignIn(deps, { scope: 'admin', email, password, ip: input.ip, find: findAdminByEmail })
+  if (!admin) {
     deps.log.info({ ip: input.ip }, 'admin sign-in failed')
     return null
   }
+  const now = deps.clock()
 
   return deps.sql.transaction(async (tx) => {
     const session = await createSession(tx, { kind: 'admin', subjectId: admin.id, ttlSeconds: ADMIN_SESSION_SECONDS, now })

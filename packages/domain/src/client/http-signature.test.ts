@@ -390,8 +390,8 @@ describe('verifyHttpSignature refusals', () => {
       handSigned({
         method: 'POST',
         url,
-        headers: { 'content-type': 'application/json', 'content-digest': digest },
-        fields: ['@method', '@target-uri', 'content-digest', 'content-type'],
+        headers: { 'content-type': 'application/json', 'content-length': String(grantBody.length), 'content-digest': digest },
+        fields: ['@method', '@target-uri', 'content-digest', 'content-length', 'content-type'],
       })
     const sha256 = `sha-256=:${createHash('sha256').update(grantBody).digest('base64')}:`
     await expect(verifyHttpSignature(toRequest('POST', url, await sign(sha256), grantBody), options())).resolves.toBeDefined()
@@ -475,5 +475,87 @@ describe('verifyHttpSignature refusals', () => {
     req.headers.set('authorization', 'GNAP OTHER-SECRET')
     const { description } = await refusal(verifyHttpSignature(req, options()))
     expect(description).not.toMatch(/SECRET|GNAP|sig1=/)
+  })
+})
+
+const sha512 = (bytes: string): string => `sha-512=:${createHash('sha512').update(bytes).digest('base64')}:`
+
+describe('verifyHttpSignature: what a signature over a body must cover (docs/protocol.md §4.2 steps 2 and 4)', () => {
+  const CONTENT = ['content-digest', 'content-type', 'content-length'] as const
+  const subsets = Array.from({ length: 2 ** CONTENT.length }, (_, bits) => CONTENT.filter((_, i) => bits & (1 << i)))
+
+  it.each(subsets.map((subset) => [subset.join(' ') || 'none of them', subset] as const))(
+    'with a body, covering %s: only the full set passes',
+    async (_, subset) => {
+      const url = `${AS}/`
+      const headers = await handSigned({
+        method: 'POST',
+        url,
+        headers: { 'content-type': 'application/json', 'content-length': String(grantBody.length), 'content-digest': sha512(grantBody) },
+        fields: ['@method', '@target-uri', ...subset],
+      })
+      const result = verifyHttpSignature(toRequest('POST', url, headers, grantBody), options())
+      const missing = CONTENT.find((field) => !subset.includes(field))
+      if (missing === undefined) await expect(result).resolves.toEqual({ keyid: 'key-1', label: 'sig1' })
+      else expect(await refusal(result)).toEqual(invalidClient(`signature does not cover ${missing}`))
+    },
+  )
+
+  it('refuses a continuation signed over content-digest with its interact_ref, sent without its body', async () => {
+    // The signature of RFC 9635 §7.3.1's minimum: the digest is covered, the type and length are not.
+    const url = `${AS}/continue/0f3c`
+    const body = JSON.stringify({ interact_ref: 'b0a8f2c4-0000-4000-8000-000000000000' })
+    const headers = await handSigned({
+      method: 'POST',
+      url,
+      headers: { authorization: 'GNAP 4D1A', 'content-type': 'application/json', 'content-digest': sha512(body) },
+      fields: ['@method', '@target-uri', 'authorization', 'content-digest'],
+    })
+    expect(await refusal(verifyHttpSignature(toRequest('POST', url, headers, body), options()))).toEqual(
+      invalidClient('signature does not cover content-type'),
+    )
+    for (const stripped of [null, new Uint8Array()]) {
+      expect(await refusal(verifyHttpSignature({ ...toRequest('POST', url, headers), body: stripped }, options()))).toEqual(
+        invalidClient('content-digest does not match the body'),
+      )
+    }
+  })
+
+  it('refuses a request signed by the SDK with a body, sent without it', async () => {
+    const req = await sdkRequest({
+      method: 'POST',
+      path: '/continue/0f3c',
+      headers: { Authorization: 'GNAP 4D1A' },
+      body: JSON.stringify({ interact_ref: 'abc' }),
+    })
+    expect(await refusal(verifyHttpSignature({ ...req, body: null }, options()))).toEqual(invalidClient('content-digest does not match the body'))
+  })
+
+  it('checks a Content-Digest sent without a body against the empty body', async () => {
+    const url = `${AS}/token/abc`
+    const sign = (digest: string) =>
+      handSigned({
+        method: 'POST',
+        url,
+        headers: { authorization: 'GNAP t', 'content-digest': digest },
+        fields: ['@method', '@target-uri', 'authorization', 'content-digest'],
+      })
+    await expect(verifyHttpSignature(toRequest('POST', url, await sign(sha512(''))), options())).resolves.toMatchObject({ label: 'sig1' })
+    expect(await refusal(verifyHttpSignature(toRequest('POST', url, await sign(sha512('{}'))), options()))).toEqual(
+      invalidClient('content-digest does not match the body'),
+    )
+  })
+
+  it('refuses a digest that does not match the body even when every content field is covered', async () => {
+    const url = `${AS}/`
+    const headers = await handSigned({
+      method: 'POST',
+      url,
+      headers: { 'content-type': 'application/json', 'content-length': String(grantBody.length), 'content-digest': sha512('{}') },
+      fields: ['@method', '@target-uri', 'content-digest', 'content-length', 'content-type'],
+    })
+    expect(await refusal(verifyHttpSignature(toRequest('POST', url, headers, grantBody), options()))).toEqual(
+      invalidClient('content-digest does not match the body'),
+    )
   })
 })

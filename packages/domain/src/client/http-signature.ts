@@ -77,6 +77,9 @@ const refuse = (description: string): GnapError => new GnapError('invalid_client
 
 const hasBody = (req: SignedRequest): boolean => req.body !== null && req.body.byteLength > 0
 
+/** The fields a signature covers whenever the request has a body (docs/protocol.md §4.2 step 2). */
+const CONTENT_FIELDS = ['content-digest', 'content-type', 'content-length'] as const
+
 /**
  * Steps 1–3 of docs/protocol.md §4.2 that need no key: header presence and syntax, label pairing, covered components
  * and parameters. Returns every well-formed candidate, in `Signature-Input` order.
@@ -179,8 +182,11 @@ function readCandidate(req: SignedRequest, label: string, input: Item | InnerLis
   if (req.headers.has('authorization') && !names.has('authorization')) {
     throw refuse('signature does not cover the authorization header')
   }
-  // RFC 9635 §7.3.1: a request with content covers content-digest.
-  if (hasBody(req) && !names.has('content-digest')) throw refuse('signature does not cover content-digest')
+  // RFC 9635 §7.3.1: a request with content covers content-digest; docs/protocol.md §4.2 step 2 adds its type and
+  // length, as Open Payments clients sign them, so no part of what describes the content can be changed unsigned.
+  if (hasBody(req)) {
+    for (const field of CONTENT_FIELDS) if (!names.has(field)) throw refuse(`signature does not cover ${field}`)
+  }
   for (const { name } of components) {
     if (!name.startsWith('@') && !req.headers.has(name)) throw refuse(`covered header ${name} is missing from the request`)
   }
@@ -254,16 +260,22 @@ function checkTimes(candidate: ParsedSignature, nowSeconds: number, opts: Verify
   if (candidate.expires !== undefined && nowSeconds > candidate.expires) throw refuse('signature has expired')
 }
 
-// RFC 9530 §2: Content-Digest is a dictionary of algorithm → byte sequence, computed over the content as sent.
+// RFC 9530 §2: Content-Digest is a dictionary of algorithm → byte sequence, computed over the content as sent (an
+// empty content has a digest too).
 const DIGEST_ALGORITHMS = [
   ['sha-512', 'sha512'],
   ['sha-256', 'sha256'],
 ] as const
 
+/**
+ * docs/protocol.md §4.2 step 4: a body needs a Content-Digest, and a Content-Digest that is sent describes the bytes
+ * received, none included. Otherwise a request signed over its digest could arrive with its body stripped and be
+ * taken for a body-less one (a continuation signed with an interact_ref answered as a poll).
+ */
 function checkContentDigest(req: SignedRequest): GnapError | null {
-  if (req.body === null || req.body.byteLength === 0) return null
+  const body = req.body ?? new Uint8Array()
   const header = req.headers.get('content-digest')
-  if (header === null) return refuse('content-digest header is missing')
+  if (header === null) return body.byteLength > 0 ? refuse('content-digest header is missing') : null
   let digests: Dictionary
   try {
     digests = parseDictionary(header)
@@ -275,7 +287,7 @@ function checkContentDigest(req: SignedRequest): GnapError | null {
     const member = digests.get(label)
     if (member === undefined) continue
     if (isInnerList(member) || !(member[0] instanceof ArrayBuffer)) return refuse('content-digest header is malformed')
-    const expected = createHash(algorithm).update(req.body).digest()
+    const expected = createHash(algorithm).update(body).digest()
     const given = Buffer.from(member[0])
     if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
       return refuse('content-digest does not match the body')

@@ -1,9 +1,12 @@
+import { createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { GnapError } from '../errors'
 import { generateClientKey } from '../testing/client-keys'
 import { startWalletAddressServer } from '../testing/wallet-address-server'
 import type { WalletAddressServer } from '../testing/wallet-address-server'
 import { createWalletAddressResolver, isAllowedWalletAddressUrl } from './wallet-address'
+import { LOOPBACK_NETWORKS } from './outbound-address'
 
 const key1 = generateClientKey('key-1')
 const key2 = generateClientKey('key-2')
@@ -66,7 +69,7 @@ describe('createWalletAddressResolver against a loopback wallet address server',
   it('fetches the JWKS once for many lookups, then again after the TTL', async () => {
     const alice = server.addClient('alice-cache', { keys: [key1.jwk], authServer: 'https://as.example/' })
     let clock = 1_000_000
-    const resolver = createWalletAddressResolver({ allowHttp: false, now: () => clock })
+    const resolver = createWalletAddressResolver({ allowHttp: false, allowedNetworks: LOOPBACK_NETWORKS, now: () => clock })
 
     for (let i = 0; i < 5; i++) await expect(resolver.getKey(alice, 'key-1')).resolves.toEqual(key1.jwk)
     expect(server.requests.filter((p) => p === '/alice-cache/jwks.json')).toHaveLength(1)
@@ -78,7 +81,7 @@ describe('createWalletAddressResolver against a loopback wallet address server',
 
   it('shares one in-flight fetch between concurrent callers', async () => {
     const alice = server.addClient('alice-concurrent', { keys: [key1.jwk], authServer: 'https://as.example/' })
-    const resolver = createWalletAddressResolver({ allowHttp: false })
+    const resolver = createWalletAddressResolver({ allowHttp: false, allowedNetworks: LOOPBACK_NETWORKS })
     const results = await Promise.all(Array.from({ length: 10 }, () => resolver.getKey(alice, 'key-1')))
     expect(results.every((k) => k?.x === key1.jwk.x)).toBe(true)
     expect(server.requests.filter((p) => p === '/alice-concurrent/jwks.json')).toHaveLength(1)
@@ -89,7 +92,7 @@ describe('createWalletAddressResolver against a loopback wallet address server',
     const alice = server.addClient(name, { keys: [key1.jwk], authServer: 'https://as.example/' })
     const fetches = () => server.requests.filter((p) => p === `/${name}/jwks.json`).length
     let clock = 1_000_000
-    const resolver = createWalletAddressResolver({ allowHttp: false, now: () => clock })
+    const resolver = createWalletAddressResolver({ allowHttp: false, allowedNetworks: LOOPBACK_NETWORKS, now: () => clock })
 
     await expect(resolver.getKey(alice, 'key-1')).resolves.toEqual(key1.jwk)
     server.setKeys(name, [key1.jwk, key2.jwk])
@@ -114,7 +117,7 @@ describe('createWalletAddressResolver against a loopback wallet address server',
       keys: [key1.jwk],
       authServer: 'https://as.example/',
     })
-    const resolver = createWalletAddressResolver({ allowHttp: false })
+    const resolver = createWalletAddressResolver({ allowHttp: false, allowedNetworks: LOOPBACK_NETWORKS })
     const doc = await resolver.getWalletAddress(alice)
     expect(doc).toEqual({
       id: alice,
@@ -129,7 +132,7 @@ describe('createWalletAddressResolver against a loopback wallet address server',
   })
 
   it('fails with 400 for an unknown wallet address', async () => {
-    const resolver = createWalletAddressResolver({ allowHttp: false })
+    const resolver = createWalletAddressResolver({ allowHttp: false, allowedNetworks: LOOPBACK_NETWORKS })
     expect(await failure(resolver.getKey(`${server.url}/nobody`, 'key-1'))).toMatchObject(KEYS_FAILURE)
     expect(await failure(resolver.getWalletAddress(`${server.url}/nobody`))).toMatchObject(DOCUMENT_FAILURE)
   })
@@ -276,5 +279,232 @@ describe('createWalletAddressResolver guards', () => {
     const error = await failure(resolver.getKey('https://wallet.example/alice', 'key-1'))
     expect(error).toMatchObject(KEYS_FAILURE)
     expect(error.message).not.toMatch(/ECONNREFUSED/)
+  })
+})
+
+/** A loopback HTTP listener that counts the TCP connections opened to it (and answers 404). */
+async function startConnectionCounter(host: string): Promise<{ port: number; connections: () => number; close: () => Promise<void> }> {
+  let connections = 0
+  const server = createServer((_req, res) => res.writeHead(404).end())
+  server.on('connection', () => connections++)
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject)
+    server.listen(0, host, () => resolve())
+  })
+  return {
+    port: (server.address() as AddressInfo).port,
+    connections: () => connections,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections()
+        server.close(() => resolve())
+      }),
+  }
+}
+
+describe('outbound fetches in production: no connection to loopback or private addresses (docs/protocol.md §4.3)', () => {
+  let v4: Awaited<ReturnType<typeof startConnectionCounter>>
+  let v6: Awaited<ReturnType<typeof startConnectionCounter>> | null
+  beforeAll(async () => {
+    v4 = await startConnectionCounter('127.0.0.1')
+    v6 = await startConnectionCounter('::1').catch(() => null)
+  })
+  afterAll(async () => {
+    await Promise.all([v4.close(), v6?.close()])
+  })
+  const connections = () => v4.connections() + (v6?.connections() ?? 0)
+
+  // Every spelling of a loopback address, and a name that resolves to one.
+  const loopbackUrls = () => [
+    `https://127.0.0.1:${v4.port}/alice`,
+    `http://127.0.0.1:${v4.port}/alice`,
+    `http://2130706433:${v4.port}/alice`,
+    `http://127.1:${v4.port}/alice`,
+    `http://0x7f.1:${v4.port}/alice`,
+    `http://0177.0.0.1:${v4.port}/alice`,
+    `http://[::ffff:127.0.0.1]:${v4.port}/alice`,
+    `http://[::ffff:7f00:1]:${v4.port}/alice`,
+    `http://localhost:${v4.port}/alice`,
+    `https://localhost.:${v4.port}/alice`,
+    ...(v6 ? [`http://[::1]:${v6.port}/alice`, `https://localhost:${v6.port}/alice`] : []),
+  ]
+
+  it('refuses every spelling of loopback with 400 invalid_client, and no connection is ever opened', async () => {
+    // Production: WALLET_ADDRESS_ALLOWED_NETWORKS unset, so no network besides public addresses.
+    const resolver = createWalletAddressResolver({ allowHttp: false, allowedNetworks: [] })
+    for (const url of loopbackUrls()) {
+      expect(await failure(resolver.getKey(url, 'key-1')), url).toMatchObject(KEYS_FAILURE)
+      expect(await failure(resolver.getWalletAddress(url)), url).toMatchObject(DOCUMENT_FAILURE)
+    }
+    expect(connections()).toBe(0)
+  })
+
+  it('tells the operator why, naming the URL', async () => {
+    const warn = vi.fn()
+    const resolver = createWalletAddressResolver({ allowHttp: false, allowedNetworks: [], log: { warn } })
+    const url = `http://localhost:${v4.port}/alice`
+    expect(await failure(resolver.getWalletAddress(url))).toMatchObject(DOCUMENT_FAILURE)
+    expect(await failure(resolver.getKey(`http://127.1:${v4.port}/alice`, 'key-1'))).toMatchObject(KEYS_FAILURE)
+    expect(warn.mock.calls.map(([fields]) => fields)).toEqual([{ url }, { url: `http://127.0.0.1:${v4.port}/alice/jwks.json` }])
+    expect(connections()).toBe(0)
+  })
+
+  it('refuses loopback even with ALLOW_HTTP_WALLET_ADDRESSES and another network allowed', async () => {
+    const resolver = createWalletAddressResolver({ allowHttp: true, allowedNetworks: ['10.0.0.0/8', 'fd00::/8'] })
+    for (const url of loopbackUrls()) expect(await failure(resolver.getKey(url, 'key-1')), url).toMatchObject(KEYS_FAILURE)
+    expect(connections()).toBe(0)
+  })
+
+  it('connects when the network is allowed (loopback outside production): the counter sees every connection', async () => {
+    const resolver = createWalletAddressResolver({ allowHttp: false, allowedNetworks: LOOPBACK_NETWORKS })
+    expect(await failure(resolver.getKey(`http://127.1:${v4.port}/alice`, 'key-1'))).toMatchObject(KEYS_FAILURE)
+    expect(await failure(resolver.getWalletAddress(`http://localhost:${v4.port}/bob`))).toMatchObject(DOCUMENT_FAILURE)
+    expect(v4.connections()).toBeGreaterThanOrEqual(1)
+  })
+})
+
+describe('WALLET_ADDRESS_ALLOWED_NETWORKS', () => {
+  let server: WalletAddressServer
+  beforeAll(async () => {
+    server = await startWalletAddressServer()
+  })
+  afterAll(async () => {
+    await server.close()
+  })
+
+  it('lets a listed network through, and only that network', async () => {
+    const alice = server.addClient('alice-allowed', { publicName: 'Alice', keys: [key1.jwk], authServer: 'https://as.example/' })
+    const listed = createWalletAddressResolver({ allowHttp: false, allowedNetworks: ['127.0.0.0/24'] })
+    await expect(listed.getKey(alice, 'key-1')).resolves.toEqual(key1.jwk)
+    await expect(listed.getWalletAddress(alice)).resolves.toMatchObject({ publicName: 'Alice' })
+
+    const before = server.requests.length
+    const other = createWalletAddressResolver({ allowHttp: false, allowedNetworks: ['127.0.1.0/24', '10.0.0.0/8'] })
+    expect(await failure(other.getKey(alice, 'key-1'))).toMatchObject(KEYS_FAILURE)
+    expect(server.requests.length).toBe(before)
+  })
+})
+
+describe('a failed wallet address is not fetched again for a while', () => {
+  let server: WalletAddressServer
+  beforeAll(async () => {
+    server = await startWalletAddressServer()
+  })
+  afterAll(async () => {
+    await server.close()
+  })
+
+  it('answers a second lookup within 30 s from memory, then fetches again', async () => {
+    let clock = 1_000_000
+    const resolver = createWalletAddressResolver({ allowHttp: false, allowedNetworks: LOOPBACK_NETWORKS, now: () => clock })
+    const missing = `${server.url}/not-yet`
+    const fetches = (path: string) => server.requests.filter((p) => p === path).length
+
+    expect(await failure(resolver.getKey(missing, 'key-1'))).toMatchObject(KEYS_FAILURE)
+    expect(await failure(resolver.getWalletAddress(missing))).toMatchObject(DOCUMENT_FAILURE)
+    expect(fetches('/not-yet/jwks.json')).toBe(1)
+    expect(fetches('/not-yet')).toBe(1)
+
+    clock += 29_000
+    expect(await failure(resolver.getKey(missing, 'key-1'))).toMatchObject(KEYS_FAILURE)
+    expect(await failure(resolver.getWalletAddress(missing))).toMatchObject(DOCUMENT_FAILURE)
+    expect(fetches('/not-yet/jwks.json')).toBe(1)
+    expect(fetches('/not-yet')).toBe(1)
+
+    // The client published its wallet address meanwhile: after the 30 s it is found.
+    server.addClient('not-yet', { publicName: 'Late', keys: [key1.jwk], authServer: 'https://as.example/' })
+    clock += 1_000
+    await expect(resolver.getKey(missing, 'key-1')).resolves.toEqual(key1.jwk)
+    await expect(resolver.getWalletAddress(missing)).resolves.toMatchObject({ publicName: 'Late' })
+    expect(fetches('/not-yet/jwks.json')).toBe(2)
+    expect(fetches('/not-yet')).toBe(2)
+  })
+})
+
+describe('at most N outbound fetches at once', () => {
+  const flush = () => new Promise((resolve) => setImmediate(resolve))
+
+  it('queues past the limit, refuses past the queue with 503 request_denied and Retry-After, and serves the queue in turn', async () => {
+    const pending: (() => void)[] = []
+    const fetch = stubFetch(() => new Promise<Response>((resolve) => pending.push(() => resolve(jwksResponse([key1.jwk])))))
+    const resolver = createWalletAddressResolver({ fetch, allowHttp: false, maxConcurrentFetches: 2, maxQueuedFetches: 1 })
+
+    const running = ['a', 'b', 'c'].map((name) => resolver.getKey(`https://wallet.example/${name}`, 'key-1'))
+    await flush()
+    expect(fetch).toHaveBeenCalledTimes(2)
+
+    const refused = await failure(resolver.getKey('https://wallet.example/d', 'key-1'))
+    expect(refused).toMatchObject({ code: 'request_denied', status: 503, retryAfterSeconds: 1 })
+    expect(fetch).toHaveBeenCalledTimes(2)
+
+    pending.shift()!()
+    await flush()
+    expect(fetch).toHaveBeenCalledTimes(3)
+    while (pending.length > 0) pending.shift()!()
+    await expect(Promise.all(running)).resolves.toEqual([key1.jwk, key1.jwk, key1.jwk])
+
+    // A refusal for load is not remembered against the client: once there is room it is fetched.
+    const later = resolver.getKey('https://wallet.example/d', 'key-1')
+    await flush()
+    pending.shift()!()
+    await expect(later).resolves.toEqual(key1.jwk)
+  })
+})
+
+describe('the wallet address document names itself', () => {
+  const doc = (id: string) =>
+    new Response(
+      JSON.stringify({
+        id,
+        publicName: 'Bob',
+        assetCode: 'USD',
+        assetScale: 2,
+        authServer: 'https://as.example',
+        resourceServer: 'https://wallet.example',
+      }),
+    )
+
+  it('refuses a document whose id is another wallet address', async () => {
+    const resolver = createWalletAddressResolver({ fetch: stubFetch(() => doc('https://wallet.example/bob')), allowHttp: false })
+    const error = await failure(resolver.getWalletAddress('https://wallet.example/alice'))
+    expect(error).toMatchObject({ code: 'invalid_client', status: 400, message: 'the client wallet address document names another id' })
+  })
+
+  it('accepts an id that is the same URL in another spelling', async () => {
+    const resolver = createWalletAddressResolver({ fetch: stubFetch(() => doc('https://WALLET.example:443/alice')), allowHttp: false })
+    await expect(resolver.getWalletAddress('https://wallet.example/alice')).resolves.toMatchObject({ publicName: 'Bob' })
+  })
+})
+
+describe('the guarded fetch against a real listener', () => {
+  let server: ReturnType<typeof createServer>
+  let base = ''
+  const paths: string[] = []
+  beforeAll(async () => {
+    server = createServer((req, res) => {
+      paths.push(req.url ?? '')
+      if (req.url?.startsWith('/moved')) res.writeHead(302, { location: `${base}/alice/jwks.json` }).end()
+      else if (req.url?.startsWith('/silent'))
+        return // never answers
+      else res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ keys: [key1.jwk] }))
+    })
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()))
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+  })
+  afterAll(async () => {
+    server.closeAllConnections()
+    await new Promise<void>((resolve) => server.close(() => resolve()))
+  })
+
+  it('does not follow a redirect', async () => {
+    const resolver = createWalletAddressResolver({ allowHttp: false, allowedNetworks: LOOPBACK_NETWORKS })
+    expect(await failure(resolver.getKey(`${base}/moved`, 'key-1'))).toMatchObject(KEYS_FAILURE)
+    expect(paths).toEqual(['/moved/jwks.json'])
+    await expect(resolver.getKey(`${base}/alice`, 'key-1')).resolves.toEqual(key1.jwk)
+  })
+
+  it('gives up on a server that never answers', async () => {
+    const resolver = createWalletAddressResolver({ allowHttp: false, allowedNetworks: LOOPBACK_NETWORKS, timeoutMs: 100 })
+    expect(await failure(resolver.getKey(`${base}/silent`, 'key-1'))).toMatchObject(KEYS_FAILURE)
   })
 })

@@ -1,10 +1,14 @@
 import { z } from 'zod'
-import { badClient } from '../errors'
+import { GnapError, badClient, outboundFetchesBusy } from '../errors'
 import { readCapped } from '../read-capped'
+import type { GnapConfig } from '../config/config'
+import type { Logger } from 'pino'
+import { RefusedAddressError, createGuardedFetch } from './guarded-fetch'
 
 // Outbound fetches of client wallet addresses and their keys (docs/protocol.md §4.3). The URLs are chosen by clients,
 // so every fetch is guarded against SSRF (RFC 9635 §11): https only (loopback or an explicit setting excepted),
-// no redirects followed, a short timeout and a size cap.
+// connections only to public addresses or allowed networks (guarded-fetch.ts), no redirects followed, a short
+// timeout and a size cap, a bound on fetches at once, and a failed wallet address is not fetched again for a while.
 
 const httpUrl = z.url({ protocol: /^https?$/ })
 
@@ -34,9 +38,22 @@ export type Ed25519Jwk = {
 }
 
 export interface WalletAddressResolverOptions {
+  /** Replaces the guarded fetch (tests): no address is then checked. */
   fetch?: typeof fetch
-  /** ALLOW_HTTP_WALLET_ADDRESSES: plain http to any host. Loopback http is always allowed. */
+  /** ALLOW_HTTP_WALLET_ADDRESSES: plain http to any host. Loopback http always passes the URL check (its address may not). */
   allowHttp: boolean
+  /**
+   * Networks (CIDR) that may be fetched from besides public addresses: WALLET_ADDRESS_ALLOWED_NETWORKS, which
+   * includes loopback outside production. Default: none.
+   */
+  allowedNetworks?: readonly string[]
+  /** Fetches running at once; more wait in a queue of `maxQueuedFetches`, and past it are refused (503). */
+  maxConcurrentFetches?: number
+  maxQueuedFetches?: number
+  /** A wallet address whose fetch failed is answered from this memory, without a fetch, for this long. */
+  failureTtlMs?: number
+  /** Told when an address is refused, so an operator can see why a client's wallet address cannot be fetched. */
+  log?: Pick<Logger, 'warn'>
   ttlMs?: number
   timeoutMs?: number
   maxBytes?: number
@@ -57,6 +74,7 @@ export interface WalletAddressResolver {
 
 const KEYS_FAILURE = 'could not fetch client keys'
 const DOCUMENT_FAILURE = 'could not fetch client wallet address'
+const ID_MISMATCH = 'the client wallet address document names another id'
 /** An unknown kid triggers at most one JWKS refetch per wallet address in this interval. */
 const UNKNOWN_KID_REFETCH_MS = 5_000
 
@@ -78,7 +96,8 @@ export function isAllowedWalletAddressUrl(url: string, allowHttp: boolean): bool
   return false
 }
 
-function isLoopbackHost(hostname: string): boolean {
+/** A WHATWG URL `hostname` naming this machine: `localhost`, 127.0.0.0/8 or [::1]. */
+export function isLoopbackHost(hostname: string): boolean {
   // WHATWG URL parsing already normalises IPv4 shorthands (127.1) and brackets IPv6 hosts.
   return hostname === 'localhost' || hostname === '[::1]' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(hostname)
 }
@@ -89,17 +108,28 @@ interface CacheEntry<T> {
 }
 
 export function createWalletAddressResolver(opts: WalletAddressResolverOptions): WalletAddressResolver {
-  const doFetch = opts.fetch ?? fetch
+  const doFetch = opts.fetch ?? createGuardedFetch(opts.allowedNetworks ?? [])
   const ttlMs = opts.ttlMs ?? 60_000
   const timeoutMs = opts.timeoutMs ?? 5_000
   const maxBytes = opts.maxBytes ?? 64 * 1024
   const now = opts.now ?? Date.now
   const maxEntries = opts.maxEntries ?? 1_000
+  const failureTtlMs = opts.failureTtlMs ?? 30_000
+  const slots = createSlots(opts.maxConcurrentFetches ?? 16, opts.maxQueuedFetches ?? 64)
 
-  const keySets = createCache<Ed25519Jwk[]>(maxEntries)
-  const documents = createCache<WalletAddressDocument>(maxEntries)
+  const keySets = createCache<Ed25519Jwk[]>(maxEntries, failureTtlMs, now)
+  const documents = createCache<WalletAddressDocument>(maxEntries, failureTtlMs, now)
 
   async function fetchJson(url: string, failure: string): Promise<unknown> {
+    await slots.acquire()
+    try {
+      return await fetchJsonNow(url, failure)
+    } finally {
+      slots.release()
+    }
+  }
+
+  async function fetchJsonNow(url: string, failure: string): Promise<unknown> {
     let response: Response
     try {
       response = await doFetch(url, {
@@ -108,7 +138,10 @@ export function createWalletAddressResolver(opts: WalletAddressResolverOptions):
         redirect: 'manual',
         signal: AbortSignal.timeout(timeoutMs),
       })
-    } catch {
+    } catch (e) {
+      if (e instanceof RefusedAddressError || (e instanceof Error && e.cause instanceof RefusedAddressError)) {
+        opts.log?.warn({ url: url.slice(0, 200) }, 'wallet address fetch refused: not a public address (WALLET_ADDRESS_ALLOWED_NETWORKS)')
+      }
       throw badClient(failure)
     }
     try {
@@ -162,10 +195,32 @@ export function createWalletAddressResolver(opts: WalletAddressResolverOptions):
         const body = await fetchJson(url.href, DOCUMENT_FAILURE)
         const parsed = WalletAddressDocumentSchema.safeParse(body)
         if (!parsed.success) throw badClient(DOCUMENT_FAILURE)
+        // docs/protocol.md §4.3: a document is the wallet address's own only when its id is the URL fetched.
+        if (!sameUrl(parsed.data.id, url.href)) throw badClient(ID_MISMATCH)
         return { value: parsed.data, fetchedAt: now() }
       })
       return loaded.value
     },
+  }
+}
+
+/** The process's resolver, from its settings (ALLOW_HTTP_WALLET_ADDRESSES, WALLET_ADDRESS_ALLOWED_NETWORKS). */
+export function walletAddressResolverFor(
+  config: Pick<GnapConfig, 'allowHttpWalletAddresses' | 'walletAddressAllowedNetworks'>,
+  log?: Pick<Logger, 'warn'>,
+): WalletAddressResolver {
+  return createWalletAddressResolver({
+    allowHttp: config.allowHttpWalletAddresses,
+    allowedNetworks: config.walletAddressAllowedNetworks,
+    ...(log !== undefined ? { log } : {}),
+  })
+}
+
+function sameUrl(a: string, b: string): boolean {
+  try {
+    return new URL(a).href === new URL(b).href
+  } catch {
+    return false
   }
 }
 
@@ -198,10 +253,23 @@ function findKey(keys: Ed25519Jwk[], kid: string): Ed25519Jwk | null {
   return keys.find((k) => k.kid === kid) ?? null
 }
 
-/** A small TTL-less store (callers judge freshness) with shared in-flight loads and a size bound. */
-function createCache<T>(maxEntries: number) {
+/**
+ * A small TTL-less store (callers judge freshness) with shared in-flight loads and a size bound. A load that failed
+ * with the client's fault (invalid_client) is remembered for `failureTtlMs`: loads of that key fail the same way
+ * without running the loader, so one client URL cannot make the server fetch it on every request.
+ */
+function createCache<T>(maxEntries: number, failureTtlMs: number, now: () => number) {
   const entries = new Map<string, CacheEntry<T>>()
+  const failures = new Map<string, { error: GnapError; at: number }>()
   const inFlight = new Map<string, Promise<CacheEntry<T>>>()
+  const remember = <V>(map: Map<string, V>, key: string, value: V) => {
+    map.delete(key)
+    map.set(key, value)
+    if (map.size > maxEntries) {
+      const oldest = map.keys().next()
+      if (oldest.done !== true) map.delete(oldest.value)
+    }
+  }
   return {
     get(key: string): CacheEntry<T> | undefined {
       return entries.get(key)
@@ -209,19 +277,47 @@ function createCache<T>(maxEntries: number) {
     load(key: string, loader: () => Promise<CacheEntry<T>>): Promise<CacheEntry<T>> {
       const pending = inFlight.get(key)
       if (pending !== undefined) return pending
+      const failed = failures.get(key)
+      if (failed !== undefined && now() - failed.at < failureTtlMs) return Promise.reject(failed.error)
       const promise = loader()
         .then((entry) => {
-          entries.delete(key)
-          entries.set(key, entry)
-          if (entries.size > maxEntries) {
-            const oldest = entries.keys().next()
-            if (oldest.done !== true) entries.delete(oldest.value)
-          }
+          failures.delete(key)
+          remember(entries, key, entry)
           return entry
+        })
+        .catch((e: unknown) => {
+          if (e instanceof GnapError && e.code === 'invalid_client') remember(failures, key, { error: e, at: now() })
+          throw e
         })
         .finally(() => inFlight.delete(key))
       inFlight.set(key, promise)
       return promise
+    },
+  }
+}
+
+/**
+ * At most `max` fetches at once in this process; up to `maxQueued` more wait for a turn, in order, and any beyond
+ * that are refused at once (503 request_denied), so a burst of grant requests naming slow hosts cannot pile up
+ * sockets and memory (docs/protocol.md §4.3).
+ */
+function createSlots(max: number, maxQueued: number) {
+  let running = 0
+  const waiting: (() => void)[] = []
+  return {
+    acquire(): Promise<void> {
+      if (running < max) {
+        running++
+        return Promise.resolve()
+      }
+      if (waiting.length >= maxQueued) return Promise.reject(outboundFetchesBusy())
+      return new Promise<void>((resolve) => waiting.push(resolve))
+    },
+    release(): void {
+      const next = waiting.shift()
+      // The slot passes straight to the next waiter, so `running` stays the same.
+      if (next !== undefined) next()
+      else running--
     },
   }
 }

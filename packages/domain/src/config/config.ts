@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { LOOPBACK_NETWORKS, parseNetwork } from '../client/outbound-address'
 
 // Settings of the server, with the names operators of the reference server know (docs/protocol.md §7).
 // The web app's env.ts is the only reader of process.env; it parses with this schema.
@@ -13,31 +14,91 @@ const seconds = (fallback: number) => z.coerce.number().int().positive().max(31_
 
 const absoluteUrl = z.url({ protocol: /^https?$/ })
 
-export const EnvSchema = z.object({
-  AUTH_SERVER_URL: absoluteUrl,
-  PORT: z.coerce.number().int().min(1).max(65535).default(3000),
-  DATABASE_URL: z.string().min(1).optional(),
-  WAIT_SECONDS: seconds(5),
-  ACCESS_TOKEN_EXPIRY_SECONDS: seconds(600),
-  INTERACTION_EXPIRY_SECONDS: seconds(600),
-  INCOMING_PAYMENT_INTERACTION: bool(false),
-  QUOTE_INTERACTION: bool(false),
-  LIST_ALL_ACCESS_INTERACTION: bool(true),
-  IDENTITY_SERVER_URL: absoluteUrl.optional(),
-  IDENTITY_SERVER_SECRET: z.string().min(1).optional(),
-  INTROSPECTION_SECRET: z.string().min(16, 'INTROSPECTION_SECRET must be at least 16 characters'),
-  ALLOW_HTTP_WALLET_ADDRESSES: bool(false),
-  SIGNATURE_WINDOW_SECONDS: seconds(300),
-  SIGNATURE_CLOCK_SKEW_SECONDS: z.coerce.number().int().min(0).max(600).default(30),
-  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  // Token rows dead (expired, rotated or revoked) for longer than this are deleted; grants are kept (docs/protocol.md §7).
-  ACCESS_TOKEN_DELETION_DAYS: z.coerce.number().int().positive().max(3650).default(30),
-  // Grant requests (POST /) per minute, fixed window; 0 switches a limit off.
-  RATE_LIMIT_GRANTS_PER_MINUTE: z.coerce.number().int().min(0).max(1_000_000).default(120),
-  RATE_LIMIT_GRANTS_PER_MINUTE_PER_IP: z.coerce.number().int().min(0).max(1_000_000).default(600),
-  // The first hop of X-Forwarded-For is the caller's address only behind a proxy that sets it.
-  TRUST_PROXY: bool(false),
-})
+/** Shortest secret entry accepted outside production, and in production (docs/protocol.md §7). */
+export const MIN_SECRET_LENGTH = 16
+export const MIN_PRODUCTION_SECRET_LENGTH = 32
+
+/**
+ * A shared secret, or several separated by commas: any entry is accepted, so a new secret can be added, handed to
+ * the other side, and the old one removed later (docs/protocol.md §7). Entries are trimmed; none may be empty.
+ */
+const secretList = (name: string) =>
+  z
+    .string()
+    .transform((v) => v.split(',').map((s) => s.trim()))
+    .pipe(z.array(z.string().min(MIN_SECRET_LENGTH, `each entry of ${name} must be at least ${MIN_SECRET_LENGTH} characters`)).min(1))
+
+// A comma-separated list of networks in CIDR notation (or single addresses); empty means none.
+const networks = z
+  .string()
+  .optional()
+  .transform((text, ctx) => {
+    if (text === undefined) return undefined
+    const items = text
+      .split(',')
+      .map((item) => item.trim())
+      .filter((item) => item !== '')
+    for (const item of items) {
+      try {
+        parseNetwork(item)
+      } catch {
+        ctx.addIssue({ code: 'custom', message: `not a network in CIDR notation: ${item.slice(0, 60)}` })
+        return z.NEVER
+      }
+    }
+    return items
+  })
+
+export const EnvSchema = z
+  .object({
+    AUTH_SERVER_URL: absoluteUrl,
+    PORT: z.coerce.number().int().min(1).max(65535).default(3000),
+    DATABASE_URL: z.string().min(1).optional(),
+    WAIT_SECONDS: seconds(5),
+    ACCESS_TOKEN_EXPIRY_SECONDS: seconds(600),
+    INTERACTION_EXPIRY_SECONDS: seconds(600),
+    INCOMING_PAYMENT_INTERACTION: bool(false),
+    QUOTE_INTERACTION: bool(false),
+    LIST_ALL_ACCESS_INTERACTION: bool(true),
+    IDENTITY_SERVER_URL: absoluteUrl.optional(),
+    IDENTITY_SERVER_SECRET: secretList('IDENTITY_SERVER_SECRET').optional(),
+    INTROSPECTION_SECRET: secretList('INTROSPECTION_SECRET'),
+    ALLOW_HTTP_WALLET_ADDRESSES: bool(false),
+    SIGNATURE_WINDOW_SECONDS: seconds(300),
+    SIGNATURE_CLOCK_SKEW_SECONDS: z.coerce.number().int().min(0).max(600).default(30),
+    LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    // Token rows dead (expired, rotated or revoked) for longer than this are deleted; grants are kept (docs/protocol.md §7).
+    ACCESS_TOKEN_DELETION_DAYS: z.coerce.number().int().positive().max(3650).default(30),
+    // Grant requests (POST /) per minute, fixed window; 0 switches a limit off.
+    RATE_LIMIT_GRANTS_PER_MINUTE: z.coerce.number().int().min(0).max(1_000_000).default(120),
+    RATE_LIMIT_GRANTS_PER_MINUTE_PER_IP: z.coerce.number().int().min(0).max(1_000_000).default(600),
+    // X-Forwarded-For names the caller only behind proxies that append to it: the entry TRUSTED_PROXY_HOPS from the
+    // right is the address the outermost of our proxies saw (docs/protocol.md §7).
+    TRUST_PROXY: bool(false),
+    TRUSTED_PROXY_HOPS: z.coerce.number().int().min(1).max(16).default(1),
+    // Networks wallet addresses may be fetched from besides public addresses (docs/protocol.md §4.3). Unset: loopback
+    // outside production, none in production.
+    WALLET_ADDRESS_ALLOWED_NETWORKS: networks,
+    // SQLite only: FULL (the default) syncs the write-ahead log at every commit, so a commit survives a power loss or
+    // an OS crash; NORMAL syncs it only at checkpoints, faster, but the last commits can be lost (docs/protocol.md §9).
+    SQLITE_SYNCHRONOUS: z
+      .enum(['full', 'normal', 'FULL', 'NORMAL'])
+      .default('full')
+      .transform((v) => v.toLowerCase() as 'full' | 'normal'),
+    NODE_ENV: z.string().optional(),
+  })
+  .superRefine((env, ctx) => {
+    if (env.NODE_ENV !== 'production') return
+    for (const name of ['INTROSPECTION_SECRET', 'IDENTITY_SERVER_SECRET'] as const) {
+      if (env[name]?.some((s) => s.length < MIN_PRODUCTION_SECRET_LENGTH)) {
+        ctx.addIssue({
+          code: 'custom',
+          path: [name],
+          message: `with NODE_ENV=production each entry of ${name} must be at least ${MIN_PRODUCTION_SECRET_LENGTH} characters`,
+        })
+      }
+    }
+  })
 
 export type Env = z.infer<typeof EnvSchema>
 
@@ -51,9 +112,13 @@ export interface GnapConfig {
   quoteInteraction: boolean
   listAllInteraction: boolean
   identityServerUrl: string | null
-  identityServerSecret: string | null
-  introspectionSecret: string
+  /** The accepted `x-idp-secret` values (several while one is being replaced); null: the identity-provider API is off. */
+  identityServerSecrets: readonly string[] | null
+  /** The accepted introspection bearer secrets (several while one is being replaced). */
+  introspectionSecrets: readonly string[]
   allowHttpWalletAddresses: boolean
+  /** CIDR networks outbound wallet address fetches may reach besides public addresses (docs/protocol.md §4.3). */
+  walletAddressAllowedNetworks: string[]
   signatureWindowSeconds: number
   signatureClockSkewSeconds: number
   accessTokenDeletionDays: number
@@ -62,6 +127,8 @@ export interface GnapConfig {
   /** Grant requests per minute per caller IP (one shared counter without trustProxy); 0 = no limit. */
   grantRequestsPerMinutePerIp: number
   trustProxy: boolean
+  /** With trustProxy: the X-Forwarded-For entry this many from the right is the caller (1 = the last). */
+  trustedProxyHops: number
 }
 
 export function configFromEnv(env: Env): GnapConfig {
@@ -74,15 +141,17 @@ export function configFromEnv(env: Env): GnapConfig {
     quoteInteraction: env.QUOTE_INTERACTION,
     listAllInteraction: env.LIST_ALL_ACCESS_INTERACTION,
     identityServerUrl: env.IDENTITY_SERVER_URL ?? null,
-    identityServerSecret: env.IDENTITY_SERVER_SECRET ?? null,
-    introspectionSecret: env.INTROSPECTION_SECRET,
+    identityServerSecrets: env.IDENTITY_SERVER_SECRET ?? null,
+    introspectionSecrets: env.INTROSPECTION_SECRET,
     allowHttpWalletAddresses: env.ALLOW_HTTP_WALLET_ADDRESSES,
+    walletAddressAllowedNetworks: env.WALLET_ADDRESS_ALLOWED_NETWORKS ?? (env.NODE_ENV === 'production' ? [] : [...LOOPBACK_NETWORKS]),
     signatureWindowSeconds: env.SIGNATURE_WINDOW_SECONDS,
     signatureClockSkewSeconds: env.SIGNATURE_CLOCK_SKEW_SECONDS,
     accessTokenDeletionDays: env.ACCESS_TOKEN_DELETION_DAYS,
     grantRequestsPerMinutePerClient: env.RATE_LIMIT_GRANTS_PER_MINUTE,
     grantRequestsPerMinutePerIp: env.RATE_LIMIT_GRANTS_PER_MINUTE_PER_IP,
     trustProxy: env.TRUST_PROXY,
+    trustedProxyHops: env.TRUSTED_PROXY_HOPS,
   }
 }
 

@@ -32,14 +32,21 @@ const store = (provider: Provider, prisma: PrismaClient, sql: Sql): Store => ({
   close: () => prisma.$disconnect(),
 })
 
+export interface StoreOptions {
+  /** SQLite only: when a commit reaches the disk (SQLITE_SYNCHRONOUS). Default 'full'. */
+  sqliteSynchronous?: 'full' | 'normal'
+}
+
 /** How long a SQLite statement waits for another process's write lock before it fails with SQLITE_BUSY. */
 const SQLITE_BUSY_TIMEOUT_MS = 10_000
 
 /**
  * Opens the store named by DATABASE_URL: a SQLite `file:` or a PostgreSQL `postgresql://` URL.
  *
- * SQLite runs in WAL mode with synchronous=NORMAL (a committed transaction survives a process crash; the last ones
- * may be lost on power loss) and a busy timeout, so readers never block the single writer.
+ * SQLite runs in WAL mode, so readers never block the single writer, with a busy timeout. `sqliteSynchronous`:
+ * 'full' (the default) syncs the log to disk at every commit, so an answered commit survives a power loss or an OS
+ * crash; 'normal' syncs only at checkpoints, so the last commits can be lost then (a crash of the process alone
+ * loses nothing either way: the OS still holds the written pages). docs/protocol.md §9.
  *
  * PostgreSQL goes through its own generated client (prisma/postgres/schema.prisma, written from the SQLite schema
  * by scripts/pg-schema.mjs): one generated client refuses a driver adapter of another provider. Both clients come
@@ -47,7 +54,7 @@ const SQLITE_BUSY_TIMEOUT_MS = 10_000
  * (such as `mode: 'insensitive'`). It is typed as the SQLite client here, the one cast, so the rest of the code
  * stays within what both databases do. Loaded on demand, so a SQLite server never loads pg.
  */
-export async function openStore(url: string): Promise<Store> {
+export async function openStore(url: string, options: StoreOptions = {}): Promise<Store> {
   if (isPostgresUrl(url)) {
     const [{ PrismaPg }, { PrismaClient: PgPrismaClient }, { default: pg }] = await Promise.all([
       import('@prisma/adapter-pg'),
@@ -55,7 +62,11 @@ export async function openStore(url: string): Promise<Store> {
       import('pg'),
     ])
     // One pool for Prisma and the hot paths; $disconnect ends it.
-    const pool = new pg.Pool({ connectionString: url })
+    // A connection attempt that gets no answer fails after 5 s (503 to the client) rather than holding the request.
+    const pool = new pg.Pool({ connectionString: url, connectionTimeoutMillis: 5000 })
+    // An idle connection the server closed (a restart, a cut network) is dropped by the pool, which then emits
+    // 'error': without a listener that would end the process. The next query opens a new connection.
+    pool.on('error', () => undefined)
     const db = new PgPrismaClient({ adapter: new PrismaPg(pool, { disposeExternalPool: true }) })
     await db.$connect()
     return store('postgresql', db as unknown as PrismaClient, new PgSql(pool, pg.types.getTypeParser))
@@ -68,7 +79,7 @@ export async function openStore(url: string): Promise<Store> {
   const adapter = new GatedSqliteAdapterFactory({ url, timeout: SQLITE_BUSY_TIMEOUT_MS }, gate, (c) => (connection = c))
   const db = new PrismaClient({ adapter })
   await db.$queryRawUnsafe('PRAGMA journal_mode = WAL')
-  await db.$queryRawUnsafe('PRAGMA synchronous = NORMAL')
+  await db.$queryRawUnsafe(`PRAGMA synchronous = ${options.sqliteSynchronous === 'normal' ? 'NORMAL' : 'FULL'}`)
   await db.$queryRawUnsafe('PRAGMA foreign_keys = ON')
   return store(
     'sqlite',

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { GnapError } from '../errors'
 import { hashSecret } from '../secrets'
-import { TEST_CLIENT, authAs, databaseText, gnapError, grantRequest, incomingAccess, outgoingAccess } from '../testing/deps'
+import { TEST_CLIENT, TEST_IDP_SECRET, authAs, databaseText, gnapError, grantRequest, incomingAccess, outgoingAccess } from '../testing/deps'
 import {
   approvedGrant,
   decide,
@@ -19,11 +19,12 @@ import { finishInteraction } from '../interaction/finish-interaction'
 import { cancelGrant } from './cancel-grant'
 import { continueGrant } from './continue-grant'
 import { parseContinueRequest } from './grant.wire'
+import type { RequestAuth } from '../client/request-auth'
 import { useTestDeps } from '../testing/use-test-deps'
 
 const t = useTestDeps()
 
-const poll = (g: { continueId: string; continueToken: string }, auth = authAs(g.continueToken)) =>
+const poll = (g: { continueId: string; continueToken: string }, auth: RequestAuth = authAs(g.continueToken)) =>
   continueGrant(t.deps, { continueId: g.continueId, interactRef: null, auth })
 
 const continueWithRef = (g: { continueId: string; continueToken: string }, interactRef: string | null, auth = authAs(g.continueToken)) =>
@@ -31,6 +32,23 @@ const continueWithRef = (g: { continueId: string; continueToken: string }, inter
 
 const grantRow = (continueId: string) =>
   t.db.grant.findUniqueOrThrow({ where: { continueId }, include: { interaction: true, accessTokens: { orderBy: { createdAt: 'asc' } } } })
+
+/**
+ * `n` request authentications whose signature checks all return together, once the n-th has been asked: the
+ * requests they belong to have all read their grant before any of them goes on to write.
+ */
+function readTogether(n: number, token: string): RequestAuth[] {
+  let arrived = 0
+  let release!: () => void
+  const allArrived = new Promise<void>((resolve) => (release = resolve))
+  return Array.from({ length: n }, () => ({
+    token,
+    async verifySignature() {
+      if (++arrived === n) release()
+      await allArrived
+    },
+  }))
+}
 
 /** A grant approved by the owner without a finish method: the client learns it by polling. */
 async function approvedPollGrant(): Promise<FinishedGrant> {
@@ -208,6 +226,21 @@ describe('continueGrant: wait (docs/protocol.md §2.2 step 6)', () => {
     await expect(poll(g)).resolves.toMatchObject({ continue: { wait: 30 } })
   })
 
+  it('answers exactly one of ten concurrent polls sent once wait has passed; the others are too_fast', async () => {
+    const g = await requestPendingGrant(t, grantRequest({ interact: 'poll' }))
+    t.clock.advance(5)
+    // Every poll has read the grant (and seen the wait passed) before any of them writes: the signature check, which
+    // comes between the read and the update, waits until all ten have arrived.
+    const results = await Promise.allSettled(readTogether(10, g.continueToken).map((auth) => poll(g, auth)))
+    const answered = results.filter((r) => r.status === 'fulfilled')
+    expect(answered).toHaveLength(1)
+    expect(answered[0]).toMatchObject({ value: { continue: { wait: 5 } } })
+    for (const r of results) if (r.status === 'rejected') expect(r.reason).toMatchObject(gnapError('too_fast', 400))
+    // The one answer restarted the clock: the next poll is early again.
+    expect((await grantRow(g.continueId)).continueNotBefore).toEqual(new Date(t.clock.now.getTime() + 5_000))
+    await expect(poll(g)).rejects.toMatchObject(gnapError('too_fast', 400))
+  })
+
   it('returns too_fast for an interact_ref sent before wait elapses, and issues after', async () => {
     const g = await approvedGrant(t)
     await expect(continueWithRef(g, g.interactRef)).rejects.toMatchObject(gnapError('too_fast', 400))
@@ -367,7 +400,7 @@ describe('a finalized grant never changes again (docs/protocol.md §3)', () => {
     t.clock.advance(60)
     const before = await grantRow(g.continueId)
     const ids = { interactionId: g.interactionId, nonce: g.nonce }
-    const idpSecret = t.deps.config.identityServerSecret
+    const idpSecret = TEST_IDP_SECRET
 
     await expect(poll(g)).rejects.toBeInstanceOf(GnapError)
     await expect(continueWithRef(g, interactRef)).rejects.toBeInstanceOf(GnapError)

@@ -3,7 +3,7 @@ import { GnapError, interactRefReused, unknownInteractRef } from '../errors'
 import { rowToAccessItem } from '../access/access.repo'
 import { insertAccessToken } from '../access-token/access-token.repo'
 import type { RequestAuth } from '../client/request-auth'
-import { moveGrant } from './grant.repo'
+import { findGrantById, moveGrant } from './grant.repo'
 import { useInteractRef } from '../interaction/interaction.repo'
 import { isIssued, isRejected, isRevoked, secondsUntilContinue } from './grant-state'
 import { toAccessTokenJson, toContinueJson, type ContinueRequest, type GrantResponseJson } from './grant.wire'
@@ -26,7 +26,7 @@ export async function continueGrant(deps: Deps, input: ContinueRequest & { conti
 
   const now = deps.clock()
   const wait = secondsUntilContinue(grant.continueNotBefore, now)
-  if (wait > 0) throw new GnapError('too_fast', `continued too early: wait ${wait} s before continuing`)
+  if (wait > 0) throw tooFast(wait)
 
   if (input.interactRef) {
     if (!grant.interaction || grant.interaction.interactRef !== input.interactRef) {
@@ -36,9 +36,15 @@ export async function continueGrant(deps: Deps, input: ContinueRequest & { conti
   } else {
     if (grant.finishMethod) throw new GnapError('request_denied', 'grant cannot be polled: continue with the interact_ref')
     if (grant.state === 'pending') {
+      // The wait is decided by the update itself (docs/protocol.md §3 Races): of polls read concurrently, only the
+      // first to restart the clock is answered; the others find the new not-before time and are too early.
       const continueNotBefore = new Date(now.getTime() + config.waitSeconds * 1000)
-      const moved = await moveGrant(deps.sql, grant.id, [{ state: 'pending' }], { state: 'pending', now, continueNotBefore })
-      if (!moved) throw new GnapError('request_denied', 'the grant changed state; continue again')
+      const moved = await moveGrant(deps.sql, grant.id, [{ state: 'pending' }], { state: 'pending', now, continueNotBefore }, { continuableAt: now })
+      if (!moved) {
+        const current = await findGrantById(deps.sql, grant.id)
+        const left = current?.state === 'pending' ? secondsUntilContinue(current.continueNotBefore, now) : 0
+        throw left > 0 ? tooFast(left) : new GnapError('request_denied', 'the grant changed state; continue again')
+      }
       return { continue: toContinueJson(config, grant.continueId, continueToken, config.waitSeconds) }
     }
   }
@@ -60,3 +66,5 @@ export async function continueGrant(deps: Deps, input: ContinueRequest & { conti
     continue: toContinueJson(config, grant.continueId, continueToken),
   }
 }
+
+const tooFast = (wait: number): GnapError => new GnapError('too_fast', `continued too early: wait ${wait} s before continuing`)

@@ -89,19 +89,27 @@ function matching(from: StateMatch[], first: number): { sql: string; params: Sql
 /**
  * Moves a grant from one of `from` to a new state, only if it is still there: the conditional update decides
  * races between requests and instances. False when another request moved it first.
+ * With `continuableAt`, also only if the grant's continuation wait has passed at that time (docs/protocol.md §2.2
+ * step 6): of concurrent continuations sent once `wait` passed, the first to restart the clock is the only one.
  */
 export async function moveGrant(
   tx: SqlRunner,
   id: string,
   from: StateMatch[],
   to: { state: GrantState; finalizedReason?: FinalizedReason | null; now: Date; continueNotBefore?: Date | null },
+  when: { continuableAt?: Date } = {},
 ): Promise<boolean> {
   const params: SqlValue[] = [to.state, to.finalizedReason ?? null, to.now]
   let set = `"state" = $1, "finalizedReason" = $2, "updatedAt" = $3`
   if (to.state === 'finalized') set += `, "finalizedAt" = $3`
   if (to.continueNotBefore !== undefined) set += `, "continueNotBefore" = $${params.push(to.continueNotBefore)}`
-  const where = matching(from, params.length + 2)
-  const count = await tx.run(`UPDATE "Grant" SET ${set} WHERE "id" = $${params.length + 1} AND (${where.sql})`, [...params, id, ...where.params])
+  let condition = `"id" = $${params.push(id)}`
+  if (when.continuableAt !== undefined) {
+    const at = `$${params.push(when.continuableAt)}`
+    condition += ` AND ("continueNotBefore" IS NULL OR "continueNotBefore" <= ${at})`
+  }
+  const where = matching(from, params.length + 1)
+  const count = await tx.run(`UPDATE "Grant" SET ${set} WHERE ${condition} AND (${where.sql})`, [...params, ...where.params])
   return count === 1
 }
 

@@ -3,15 +3,29 @@ import { GnapError, badClient, zodToGnap } from '../errors'
 import { serverUrl, type GnapConfig } from '../config/config'
 import type { IssuedToken } from '../access-token/access-token.repo'
 import { AccessListSchema, type AccessItem } from '../access/access.wire'
+import { isLoopbackHost } from '../client/wallet-address'
 
 // Wire shapes of post-request and post-continue (auth-server.yaml). Spelling as the spec writes it.
+
+/** https, or http to a loopback host. True for what is no URL at all: the URL's own check reports that. */
+function isHttpsOrLoopback(uri: string): boolean {
+  if (!URL.canParse(uri)) return true
+  const url = new URL(uri)
+  return url.protocol !== 'http:' || isLoopbackHost(url.hostname)
+}
 
 const InteractRequestSchema = z.strictObject({
   start: z.array(z.string()).min(1, 'interact.start must name at least one method'),
   finish: z
     .strictObject({
       method: z.literal('redirect'),
-      uri: z.url({ protocol: /^https?$/, error: 'interact.finish.uri must be an absolute http(s) URL' }),
+      uri: z
+        .url({ protocol: /^https?$/, error: 'interact.finish.uri must be an absolute http(s) URL' })
+        // docs/protocol.md §2.1 step 2: the owner's browser is sent there with the interact_ref, so plain http only
+        // where nothing crosses a network (a client on the owner's own machine).
+        .refine(isHttpsOrLoopback, {
+          error: 'interact.finish.uri must be https unless its host is loopback',
+        }),
       nonce: z.string().min(1).max(256),
     })
     .optional(),

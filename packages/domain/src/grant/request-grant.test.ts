@@ -1,4 +1,9 @@
-import { describe, expect, it } from 'vitest'
+import { createServer, type AddressInfo, type Server } from 'node:net'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { EnvSchema, configFromEnv } from '../config/config'
+import { createRequestAuth } from '../client/request-auth'
+import { walletAddressResolverFor } from '../client/wallet-address'
+import { generateClientKey, signedHeaders } from '../testing/client-keys'
 import { GnapError, badClient } from '../errors'
 import { hashSecret } from '../secrets'
 import {
@@ -82,8 +87,46 @@ describe('parseGrantRequest (docs/protocol.md §2.1 step 2)', () => {
     ],
     ['a subject request (refused as a deviation)', { ...valid, subject: { sub_ids: [{ id: TEST_OWNER, format: 'uri' }] } }],
     ['bad access and no client (shape is checked first)', { access_token: { access: [] } }],
+    [
+      'a lower-case asset code',
+      {
+        client: TEST_CLIENT,
+        access_token: { access: [outgoingAccess({ limits: { debitAmount: { value: '1', assetCode: 'usd', assetScale: 2 } } })] },
+      },
+    ],
+    [
+      'an asset code that reads as words',
+      {
+        client: TEST_CLIENT,
+        access_token: {
+          access: [outgoingAccess({ limits: { receiveAmount: { value: '1', assetCode: 'USD, and all your savings', assetScale: 2 } } })],
+        },
+      },
+    ],
+    ...['http://client.example/finish', 'http://10.0.0.7/finish', 'http://[::ffff:7f00:1]/finish', 'http://localhost.example/finish'].map(
+      (uri): [string, unknown] => [
+        `a plain http finish URI to a host that is not loopback (${uri})`,
+        { ...valid, interact: { start: ['redirect'], finish: { method: 'redirect', uri, nonce: 'n' } } },
+      ],
+    ),
   ])('refuses %s with invalid_request 400', (_name, body) => {
     expect(() => parseGrantRequest(body)).toThrow(expect.objectContaining(gnapError('invalid_request', 400)))
+  })
+
+  it.each([
+    'https://client.example/finish',
+    'http://127.0.0.1:3344/finish',
+    'http://127.1.2.3/finish',
+    'http://[::1]:8080/finish',
+    'http://localhost/cb',
+  ])('takes the finish URI %s (https, or plain http to a loopback host)', (uri) => {
+    const finish = { method: 'redirect', uri, nonce: 'n' }
+    expect(parseGrantRequest({ ...valid, interact: { start: ['redirect'], finish } }).interact).toEqual({ start: ['redirect'], finish })
+  })
+
+  it('names the rule when it refuses a plain http finish URI', () => {
+    const body = { ...valid, interact: { start: ['redirect'], finish: { method: 'redirect', uri: 'http://client.example/finish', nonce: 'n' } } }
+    expect(() => parseGrantRequest(body)).toThrow('interact.finish.uri: interact.finish.uri must be https unless its host is loopback')
   })
 
   it.each<[string, unknown]>([
@@ -364,9 +407,78 @@ describe('requestGrant: interactive (docs/protocol.md §2.1 step 6)', () => {
     expect(await rowCounts(t.db)).toEqual(nothing)
   })
 
+  // The name is shown inside sentences on the consent screen (docs/protocol.md §4.3).
+  it.each<[string, string]>([
+    ['blank', '   '],
+    ['longer than 100 characters', 'A'.repeat(101)],
+    ['with a line break', 'Shop\nYou have already approved this: press Approve'],
+    ['with a control character', 'Shop\u0007'],
+    ['with a right-to-left override', 'Shop \u202eoc & pohS'],
+    ['with a directional isolate', 'Shop \u2067Co\u2069'],
+    ['with a line separator', 'Shop\u2028Co'],
+  ])('returns invalid_client 400 for a publicName %s, and stores nothing', async (_name, publicName) => {
+    await t.reset({ walletAddresses: stubWalletAddresses({ [TEST_CLIENT]: { publicName } }) })
+    await expect(requestGrant(t.deps, grantRequest(), authAs(null))).rejects.toMatchObject(gnapError('invalid_client', 400))
+    expect(await rowCounts(t.db)).toEqual(nothing)
+  })
+
+  it.each([['A'.repeat(100)], ['Café Zoë'], ['店舗 & Co.'], ['\u{1F6D2} Shop'], ['می\u200cخواهم']])('takes the publicName %j', async (publicName) => {
+    await t.reset({ walletAddresses: stubWalletAddresses({ [TEST_CLIENT]: { publicName } }) })
+    const response = await requestGrant(t.deps, grantRequest(), authAs(null))
+    expect(new URL(response.interact!.redirect).searchParams.get('clientName')).toBe(publicName)
+  })
+
   it('persists nothing when the transaction fails half-way (step 7)', async () => {
     await failWrites(t, 'Interaction')
     await expect(requestGrant(t.deps, grantRequest(), authAs(null))).rejects.not.toBeInstanceOf(GnapError)
+    expect(await rowCounts(t.db)).toEqual(nothing)
+  })
+})
+
+describe('requestGrant in production: a client naming a loopback address is refused without a connection (docs/protocol.md §4.3)', () => {
+  let listener: Server
+  let connections = 0
+  let port = 0
+  beforeAll(async () => {
+    listener = createServer((socket) => socket.destroy())
+    listener.on('connection', () => connections++)
+    await new Promise<void>((resolve) => listener.listen(0, '127.0.0.1', () => resolve()))
+    port = (listener.address() as AddressInfo).port
+  })
+  afterAll(async () => {
+    await new Promise<void>((resolve) => listener.close(() => resolve()))
+  })
+
+  it.each([
+    ['https', (p: number) => `https://127.0.0.1:${p}/app`],
+    ['http', (p: number) => `http://127.0.0.1:${p}/app`],
+    ['decimal', (p: number) => `http://2130706433:${p}/app`],
+    ['shortened', (p: number) => `http://127.1:${p}/app`],
+    ['hex', (p: number) => `http://0x7f.1:${p}/app`],
+    ['IPv4-mapped', (p: number) => `http://[::ffff:127.0.0.1]:${p}/app`],
+    ['IPv4-mapped over https', (p: number) => `https://[::ffff:127.0.0.1]:${p}/app`],
+    ['a name resolving to loopback', (p: number) => `https://localhost:${p}/app`],
+  ])('%s: 400 invalid_client, no connection, nothing written', async (_name, clientAt) => {
+    const env = EnvSchema.parse({
+      AUTH_SERVER_URL: 'https://auth.example',
+      INTROSPECTION_SECRET: 'introspection-secret-0123456789-0123456789',
+      NODE_ENV: 'production',
+    })
+    const config = configFromEnv(env)
+    // The real clock: the signature is made now and checked against it.
+    await t.reset({ config, walletAddresses: walletAddressResolverFor(config), now: new Date() })
+    connections = 0
+    const client = clientAt(port)
+    const body = JSON.stringify({ access_token: { access: [quoteAccess()] }, client })
+    const headers = await signedHeaders(generateClientKey('key-1'), { method: 'POST', url: config.authServerUrl, body })
+    const auth = createRequestAuth(t.deps, {
+      method: 'POST',
+      targetUri: config.authServerUrl,
+      headers: new Headers(headers),
+      body: new TextEncoder().encode(body),
+    })
+    await expect(requestGrant(t.deps, parseGrantRequest(JSON.parse(body)), auth)).rejects.toMatchObject(gnapError('invalid_client', 400))
+    expect(connections).toBe(0)
     expect(await rowCounts(t.db)).toEqual(nothing)
   })
 })

@@ -5,6 +5,7 @@ import { itemNeedsInteraction, needsInteraction } from '../access/access-rules'
 import { createAccessItems } from '../access/access.repo'
 import { insertAccessToken } from '../access-token/access-token.repo'
 import { isAllowedWalletAddressUrl } from '../client/wallet-address'
+import { clientDisplayName } from '../client/client-name'
 import type { RequestAuth } from '../client/request-auth'
 import { admitGrantRequestFromClient } from '../rate-limit/grant-rate-limit'
 import { hashSecret, newId, newNonce, newSecret } from '../secrets'
@@ -68,9 +69,7 @@ export async function requestGrant(deps: Deps, request: GrantRequest, auth: Requ
     throw new GnapError('invalid_request', 'this grant needs interaction: interact.start must include "redirect"')
   }
   const wallet = await deps.walletAddresses.getWalletAddress(request.client)
-  if (!wallet.publicName) {
-    throw badClient('the client wallet address has no publicName to show the owner')
-  }
+  const clientName = clientDisplayName(wallet.publicName)
 
   const interactionId = newId()
   const nonce = newNonce()
@@ -81,7 +80,7 @@ export async function requestGrant(deps: Deps, request: GrantRequest, auth: Requ
       id: grantId,
       state: 'pending',
       client: request.client,
-      clientName: wallet.publicName,
+      clientName,
       continueId,
       continueTokenHash: hashSecret(continueToken),
       continueNotBefore,
@@ -104,7 +103,7 @@ export async function requestGrant(deps: Deps, request: GrantRequest, auth: Requ
   deps.log.info({ grantId, interactive: true }, 'grant pending interaction')
 
   const redirect = new URL(serverUrl(config, 'interact', interactionId, nonce))
-  redirect.searchParams.set('clientName', wallet.publicName)
+  redirect.searchParams.set('clientName', clientName)
   redirect.searchParams.set('clientUri', request.client)
   return {
     interact: { redirect: redirect.href, finish: nonce },

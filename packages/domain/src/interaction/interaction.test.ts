@@ -163,7 +163,7 @@ describe('getGrantForConsent (docs/protocol.md §2.9)', () => {
   })
 
   it('returns invalid_request 401 when no identity provider secret is configured', async () => {
-    await t.reset({ config: { identityServerSecret: null } })
+    await t.reset({ config: { identityServerSecrets: null } })
     const g = await requestPendingGrant(t)
     await expect(lookup(g, IDP_SECRET)).rejects.toMatchObject(gnapError('invalid_request', 401))
   })

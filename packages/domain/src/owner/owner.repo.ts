@@ -34,3 +34,21 @@ export async function findOwnerWithWalletAddresses(
   const rows = await db.all<{ url: string }>(`SELECT "url" FROM "OwnerWalletAddress" WHERE "ownerId" = $1`, [id])
   return { ...owner, walletAddresses: rows.map((r) => r.url) }
 }
+
+/** The owner who owns this wallet address, if any. */
+export async function findOwnerOfWalletAddress(db: SqlRunner, url: string): Promise<{ id: string; email: string } | null> {
+  const [row] = await db.all<{ id: string; email: string }>(
+    `SELECT o."id", o."email" FROM "OwnerWalletAddress" w JOIN "Owner" o ON o."id" = w."ownerId" WHERE w."url" = $1`,
+    [url],
+  )
+  return row ?? null
+}
+
+/** Deletes an owner; their wallet addresses go with them (ON DELETE CASCADE). */
+export async function deleteOwner(db: SqlRunner, id: string): Promise<void> {
+  await db.run(`DELETE FROM "Owner" WHERE "id" = $1`, [id])
+}
+
+export async function deleteOwnerWalletAddress(db: SqlRunner, url: string): Promise<void> {
+  await db.run(`DELETE FROM "OwnerWalletAddress" WHERE "url" = $1`, [url])
+}

@@ -4,6 +4,8 @@ import { databaseText } from '../testing/deps'
 import { findSession } from '../session/find-session'
 import { createOwner } from './create-owner'
 import { OWNER_SESSION_SECONDS, signInOwner } from './sign-in-owner'
+import { signOutOwner } from './sign-out-owner'
+import { csrfTokenFor } from '../session/csrf'
 import { useTestDeps } from '../testing/use-test-deps'
 
 const t = useTestDeps()
@@ -70,12 +72,15 @@ describe('signInOwner', () => {
 })
 
 describe('signInOwner rate limit', () => {
-  it('pauses sign-in for an account after 10 failures, even with the right password, until the window ends', async () => {
+  it('pauses sign-in for an account and address after 10 failures, even with the right password, until the window ends', async () => {
     await createOwner(t.sql, ALICE)
-    for (let i = 0; i < 10; i++) expect(await signInOwner(t.deps, { email: ALICE.email, password: 'wrong-password' })).toBeNull()
-    await expect(signInOwner(t.deps, { email: ALICE.email, password: ALICE.password })).rejects.toMatchObject({ code: 'request_denied', status: 429 })
+    for (let i = 0; i < 10; i++) expect(await signInOwner(t.deps, { email: ALICE.email, password: 'wrong-password', ip: '192.0.2.7' })).toBeNull()
+    await expect(signInOwner(t.deps, { email: ALICE.email, password: ALICE.password, ip: '192.0.2.7' })).rejects.toMatchObject({
+      code: 'request_denied',
+      status: 429,
+    })
     t.clock.advance(15 * 60)
-    expect(await signInOwner(t.deps, { email: ALICE.email, password: ALICE.password })).not.toBeNull()
+    expect(await signInOwner(t.deps, { email: ALICE.email, password: ALICE.password, ip: '192.0.2.7' })).not.toBeNull()
   })
 
   it('counts failures per known address across accounts, and keeps no shared counter for unknown ones', async () => {
@@ -83,5 +88,22 @@ describe('signInOwner rate limit', () => {
     for (let i = 0; i < 50; i++) await signInOwner(t.deps, { email: `nobody${i}@example.com`, password: 'x', ip: '192.0.2.7' })
     await expect(signInOwner(t.deps, { email: ALICE.email, password: ALICE.password, ip: '192.0.2.7' })).rejects.toMatchObject({ status: 429 })
     expect(await signInOwner(t.deps, { email: ALICE.email, password: ALICE.password, ip: null })).not.toBeNull()
+  })
+})
+
+describe('signOutOwner', () => {
+  it('ends the session only with its CSRF token; otherwise a 403 page and the session stays', async () => {
+    await createOwner(t.sql, ALICE)
+    const alice = (await signInOwner(t.deps, { email: ALICE.email, password: ALICE.password }))!
+    const other = (await signInOwner(t.deps, { email: ALICE.email, password: ALICE.password }))!
+    for (const csrf of [null, '', csrfTokenFor(other.value), alice.value]) {
+      expect(await signOutOwner(t.deps, { sessionValue: alice.value, csrf })).toMatchObject({ kind: 'page', status: 403 })
+      expect(await findSession(t.sql, 'owner', alice.value, t.clock.now)).not.toBeNull()
+    }
+    // Another site's form carries no cookie (SameSite=Lax) and no token: refused, not "already signed out".
+    expect(await signOutOwner(t.deps, { sessionValue: null, csrf: null })).toMatchObject({ kind: 'page', status: 403 })
+    expect(await signOutOwner(t.deps, { sessionValue: alice.value, csrf: csrfTokenFor(alice.value) })).toBeNull()
+    expect(await findSession(t.sql, 'owner', alice.value, t.clock.now)).toBeNull()
+    expect(await findSession(t.sql, 'owner', other.value, t.clock.now)).not.toBeNull()
   })
 })

@@ -30,3 +30,24 @@ export function deleteRateLimitsBefore(db: SqlRunner, cutoff: Date, take: number
     [cutoff, take],
   )
 }
+
+/**
+ * Reserves one hit of `key` in the window starting at `windowStart` in one statement: creates the row with a count
+ * of 1, or adds 1 to it while it is below `limit`. The new count, or null when the window is full (nothing written).
+ * Concurrent reservations are serialised by the row (SQLite's one writer, PostgreSQL's row lock), so no more than
+ * `limit` ever succeed.
+ */
+export async function reserveRateLimitHit(db: SqlRunner, key: string, windowStart: Date, limit: number): Promise<number | null> {
+  const [row] = await db.all<{ count: number | string }>(
+    `INSERT INTO "RateLimit" ("key", "windowStart", "count") VALUES ($1, $2, 1)
+     ON CONFLICT ("key", "windowStart") DO UPDATE SET "count" = "RateLimit"."count" + 1 WHERE "RateLimit"."count" < $3
+     RETURNING "count"`,
+    [key, windowStart, limit],
+  )
+  return row ? Number(row.count) : null
+}
+
+/** Gives back one reserved hit of `key` in the window starting at `windowStart` (never below 0). */
+export async function releaseRateLimitHit(db: SqlRunner, key: string, windowStart: Date): Promise<void> {
+  await db.run(`UPDATE "RateLimit" SET "count" = "count" - 1 WHERE "key" = $1 AND "windowStart" = $2 AND "count" > 0`, [key, windowStart])
+}

@@ -6,6 +6,8 @@ import { revokeAccessToken } from '../access-token/revoke-access-token'
 import { cancelGrant } from '../grant/cancel-grant'
 import { hitRateLimit } from '../rate-limit/rate-limit'
 import { rememberSignatureNonce } from '../client/signature-nonce.repo'
+import { createSession } from '../session/create-session'
+import { findSession } from '../session/find-session'
 import { deleteExpiredRecords, startRetentionJob } from './retention'
 import { useTestDeps } from '../testing/use-test-deps'
 
@@ -127,9 +129,26 @@ describe('deleteExpiredRecords: nonces and rate-limit counters', () => {
     await rememberSignatureNonce(t.sql, 'k', 'fresh', new Date(now.getTime() + 300_000), now)
     await hitRateLimit(t.sql, 'old', 10, 60, new Date(now.getTime() - 2 * DAY * 1000))
     await hitRateLimit(t.sql, 'fresh', 10, 60, now)
-    expect(await deleteExpiredRecords(t.deps, { batchSize: 1 })).toEqual({ accessTokens: 0, signatureNonces: 1, rateLimits: 1 })
+    expect(await deleteExpiredRecords(t.deps, { batchSize: 1 })).toEqual({ accessTokens: 0, signatureNonces: 1, rateLimits: 1, sessions: 0 })
     expect((await t.db.signatureNonce.findMany()).map((n) => n.nonce)).toEqual(['fresh'])
     expect((await t.db.rateLimit.findMany()).map((r) => r.key)).toEqual(['fresh'])
+  })
+})
+
+describe('deleteExpiredRecords: sessions', () => {
+  it('deletes owners’ and administrators’ sessions once expired, and keeps live ones', async () => {
+    const now = t.clock.now
+    const owner = await createSession(t.sql, { kind: 'owner', subjectId: 'owner-1', ttlSeconds: 30 * 60, now })
+    const admin = await createSession(t.sql, { kind: 'admin', subjectId: 'admin-1', ttlSeconds: 8 * 3600, now })
+    const later = await createSession(t.sql, { kind: 'owner', subjectId: 'owner-1', ttlSeconds: 3600, now })
+    expect(await deleteExpiredRecords(t.deps)).toMatchObject({ sessions: 0 })
+    t.clock.advance(3600)
+    // Both owner sessions have expired (the second one this very second, as sign-in sees it); the admin's lives on.
+    expect(await deleteExpiredRecords(t.deps, { batchSize: 1 })).toMatchObject({ sessions: 2 })
+    expect(await t.db.session.count()).toBe(1)
+    expect(await findSession(t.sql, 'admin', admin.value, t.clock.now)).not.toBeNull()
+    expect(await findSession(t.sql, 'owner', owner.value, t.clock.now)).toBeNull()
+    expect(await findSession(t.sql, 'owner', later.value, t.clock.now)).toBeNull()
   })
 })
 

@@ -3,6 +3,7 @@ import { MAX_RATE_LIMIT_WINDOW_SECONDS } from '../rate-limit/rate-limit'
 import { deleteTokens, findDeadTokenIds } from '../access-token/access-token.repo'
 import { deleteExpiredSignatureNonces } from '../client/signature-nonce.repo'
 import { deleteRateLimitsBefore } from '../rate-limit/rate-limit.repo'
+import { deleteExpiredSessions } from '../session/session.repo'
 
 /** Rows deleted per transaction: short write transactions, so requests never wait long for SQLite's one writer. */
 const RETENTION_BATCH_SIZE = 500
@@ -11,6 +12,7 @@ interface RetentionResult {
   accessTokens: number
   signatureNonces: number
   rateLimits: number
+  sessions: number
 }
 
 const DAY_MS = 86_400_000
@@ -20,7 +22,8 @@ const DAY_MS = 86_400_000
  * transaction, yielding between batches:
  * - access tokens dead (expired, rotated or revoked) for longer than ACCESS_TOKEN_DELETION_DAYS;
  * - signature nonces past their expiry (the signature window has closed, a replay fails on `created`);
- * - rate-limit counters of windows that ended (older than the longest supported window).
+ * - rate-limit counters of windows that ended (older than the longest supported window);
+ * - owners' and administrators' sessions past their expiry (a session is refused once expired; its row only lingered).
  * Grants, their access items and interactions are never deleted.
  *
  * Rotation chains: a successor's `previousId` names the token it replaced. A dead predecessor is deleted anyway
@@ -37,7 +40,7 @@ export async function deleteExpiredRecords(deps: Deps, opts: { batchSize?: numbe
   const now = deps.clock()
   const tokenCutoff = new Date(now.getTime() - deps.config.accessTokenDeletionDays * DAY_MS)
   const rateLimitCutoff = new Date(now.getTime() - MAX_RATE_LIMIT_WINDOW_SECONDS * 1000)
-  const result: RetentionResult = { accessTokens: 0, signatureNonces: 0, rateLimits: 0 }
+  const result: RetentionResult = { accessTokens: 0, signatureNonces: 0, rateLimits: 0, sessions: 0 }
 
   for (;;) {
     const deleted = await deps.sql.transaction(async (tx) => deleteTokens(tx, await findDeadTokenIds(tx, tokenCutoff, batchSize)))
@@ -48,8 +51,10 @@ export async function deleteExpiredRecords(deps: Deps, opts: { batchSize?: numbe
 
   result.signatureNonces = await deleteInBatches(batchSize, () => deleteExpiredSignatureNonces(deps.sql, now, batchSize))
   result.rateLimits = await deleteInBatches(batchSize, () => deleteRateLimitsBefore(deps.sql, rateLimitCutoff, batchSize))
+  result.sessions = await deleteInBatches(batchSize, () => deleteExpiredSessions(deps.sql, now, batchSize))
 
-  if (result.accessTokens + result.signatureNonces + result.rateLimits > 0) deps.log.info({ ...result }, 'retention: deleted expired records')
+  if (result.accessTokens + result.signatureNonces + result.rateLimits + result.sessions > 0)
+    deps.log.info({ ...result }, 'retention: deleted expired records')
   return result
 }
 

@@ -35,3 +35,13 @@ export async function findSessionRow(db: SqlRunner, id: string): Promise<Session
 export async function deleteSession(db: SqlRunner, id: string): Promise<void> {
   await db.run(`DELETE FROM "Session" WHERE "id" = $1`, [id])
 }
+
+/** Deletes up to `take` sessions expired at `now` (as `findSession` sees them); the number deleted. */
+export function deleteExpiredSessions(db: SqlRunner, now: Date, take: number): Promise<number> {
+  return db.run(`DELETE FROM "Session" WHERE "id" IN (SELECT "id" FROM "Session" WHERE "expiresAt" <= $1 LIMIT $2)`, [now, take])
+}
+
+/** Ends every session of one account (its account is being removed). */
+export async function deleteSessionsOf(db: SqlRunner, kind: SessionKind, subjectId: string): Promise<void> {
+  await db.run(`DELETE FROM "Session" WHERE "kind" = $1 AND "subjectId" = $2`, [kind, subjectId])
+}

@@ -1,4 +1,4 @@
-import { createPublicKey, generateKeyPairSync } from 'node:crypto'
+import { createHash, createPublicKey, generateKeyPairSync } from 'node:crypto'
 import type { KeyObject } from 'node:crypto'
 import { createHeaders } from '@interledger/http-signature-utils'
 import type { Ed25519Jwk } from '../client/wallet-address'
@@ -86,3 +86,22 @@ export async function signedHeadersWithNonce(
   )
   return signed.headers as Record<string, string>
 }
+
+/**
+ * Headers of a request signed over exactly `components` (SDK parameters: label sig1, keyid and created), for tests of
+ * what a signature must cover. `headers` are sent as given; nothing is added, not even for a body.
+ */
+export async function signedHeadersCovering(
+  key: ClientKey,
+  input: { method: string; url: string; headers: Record<string, string>; components: string[] },
+): Promise<Record<string, string>> {
+  const { httpbis, createSigner } = await import('http-message-signatures')
+  const signed = await httpbis.signMessage(
+    { key: createSigner(key.privateKey, 'ed25519', key.kid), name: 'sig1', params: ['keyid', 'created'], fields: input.components },
+    { method: input.method, url: input.url, headers: input.headers },
+  )
+  return signed.headers as Record<string, string>
+}
+
+/** The `Content-Digest` the SDK sends for these bytes (RFC 9530, sha-512). */
+export const contentDigest = (bytes: string | Uint8Array): string => `sha-512=:${createHash('sha512').update(bytes).digest('base64')}:`

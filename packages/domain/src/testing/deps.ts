@@ -20,6 +20,8 @@ import { createTestDb } from './test-db'
 export const TEST_CLIENT = 'https://wallet.example/test-app'
 /** The resource owner's wallet address: the identifier of outgoing-payment items. */
 export const TEST_OWNER = 'https://wallet.example/alice'
+/** The identity provider's `x-idp-secret` in use-case tests. */
+export const TEST_IDP_SECRET = 'idp-secret-123456'
 export const TEST_FINISH_URI = 'https://client.example/finish'
 export const TEST_CLIENT_NONCE = 'client-nonce-0001'
 
@@ -33,15 +35,17 @@ export function testConfig(overrides: Partial<GnapConfig> = {}): GnapConfig {
     quoteInteraction: false,
     listAllInteraction: true,
     identityServerUrl: 'https://idp.example/consent',
-    identityServerSecret: 'idp-secret-123456',
-    introspectionSecret: 'introspection-secret-123456',
+    identityServerSecrets: [TEST_IDP_SECRET],
+    introspectionSecrets: ['introspection-secret-123456'],
     allowHttpWalletAddresses: false,
+    walletAddressAllowedNetworks: [],
     signatureWindowSeconds: 300,
     signatureClockSkewSeconds: 30,
     accessTokenDeletionDays: 30,
     grantRequestsPerMinutePerClient: 120,
     grantRequestsPerMinutePerIp: 600,
     trustProxy: false,
+    trustedProxyHops: 1,
     ...overrides,
   }
 }

@@ -5,7 +5,7 @@ import { startInteraction } from '../interaction/start-interaction'
 import { recordConsent } from '../interaction/record-consent'
 import { finishInteraction } from '../interaction/finish-interaction'
 import type { FrontChannelResult } from '../interaction/front-channel'
-import { authAs, grantRequest, incomingAccess, type TestDeps } from './deps'
+import { TEST_IDP_SECRET, authAs, grantRequest, incomingAccess, type TestDeps } from './deps'
 
 // Whole flows through the use cases, so a test starts from the state it is about: a pending grant, an approved
 // one, an issued token. Everything goes through the same code the server runs; nothing is written directly.
@@ -79,7 +79,7 @@ export async function decide(t: TestDeps, pending: PendingGrant, choice: 'accept
     interactionId: pending.interactionId,
     nonce: pending.nonce,
     choice,
-    idpSecret: t.deps.config.identityServerSecret,
+    idpSecret: TEST_IDP_SECRET,
   })
 }
 

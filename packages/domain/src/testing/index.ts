@@ -1,6 +1,6 @@
 export { createTestDb, migrateFile, migrate, setupTemplateDb, databaseUrl, adminQuery } from './test-db'
 export { assertMatchesSpec, ALLOWED_DEVIATIONS, type SpecName } from './spec-validator'
-export { generateClientKey, signedHeaders, signedHeadersWithNonce } from './client-keys'
+export { contentDigest, generateClientKey, signedHeaders, signedHeadersCovering, signedHeadersWithNonce } from './client-keys'
 export { startWalletAddressServer } from './wallet-address-server'
 export {
   buildTestDeps,
@@ -14,6 +14,7 @@ export {
   databaseText,
   TEST_CLIENT,
   TEST_OWNER,
+  TEST_IDP_SECRET,
   type TestDeps,
   type FakeClock,
 } from './deps'

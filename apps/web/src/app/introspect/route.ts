@@ -9,7 +9,7 @@ export const POST = gnapRoute(
   {
     // Wrong secrets are counted per caller address (docs/protocol.md §2.6): past the limit, 429 before comparing.
     authorize: (deps, req) =>
-      limitSecretFailures(deps, 'introspection', callerIp(req, deps.config.trustProxy), () =>
+      limitSecretFailures(deps, 'introspection', callerIp(req, deps.config), () =>
         authenticateResourceServer(deps, req.headers.get('authorization')),
       ),
     parse: parseIntrospectRequest,

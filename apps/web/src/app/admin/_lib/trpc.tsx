@@ -2,10 +2,11 @@
 
 import { useState, type ReactNode } from 'react'
 import { MutationCache, QueryCache, QueryClient, QueryClientProvider } from '@tanstack/react-query'
-import { createTRPCClient, httpBatchLink } from '@trpc/client'
+import { createTRPCClient, httpBatchLink, httpLink, splitLink } from '@trpc/client'
 import { createTRPCContext } from '@trpc/tanstack-react-query'
 import type { AppRouter } from '@gnap/api'
 import { transformer } from '@gnap/api/transformer'
+import { isUnbatchable, MAX_BATCH_SIZE } from '@gnap/api/batching'
 import { errorCode, isUnauthorized } from './errors'
 
 export const { TRPCProvider, useTRPC, useTRPCClient } = createTRPCContext<AppRouter>()
@@ -44,13 +45,15 @@ export function AdminProviders({ csrfToken, children }: { csrfToken: string | nu
         mutationCache: new MutationCache({ onError: (e) => sessionEnded(e) }),
       }),
   )
+  const headers = () => (csrfToken ? { [CSRF_HEADER]: csrfToken } : {})
   const [trpcClient] = useState(() =>
     createTRPCClient<AppRouter>({
+      // The server refuses batches naming `auth.*` and caps the others at MAX_BATCH_SIZE procedures.
       links: [
-        httpBatchLink({
-          url: '/api/trpc',
-          transformer,
-          headers: () => (csrfToken ? { [CSRF_HEADER]: csrfToken } : {}),
+        splitLink({
+          condition: (op) => isUnbatchable(op.path),
+          true: httpLink({ url: '/api/trpc', transformer, headers }),
+          false: httpBatchLink({ url: '/api/trpc', transformer, headers, maxItems: MAX_BATCH_SIZE }),
         }),
       ],
     }),

@@ -1,6 +1,14 @@
 import { fetchRequestHandler } from '@trpc/server/adapters/fetch'
-import { appRouter, createContext, CSRF_HEADER } from '@gnap/api'
-import { readCapped, ADMIN_COOKIE, adminCookieJar, readCookie } from '@gnap/domain'
+import { appRouter, batchOptions, createContext, CSRF_HEADER } from '@gnap/api'
+import {
+  readCapped,
+  ADMIN_COOKIE,
+  adminCookieJar,
+  isDatabaseUnavailable,
+  isGnapError,
+  readCookie,
+  UNAVAILABLE_RETRY_AFTER_SECONDS,
+} from '@gnap/domain'
 import { getDeps } from '../../../../server/deps'
 import { callerIp } from '../../../../server/caller-ip'
 import { MAX_BODY_BYTES, MAX_JSON_DEPTH } from '../../../../server/limits'
@@ -8,15 +16,27 @@ import { jsonDepthExceeds } from '../../../../server/gnap-route'
 
 export const dynamic = 'force-dynamic'
 
+const ENDPOINT = '/api/trpc'
+
 // The console's API: @gnap/api on tRPC's fetch adapter. The admin session is the httpOnly
 // `gnap_admin` cookie; sign-in and sign-out are the `auth.*` procedures, whose context writes the Set-Cookie header
 // into the adapter's response headers. Mutations also need `x-csrf-token` (the session's token, rendered into the
-// console's pages): `mutationProcedure` refuses them otherwise.
+// console's pages): `mutationProcedure` refuses them otherwise. Batches are refused when they name an `auth.*`
+// procedure and capped for the others (`batchOptions`): a batch of sign-ins would be many guesses in one request.
 
-const refuse = (status: number, message: string) => Response.json({ error: { message } }, { status, headers: { 'cache-control': 'no-store' } })
+const refuse = (status: number, message: string, headers: Record<string, string> = {}) =>
+  Response.json({ error: { message } }, { status, headers: { 'cache-control': 'no-store', ...headers } })
 
 async function handler(req: Request): Promise<Response> {
-  const deps = await getDeps()
+  let deps: Awaited<ReturnType<typeof getDeps>>
+  try {
+    deps = await getDeps()
+  } catch (e) {
+    // docs/protocol.md §9: the database is unreachable for now.
+    if (isDatabaseUnavailable(e))
+      return refuse(503, 'the service is temporarily unavailable: try again later', { 'retry-after': String(UNAVAILABLE_RETRY_AFTER_SECONDS) })
+    throw e
+  }
   let request = req
   if (req.method === 'POST') {
     // Sign-in is the one procedure without a session, so cross-site requests are refused here before any
@@ -33,19 +53,31 @@ async function handler(req: Request): Promise<Response> {
     request = new Request(req.url, { method: 'POST', headers: req.headers, body: bytes.length > 0 ? Buffer.from(bytes) : null })
   }
   const res = await fetchRequestHandler({
-    endpoint: '/api/trpc',
+    endpoint: ENDPOINT,
     req: request,
+    ...batchOptions(request, ENDPOINT),
     router: appRouter,
     createContext: ({ req: r, resHeaders }) =>
       createContext({
         deps,
         sessionValue: readCookie(r.headers.get('cookie'), ADMIN_COOKIE),
         csrfToken: r.headers.get(CSRF_HEADER),
-        ip: callerIp(r, deps.config.trustProxy),
+        ip: callerIp(r, deps.config),
         cookies: adminCookieJar(deps, resHeaders),
       }),
-    // Answers carry the session's CSRF token and console data: never cached, by anyone.
-    responseMeta: () => ({ headers: new Headers({ 'cache-control': 'no-store' }) }),
+    // Answers carry the session's CSRF token and console data: never cached, by anyone. A refused sign-in, and any
+    // answer while the database is unreachable (503), says when to try again in Retry-After, as the GNAP endpoints do.
+    responseMeta: ({ errors }) => {
+      const headers = new Headers({ 'cache-control': 'no-store' })
+      const wait = Math.max(
+        0,
+        ...errors.map((e) =>
+          e.code === 'SERVICE_UNAVAILABLE' ? UNAVAILABLE_RETRY_AFTER_SECONDS : isGnapError(e.cause) ? (e.cause.retryAfterSeconds ?? 0) : 0,
+        ),
+      )
+      if (wait > 0) headers.set('retry-after', String(wait))
+      return { headers }
+    },
   })
   // tRPC's bodies are JSON, but some of its refusals (a POST without a JSON content type: 415) leave the
   // content type to the Response default, text/plain: a JSON endpoint says what it sends.

@@ -10,6 +10,6 @@ export const GET = gnapRoute({}, ({ deps, req, params }) =>
     interactionId: params.id ?? '',
     nonce: params.nonce ?? '',
     idpSecret: req.headers.get('x-idp-secret'),
-    ip: callerIp(req, deps.config.trustProxy),
+    ip: callerIp(req, deps.config),
   }),
 )

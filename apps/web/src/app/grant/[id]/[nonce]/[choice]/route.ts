@@ -11,7 +11,7 @@ export const POST = gnapRoute({}, async ({ deps, req, params }) => {
     nonce: params.nonce ?? '',
     choice: params.choice ?? '',
     idpSecret: req.headers.get('x-idp-secret'),
-    ip: callerIp(req, deps.config.trustProxy),
+    ip: callerIp(req, deps.config),
   })
   return new Response(null, { status: 202 })
 })

@@ -33,13 +33,14 @@ export const POST = frontChannelRoute(async (deps, req, params) => {
     session = await signInOwner(deps, {
       email: form.get('email') ?? '',
       password: form.get('password') ?? '',
-      ip: callerIp(req, deps.config.trustProxy),
+      ip: callerIp(req, deps.config),
     })
   } catch (e) {
     if (!(e instanceof GnapError) || e.status !== 429) throw e
-    return signInPage(screen.client, 'Too many failed sign-ins. Wait a few minutes, then try again.', 429, {
-      'retry-after': String(e.retryAfterSeconds ?? 60),
-    })
+    const wait = e.retryAfterSeconds ?? 60
+    const message =
+      wait < 60 ? `Too many sign-ins right now. Try again in ${wait} s.` : 'Too many failed sign-ins. Wait a few minutes, then try again.'
+    return signInPage(screen.client, message, 429, { 'retry-after': String(wait) })
   }
   if (!session) return seeOther('consent?failed')
   return seeOther(

@@ -3,9 +3,11 @@ import { frontChannelRoute, readForm, seeOther } from '../../../../../server/fro
 
 export const dynamic = 'force-dynamic'
 
-// Ends the owner's session (CSRF-checked) and goes back to the consent screen's sign-in.
+// Ends the owner's session and goes back to the consent screen's sign-in. Without the session's CSRF token: a 403
+// page, and the cookie stays.
 export const POST = frontChannelRoute(async (deps, req) => {
   const form = await readForm(req)
-  await signOutOwner(deps, { sessionValue: readCookie(req.headers.get('cookie'), OWNER_COOKIE), csrf: form.get('csrf') })
+  const refused = await signOutOwner(deps, { sessionValue: readCookie(req.headers.get('cookie'), OWNER_COOKIE), csrf: form.get('csrf') })
+  if (refused) return refused
   return seeOther('consent', setCookie(deps, { name: OWNER_COOKIE, value: null, path: '/', sameSite: 'Lax' }))
 })

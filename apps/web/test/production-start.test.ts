@@ -1,0 +1,85 @@
+// A production start (`NODE_ENV=production pnpm start`) on a database first started outside production, which
+// holds the demo accounts whose passwords are published (docs/protocol.md §7): it refuses to start, says what it
+// found and how to remove it, and serves nothing. And ADMIN_EMAIL / ADMIN_PASSWORD given for a database that already
+// has administrators are reported, not silently ignored.
+import { spawn } from 'node:child_process'
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { afterAll, describe, expect, it } from 'vitest'
+import { freePort, root } from '@gnap/test-support'
+
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gnap-prod-start-'))
+afterAll(() => fs.rmSync(dir, { recursive: true, force: true }))
+
+const SETTINGS = {
+  DATABASE_URL: `file:${path.join(dir, 'gnap.db')}`,
+  WEB_CONCURRENCY: '1',
+  INTROSPECTION_SECRET: 'production-introspection-secret-0123456789',
+  IDENTITY_SERVER_SECRET: 'production-idp-secret-0123456789-abcdef',
+}
+
+/**
+ * `pnpm start` (the launcher's compiled start.js) with `env` over PATH and HOME. With `until`, the launcher is
+ * stopped (SIGTERM to its process group) once its output matches; otherwise it must exit by itself.
+ */
+async function start(env: Record<string, string>, until?: RegExp): Promise<{ code: number | null; output: string; port: number }> {
+  const port = await freePort()
+  const child = spawn(process.execPath, [path.join(root, 'packages', 'launcher', 'dist', 'start.js')], {
+    cwd: root,
+    env: { PATH: process.env.PATH, HOME: process.env.HOME, PORT: String(port), HOSTNAME: '127.0.0.1', ...SETTINGS, ...env } as Record<
+      string,
+      string | undefined
+    > as NodeJS.ProcessEnv,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  })
+  let output = ''
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)))
+  const onData = (d: Buffer) => {
+    output += d.toString()
+    if (until?.test(output)) process.kill(-child.pid!, 'SIGTERM')
+  }
+  child.stdout.on('data', onData)
+  child.stderr.on('data', onData)
+  const timer = setTimeout(() => process.kill(-child.pid!, 'SIGKILL'), 80_000)
+  const code = await exited
+  clearTimeout(timer)
+  return { code, output, port }
+}
+
+describe('a production start on a database with demo state', () => {
+  it('seeds the demo accounts outside production', async () => {
+    const first = await start({ AUTH_SERVER_URL: 'http://127.0.0.1:3000' }, /\[serve\] starting/)
+    expect(first.output).toContain('demo administrator')
+    expect(first.output).toContain('demo resource owner')
+  }, 90_000)
+
+  it('reports ADMIN_EMAIL and ADMIN_PASSWORD given for a database that already has an administrator', async () => {
+    const again = await start(
+      { AUTH_SERVER_URL: 'http://127.0.0.1:3000', ADMIN_EMAIL: 'ops@example.org', ADMIN_PASSWORD: 'a long and private password' },
+      /\[serve\] starting/,
+    )
+    expect(again.output).toMatch(/warning: ADMIN_EMAIL and ADMIN_PASSWORD are ignored: this database already has administrators/)
+  }, 90_000)
+
+  it('refuses to start in production, names the demo state and how to remove it, and serves nothing', async () => {
+    // Stopped at once if it starts serving after all.
+    const prod = await start(
+      {
+        NODE_ENV: 'production',
+        AUTH_SERVER_URL: 'https://auth.example.org',
+        ADMIN_EMAIL: 'ops@example.org',
+        ADMIN_PASSWORD: 'a long and private password',
+      },
+      /\[serve\] starting/,
+    )
+    expect(prod.code).not.toBe(0)
+    expect(prod.output).toContain('NODE_ENV=production refuses to start')
+    expect(prod.output).toContain('the demo administrator admin@example.com')
+    expect(prod.output).toContain('the demo resource owner alice@example.com')
+    expect(prod.output).toContain('pnpm db:remove-demo')
+    expect(prod.output).not.toContain('[serve]')
+    await expect(fetch(`http://127.0.0.1:${prod.port}/introspect`)).rejects.toThrow()
+  }, 90_000)
+})
