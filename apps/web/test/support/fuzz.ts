@@ -498,9 +498,11 @@ export async function send(t: FuzzTarget, r: HostileRequest): Promise<Answer> {
   }
   const payload = r.body === undefined ? undefined : typeof r.body === 'string' ? Buffer.from(r.body) : Buffer.from(r.body)
   // Framed one way or the other: Node's client sends a DELETE or OPTIONS body unframed unless told to chunk it,
-  // and those bytes would reach the server as a second, garbage request on the same connection.
-  if (payload && !r.chunked) headersOut['content-length'] = String(payload.length)
-  if (payload && r.chunked) headersOut['transfer-encoding'] = 'chunked'
+  // and those bytes would reach the server as a second, garbage request on the same connection. A signed request
+  // keeps the Content-Length its signature covers (both headers together are refused before any endpoint, rightly).
+  const chunked = r.chunked && !Object.keys(headersOut).some((name) => name.toLowerCase() === 'content-length')
+  if (payload && !chunked) headersOut['content-length'] = String(payload.length)
+  if (payload && chunked) headersOut['transfer-encoding'] = 'chunked'
   return new Promise<Answer>((resolve) => {
     let settled = false
     const done = (a: Answer) => {
