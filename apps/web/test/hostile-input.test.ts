@@ -9,7 +9,7 @@ import { signedHeaders } from '@gnap/domain/testing'
 import { IDP_SECRET, INTROSPECTION_SECRET } from '@gnap/test-support'
 import { startWorld, type World } from './support/world'
 import { issuedGrant, pendingGrant, type IssuedGrant, type PendingGrant } from './support/raw-http'
-import { fingerprint } from './support/fuzz'
+import { fingerprint, mutatedGrant } from './support/fuzz'
 
 /** Generated requests per endpoint: bounded so the whole file stays well under a minute. */
 const RUNS = 150
@@ -77,35 +77,6 @@ const query = fc.option(
   { nil: undefined },
 )
 
-/** A grant request that is almost right, with one part replaced by a random value. */
-const mutatedGrant = fc
-  .tuple(
-    fc.constantFrom('client', 'access_token', 'access', 'item', 'type', 'actions', 'identifier', 'limits', 'interact', 'finish', 'extra'),
-    fc.jsonValue({ maxDepth: 3 }),
-  )
-  .map(([where, value]) => {
-    const item: Record<string, unknown> = {
-      type: 'outgoing-payment',
-      actions: ['create', 'read'],
-      identifier: 'https://wallet.example/alice',
-      limits: { debitAmount: { value: '100', assetCode: 'USD', assetScale: 2 } },
-    }
-    const body: Record<string, unknown> = {
-      access_token: { access: [item] },
-      client: w.walletAddress,
-      interact: { start: ['redirect'], finish: { method: 'redirect', uri: 'https://client.example/finish', nonce: 'n' } },
-    }
-    if (where === 'client') body.client = value
-    else if (where === 'access_token') body.access_token = value
-    else if (where === 'access') body.access_token = { access: value }
-    else if (where === 'item') body.access_token = { access: [value] }
-    else if (where === 'interact') body.interact = value
-    else if (where === 'finish') body.interact = { start: ['redirect'], finish: value }
-    else if (where === 'extra') body[String(value).slice(0, 20) || 'x'] = value
-    else item[where] = value
-    return JSON.stringify(body)
-  })
-
 const body = fc.oneof(
   fc.constant(undefined),
   fc.jsonValue({ maxDepth: 6 }).map((v) => JSON.stringify(v) ?? 'null'),
@@ -114,7 +85,8 @@ const body = fc.oneof(
   fc.integer({ min: 1_000, max: 25_000 }).map((n) => JSON.stringify(Array.from({ length: n }, (_, i) => i))),
   fc.string({ maxLength: 2_000 }),
   fc.uint8Array({ minLength: 1, maxLength: 2_000 }),
-  mutatedGrant,
+  // Chained so the real wallet address (known once the world started) is read when values are generated.
+  fc.constant(null).chain(() => mutatedGrant(w)),
 )
 
 const maybe = <T>(arb: fc.Arbitrary<T>) => fc.option(arb, { nil: undefined })

@@ -146,7 +146,7 @@ const query = maybe(
 )
 
 /** A grant request that is almost right, with one part replaced by a random (often hostile) value. */
-const mutatedGrant = (real: RealValues) =>
+export const mutatedGrant = (real: Pick<RealValues, 'walletAddress'>) =>
   fc
     .tuple(
       fc.constantFrom('client', 'access_token', 'access', 'item', 'type', 'actions', 'identifier', 'limits', 'interact', 'finish', 'extra'),

@@ -1,4 +1,4 @@
-import { isIPv6 } from 'node:net'
+import ipaddr from 'ipaddr.js'
 import type { Sql } from '../db/sql'
 import type { Deps } from '../deps'
 import { admitPasswordCheck } from '../owner/password'
@@ -89,34 +89,14 @@ function releasedBy(elapsedSeconds: number): number {
  * whole /64, so counting single IPv6 addresses would hand an attacker 2^64 fresh ones). IPv4-mapped IPv6 is IPv4.
  */
 export function addressGroup(address: string): string {
-  const ip = address.replace(/^\[(.*)\]$/, '$1').toLowerCase()
-  if (!isIPv6(ip)) return ip
-  const groups = expandIPv6(ip.split('%')[0] ?? '')
-  if (groups.slice(0, 5).every((g) => g === 0) && groups[5] === 0xffff) {
-    const [hi = 0, lo = 0] = groups.slice(6)
-    return [hi >> 8, hi & 255, lo >> 8, lo & 255].join('.')
-  }
-  return `${groups
+  const text = address.replace(/^\[(.*)\]$/, '$1').toLowerCase()
+  if (!ipaddr.IPv6.isValid(text)) return text
+  const ip = ipaddr.IPv6.parse(text)
+  if (ip.isIPv4MappedAddress()) return ip.toIPv4Address().toString()
+  return `${ip.parts
     .slice(0, 4)
     .map((g) => g.toString(16))
     .join(':')}::/64`
-}
-
-/** The eight 16-bit groups of a valid IPv6 address (`::` expanded, a dotted IPv4 tail as two groups). */
-function expandIPv6(ip: string): number[] {
-  const parse = (part: string): number[] =>
-    part === ''
-      ? []
-      : part.split(':').flatMap((g) => {
-          if (!g.includes('.')) return [parseInt(g, 16)]
-          const [a = 0, b = 0, c = 0, d = 0] = g.split('.').map(Number)
-          return [(a << 8) | b, (c << 8) | d]
-        })
-  const [head = '', tail] = ip.split('::')
-  const first = parse(head)
-  if (tail === undefined) return first
-  const last = parse(tail)
-  return [...first, ...Array<number>(8 - first.length - last.length).fill(0), ...last]
 }
 
 /**
