@@ -10,6 +10,9 @@ import { findOwnerByEmail } from '../owner/owner.repo'
 import { hashPassword } from '../owner/password'
 import { passwordProblem } from '../owner/password-rules'
 import { attemptSignIn } from '../rate-limit/sign-in-limit'
+import { csrfMatches } from '../session/csrf'
+import { endSession } from '../session/end-session'
+import { findSession } from '../session/find-session'
 import {
   findAccountOwner,
   findGrantsNaming,
@@ -193,4 +196,35 @@ function intervalEnd(interval: string): Date | null {
   const periods = parsed.repetitions + 1
   const end = parsed.start.plus(parsed.duration ? parsed.duration.mapUnits((v) => v * periods) : parsed.end.diff(parsed.start).mapUnits((v) => v * periods))
   return end.isValid ? end.toJSDate() : null
+}
+
+/** The signed-in owner of an account page request: their live owner session and who they are. */
+export interface AccountSession {
+  sessionId: string
+  csrfHash: string
+  owner: { id: string; email: string; name: string; walletAddresses: string[] }
+}
+
+/** The live owner session of a cookie value with its owner; null when signed out (or the owner is gone). */
+export async function accountSession(deps: Deps, sessionValue: string | null): Promise<AccountSession | null> {
+  const session = await findSession(deps.sql, 'owner', sessionValue, deps.clock())
+  if (!session) return null
+  const owner = await findAccountOwner(deps.sql, session.subjectId)
+  if (!owner) return null
+  return {
+    sessionId: session.id,
+    csrfHash: session.csrfHash,
+    owner: { id: owner.id, email: owner.email, name: owner.name, walletAddresses: owner.walletAddresses },
+  }
+}
+
+/** Whether a form's CSRF token belongs to this account session (session/csrf.ts). */
+export const accountFormIsGenuine = (session: AccountSession, csrf: string | null): boolean => csrfMatches(session, csrf)
+
+/** Ends the account session of this cookie value when the form carries its CSRF token; false (nothing ends) otherwise. */
+export async function signOutOfAccount(deps: Deps, sessionValue: string | null, csrf: string | null): Promise<boolean> {
+  const session = await accountSession(deps, sessionValue)
+  if (!session || !csrfMatches(session, csrf)) return false
+  await endSession(deps.sql, sessionValue)
+  return true
 }
