@@ -7,7 +7,9 @@ import { rotateAccessToken } from '../access-token/rotate-access-token'
 import { cancelGrant } from '../grant/cancel-grant'
 import { adminRevokeGrant } from '../admin/admin-revoke-grant'
 import { authAs, gnapError, grantRequest, incomingAccess, introspect, outgoingAccess } from '../testing/deps'
-import { issueInteractiveGrant, issueNonInteractiveGrant, approvedGrant, interact, requestPendingGrant } from '../testing/grant-flows'
+import { issueInteractiveGrant, issueNonInteractiveGrant, approvedGrant, interact, requestPendingGrant, startSession, finish } from '../testing/grant-flows'
+import { findInteraction } from '../interaction/interaction.repo'
+import { decideInteraction } from '../interaction/decide-interaction'
 import { useTestDeps } from '../testing/use-test-deps'
 import { changeOwnerPassword, grantEnd, listConnectedApps, ownerHistory, revokeFromAccount, findConnectedApp } from './account'
 
@@ -174,5 +176,27 @@ describe('grantEnd', () => {
     expect(grantEnd([out('R/2026-01-01T00:00:00Z/P1M')])).toBeNull()
     expect(grantEnd([out()])).toBeNull()
     expect(grantEnd([out('R0/2026-01-01T00:00:00Z/P1W'), incomingAccess()])).toBeNull()
+  })
+})
+
+describe('the approved page', () => {
+  const approveWithoutFinish = async (ownerId: string | null) => {
+    const pending = await requestPendingGrant(t, grantRequest({ interact: 'poll' }))
+    const session = await startSession(t, pending)
+    const interaction = (await findInteraction(t.sql, pending.interactionId, pending.nonce))!
+    await decideInteraction(t.deps, interaction, 'approved', ownerId)
+    return finish(t, pending, session)
+  }
+
+  it('links to the account page after an approval on the built-in consent screen', async () => {
+    expect(await approveWithoutFinish(alice)).toEqual({
+      kind: 'accepted',
+      message: 'Approved. You can return to the app.',
+      link: { href: `${t.deps.config.authServerUrl}account`, text: 'See and manage the apps you have connected' },
+    })
+  })
+
+  it('has no such link after an identity provider’s approval: the owner has no account here', async () => {
+    expect(await approveWithoutFinish(null)).toEqual({ kind: 'accepted', message: 'Approved. You can return to the app.' })
   })
 })
