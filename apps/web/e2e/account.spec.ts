@@ -86,7 +86,11 @@ test.describe('/account', () => {
     expect(await rotationError(world, token)).toEqual([404, 'invalid_rotation'])
   })
 
-  test('a second owner signed in on /account does not see the first one’s app, and its revoke page is refused', async ({ page, world, browser }, testInfo) => {
+  test('a second owner signed in on /account does not see the first one’s app, and its revoke page is refused', async ({
+    page,
+    world,
+    browser,
+  }, testInfo) => {
     const token = await approvedToken(page, world)
     await page.goto(accountUrl(world))
     const revokeHref = (await page.getByRole('link', { name: 'Revoke access' }).first().getAttribute('href')) ?? ''

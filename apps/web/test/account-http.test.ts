@@ -37,7 +37,10 @@ async function liveGrant(identifier: string = ALICE_WALLET) {
   const { finish } = await consent(w.server, grant.interact.redirect)
   const interactRef = new URL(finish.headers.get('location') ?? '').searchParams.get('interact_ref') ?? ''
   await sleep((grant.continue.wait ?? 0) * 1000)
-  const issued = await w.client.grant.continue({ url: grant.continue.uri, accessToken: grant.continue.access_token.value }, { interact_ref: interactRef })
+  const issued = await w.client.grant.continue(
+    { url: grant.continue.uri, accessToken: grant.continue.access_token.value },
+    { interact_ref: interactRef },
+  )
   if (!isFinalizedGrant(issued) || !issued.access_token) throw new Error('expected an issued grant')
   const continueId = new URL(grant.continue.uri).pathname.split('/').pop() ?? ''
   const { id } = await db.grant.findUniqueOrThrow({ where: { continueId } })
@@ -130,7 +133,10 @@ describe('revoking from /account', () => {
     expect([res.status, res.headers.get('location')]).toEqual([303, '/account?done=revoked'])
     expect(await isActive(g.token.value)).toBe(false)
     expect(await rotationError(g.token)).toEqual([404, 'invalid_rotation'])
-    expect(await db.auditLog.findFirst({ where: { target: `grant:${g.id}` } })).toMatchObject({ actor: `owner:${ALICE.email}`, action: 'grant.revoke' })
+    expect(await db.auditLog.findFirst({ where: { target: `grant:${g.id}` } })).toMatchObject({
+      actor: `owner:${ALICE.email}`,
+      action: 'grant.revoke',
+    })
     const after = await page(await get('/account?done=revoked', cookie), 200)
     expect(after).toContain('Access revoked')
     expect(after).not.toContain(`/account/apps/${g.id}/revoke`)

@@ -44,7 +44,18 @@ function appCard(app: ConnectedApp): Html {
     <p class="client">Wallet address: <span>${app.clientWalletAddress}</span></p>
     <p class="can">It can:</p>
     <ul>
-      ${app.access.map((a) => html`<li><strong>${a.title}</strong>${a.lines.length ? html`<ul>${a.lines.map((l) => html`<li>${l}</li>`)}</ul>` : null}</li>`)}
+      ${app.access.map(
+        (a) =>
+          html`<li>
+            <strong>${a.title}</strong>${
+              a.lines.length
+                ? html`<ul>
+                    ${a.lines.map((l) => html`<li>${l}</li>`)}
+                  </ul>`
+                : null
+            }
+          </li>`,
+      )}
     </ul>
     <dl class="facts">
       <dt>Approved</dt>
@@ -63,7 +74,8 @@ function appCard(app: ConnectedApp): Html {
 const HISTORY_WORDS: Record<HistoryEntry['what'], string> = { approved: 'You approved', denied: 'You denied', revoked: 'Access revoked for' }
 
 function historyLine(entry: HistoryEntry): Html {
-  const by = entry.what === 'revoked' ? (entry.by === 'you' ? ' by you' : entry.by === 'an administrator' ? ' by an administrator' : ' by the app itself') : ''
+  const by =
+    entry.what === 'revoked' ? (entry.by === 'you' ? ' by you' : entry.by === 'an administrator' ? ' by an administrator' : ' by the app itself') : ''
   return html`<li><span class="when">${formatWhen(entry.at)}</span> ${HISTORY_WORDS[entry.what]} ${entry.clientName}${by}</li>`
 }
 
@@ -83,15 +95,19 @@ export function accountPage(view: {
       <p class="who">Signed in as ${view.owner.name} (${view.owner.email})</p>
       ${notice ? html`<p class="notice" role="status">${notice}</p>` : null}
       <h2 id="apps">Apps with access</h2>
-      ${view.apps.length === 0
-        ? html`<p>No app has access to your wallet addresses.</p>`
-        : html`<div aria-labelledby="apps">${view.apps.map(appCard)}</div>`}
+      ${
+        view.apps.length === 0
+          ? html`<p>No app has access to your wallet addresses.</p>`
+          : html`<div aria-labelledby="apps">${view.apps.map(appCard)}</div>`
+      }
       <h2 id="history">Recent activity</h2>
-      ${view.history.length === 0
-        ? html`<p>Nothing yet.</p>`
-        : html`<ul class="history" aria-labelledby="history">
-            ${view.history.map(historyLine)}
-          </ul>`}
+      ${
+        view.history.length === 0
+          ? html`<p>Nothing yet.</p>`
+          : html`<ul class="history" aria-labelledby="history">
+              ${view.history.map(historyLine)}
+            </ul>`
+      }
       <h2>Your wallet addresses</h2>
       <ul class="addresses">
         ${view.owner.walletAddresses.map((wa) => html`<li>${wa}</li>`)}
@@ -126,7 +142,11 @@ export function revokeConfirmPage(app: ConnectedApp, csrf: string): Response {
   )
 }
 
-export function passwordPage(view: { csrf: string; error: string | null; minLength: number }, status = 200, headers: Record<string, string> = {}): Response {
+export function passwordPage(
+  view: { csrf: string; error: string | null; minLength: number },
+  status = 200,
+  headers: Record<string, string> = {},
+): Response {
   return renderPage(
     status,
     'Change your password',

@@ -14,7 +14,9 @@ export interface AccountOwner {
 }
 
 export async function findAccountOwner(db: SqlRunner, id: string): Promise<AccountOwner | null> {
-  const [owner] = await db.all<Omit<AccountOwner, 'walletAddresses'>>(`SELECT "id", "email", "name", "passwordHash" FROM "Owner" WHERE "id" = $1`, [id])
+  const [owner] = await db.all<Omit<AccountOwner, 'walletAddresses'>>(`SELECT "id", "email", "name", "passwordHash" FROM "Owner" WHERE "id" = $1`, [
+    id,
+  ])
   if (!owner) return null
   const rows = await db.all<{ url: string }>(`SELECT "url" FROM "OwnerWalletAddress" WHERE "ownerId" = $1 ORDER BY "url"`, [id])
   return { ...owner, walletAddresses: rows.map((r) => r.url) }

@@ -7,7 +7,15 @@ import { rotateAccessToken } from '../access-token/rotate-access-token'
 import { cancelGrant } from '../grant/cancel-grant'
 import { adminRevokeGrant } from '../admin/admin-revoke-grant'
 import { authAs, gnapError, grantRequest, incomingAccess, introspect, outgoingAccess } from '../testing/deps'
-import { issueInteractiveGrant, issueNonInteractiveGrant, approvedGrant, interact, requestPendingGrant, startSession, finish } from '../testing/grant-flows'
+import {
+  issueInteractiveGrant,
+  issueNonInteractiveGrant,
+  approvedGrant,
+  interact,
+  requestPendingGrant,
+  startSession,
+  finish,
+} from '../testing/grant-flows'
 import { findInteraction } from '../interaction/interaction.repo'
 import { decideInteraction } from '../interaction/decide-interaction'
 import { useTestDeps } from '../testing/use-test-deps'
@@ -169,7 +177,8 @@ describe('changeOwnerPassword', () => {
 
 describe('grantEnd', () => {
   it('ends with the last period of a bounded interval, and never for an unbounded one or an item without', () => {
-    const out = (interval?: string) => outgoingAccess({ limits: interval ? { debitAmount: { value: '100', assetCode: 'USD', assetScale: 2 }, interval } : undefined })
+    const out = (interval?: string) =>
+      outgoingAccess({ limits: interval ? { debitAmount: { value: '100', assetCode: 'USD', assetScale: 2 }, interval } : undefined })
     expect(grantEnd([out('R2/2026-01-01T00:00:00Z/P1M')])).toEqual(new Date('2026-04-01T00:00:00Z'))
     expect(grantEnd([out('R0/2026-01-01T00:00:00Z/P1W')])).toEqual(new Date('2026-01-08T00:00:00Z'))
     expect(grantEnd([out('R-1/P1M/2026-12-01T00:00:00Z')])).toEqual(new Date('2026-12-01T00:00:00Z'))

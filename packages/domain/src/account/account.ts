@@ -54,7 +54,13 @@ async function ownedGrants(
   const out: { row: AccountGrantRow; items: AccessItem[] }[] = []
   for (const row of rows) {
     const itemRows = await findAccessItemRows(deps.sql, row.id)
-    if (!ownsAccess(owner.walletAddresses, itemRows.map((r) => r.identifier))) continue
+    if (
+      !ownsAccess(
+        owner.walletAddresses,
+        itemRows.map((r) => r.identifier),
+      )
+    )
+      continue
     out.push({ row, items: itemRows.map(rowToAccessItem) })
   }
   return out
@@ -194,7 +200,9 @@ function intervalEnd(interval: string): Date | null {
   if (parsed.end && !parsed.start) return parsed.end.toJSDate()
   if (parsed.repetitions === null) return null
   const periods = parsed.repetitions + 1
-  const end = parsed.start.plus(parsed.duration ? parsed.duration.mapUnits((v) => v * periods) : parsed.end.diff(parsed.start).mapUnits((v) => v * periods))
+  const end = parsed.start.plus(
+    parsed.duration ? parsed.duration.mapUnits((v) => v * periods) : parsed.end.diff(parsed.start).mapUnits((v) => v * periods),
+  )
   return end.isValid ? end.toJSDate() : null
 }
 

@@ -40,7 +40,10 @@ export async function revokeGrantAs(deps: Deps, input: { grantId: string; who: G
     case 'unchanged':
       throw new ConsoleError('conflict', 'the grant was rejected: there is nothing to revoke')
     case 'revoked':
-      deps.log.info({ grantId: input.grantId, by: input.who.kind, subjectId: input.who.id }, `grant revoked by ${input.who.kind === 'admin' ? 'an administrator' : 'its owner'}`)
+      deps.log.info(
+        { grantId: input.grantId, by: input.who.kind, subjectId: input.who.id },
+        `grant revoked by ${input.who.kind === 'admin' ? 'an administrator' : 'its owner'}`,
+      )
       return { grantId: input.grantId, revokedTokens: result.revokedTokens }
   }
 }

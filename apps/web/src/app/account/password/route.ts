@@ -6,7 +6,9 @@ import { accountRoute, formRefused, ownerCookie, tooManySignIns } from '../../..
 
 export const dynamic = 'force-dynamic'
 
-export const GET = accountRoute(async (_deps, req) => passwordPage({ csrf: csrfTokenFor(ownerCookie(req) ?? ''), error: null, minLength: PASSWORD_LENGTH.min }))
+export const GET = accountRoute(async (_deps, req) =>
+  passwordPage({ csrf: csrfTokenFor(ownerCookie(req) ?? ''), error: null, minLength: PASSWORD_LENGTH.min }),
+)
 
 // Current password (checked as a sign-in is), new password twice; the owner's other sessions end.
 export const POST = accountRoute(async (deps, req, session) => {
