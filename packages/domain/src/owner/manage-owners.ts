@@ -8,6 +8,7 @@ import type { AdminIdentity } from '../admin/admin-session'
 import { revokeGrantInTransaction } from '../grant/revoke-grant'
 import { deleteSessionsOf } from '../session/session.repo'
 import { normalUrl } from './owns-access'
+import { issueOwnerLink } from './owner-link'
 import {
   deleteOwner as deleteOwnerRow,
   deleteOwnerWalletAddress,
@@ -250,4 +251,29 @@ export async function adminDeleteOwner(deps: Deps, input: { change: z.input<type
     return revoked
   })
   return { id: data.ownerId, revokedGrants }
+}
+
+/** How long an invitation or password-reset link stays usable (docs/protocol.md §2.12). */
+export const OWNER_LINK_TTL_SECONDS = 7 * 24 * 60 * 60
+
+export const IssueOwnerLinkInputSchema = z.strictObject({ ownerId: OwnerIdSchema, kind: z.enum(['invitation', 'reset']) })
+
+/**
+ * An administrator creates a one-time invitation or password-reset link for an owner, shown once to pass on; the
+ * audit entry names the kind and expiry, never the link.
+ * @throws ConsoleError not_found; conflict for a disabled owner
+ */
+export async function adminIssueOwnerLink(
+  deps: Deps,
+  input: { change: z.input<typeof IssueOwnerLinkInputSchema>; admin: AdminIdentity },
+): Promise<{ url: string; expiresAt: Date }> {
+  const data = IssueOwnerLinkInputSchema.parse(input.change)
+  const now = deps.clock()
+  return deps.sql.transaction(async (tx) => {
+    const owner = await requireOwner(tx, data.ownerId)
+    if (owner.status === 'disabled') throw new ConsoleError('conflict', 'the owner is disabled: enable them first')
+    const link = await issueOwnerLink(tx, { ownerId: owner.id, kind: data.kind, now, ttlSeconds: OWNER_LINK_TTL_SECONDS, baseUrl: deps.config.authServerUrl })
+    await audit(tx, input.admin, 'owner.link', owner.id, `${data.kind} link, valid until ${link.expiresAt.toISOString()}`, now)
+    return link
+  })
 }

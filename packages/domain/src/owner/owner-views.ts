@@ -2,7 +2,7 @@ import { z } from 'zod'
 import type { Deps } from '../deps'
 import { findAuditEntriesAbout } from '../admin/audit.repo'
 import { ConsoleError } from '../admin/console-error'
-import { grantStatusName, type GrantStatus } from '../grant/grant-state'
+import { grantStatusName, type GrantStatus, type GrantStatusName } from '../grant/grant-state'
 import { fixedWindow } from '../rate-limit/rate-limit'
 import { findRateLimitCount } from '../rate-limit/rate-limit.repo'
 import { SIGN_IN_LIMITS } from '../rate-limit/sign-in-limit'
@@ -94,7 +94,7 @@ export interface OwnerDetail {
   createdAt: Date
   updatedAt: Date
   walletAddresses: string[]
-  grants: { id: string; status: string; client: string; clientName: string | null; createdAt: Date; walletAddress: string; identifier: string }[]
+  grants: { id: string; status: GrantStatusName; client: string; clientName: string | null; createdAt: Date; walletAddress: string; identifier: string }[]
   signIn: { lastSignInAt: Date | null; failuresThisWindow: number; windowStart: Date; windowSeconds: number }
   audit: { id: string; actor: string; action: string; detail: string | null; createdAt: Date }[]
 }
