@@ -54,7 +54,7 @@ describe('owners procedures', () => {
       caller.owners.create({ email: 'eve@example.com', name: 'Eve', walletAddresses: ['HTTPS://WALLET.EXAMPLE/dana/'] }),
       'CONFLICT',
     )
-    expect(error.message).toBe('https://wallet.example/dana already belongs to another owner')
+    expect(error.message).toBe('the wallet address https://wallet.example/dana already belongs to another owner')
     expect(await t.db.owner.count()).toBe(1)
   })
 

@@ -71,7 +71,7 @@ export async function assertWalletAddressesFree(tx: SqlRunner, urls: string[], o
   for (const url of urls) {
     for (const other of seen) {
       if (other === url || url.startsWith(`${other}/`) || other.startsWith(`${url}/`)) {
-        throw new ConsoleError('conflict', `${url} is listed twice or inside another listed wallet address`)
+        throw new ConsoleError('conflict', `the wallet address ${url} is listed twice, or inside another listed one`)
       }
     }
     seen.add(url)
@@ -81,15 +81,15 @@ export async function assertWalletAddressesFree(tx: SqlRunner, urls: string[], o
       throw new ConsoleError(
         'conflict',
         clash.url === url
-          ? `${url} already belongs to ${clash.ownerId === ownerId ? 'this owner' : 'another owner'}`
-          : `${url} overlaps ${clash.url}, which belongs to ${clash.ownerId === ownerId ? 'this owner' : 'another owner'}`,
+          ? `the wallet address ${url} already belongs to ${clash.ownerId === ownerId ? 'this owner' : 'another owner'}`
+          : `the wallet address ${url} overlaps ${clash.url}, which belongs to ${clash.ownerId === ownerId ? 'this owner' : 'another owner'}`,
       )
     }
   }
 }
 
 async function assertEmailFree(tx: SqlRunner, email: string, ownerId: string | null): Promise<void> {
-  if (await emailTaken(tx, email, ownerId)) throw new ConsoleError('conflict', `${email} is the email of another owner`)
+  if (await emailTaken(tx, email, ownerId)) throw new ConsoleError('conflict', `another owner has the email ${email}`)
 }
 
 async function requireOwner(tx: SqlRunner, ownerId: string): Promise<OwnerRow> {

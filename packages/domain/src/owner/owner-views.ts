@@ -32,6 +32,12 @@ const CursorSchema = z.strictObject({ b: z.enum(['all', 'email', 'name', 'wallet
 
 const encode = (c: z.infer<typeof CursorSchema>) => Buffer.from(JSON.stringify(c), 'utf8').toString('base64url')
 
+/** The cursor of the page after the row with this key (createdAt ISO for the unsearched list) and id (benchmarks). */
+export const ownerCursor = (search: string, key: string, id: string): string => {
+  const { by, prefix } = searchKind(search)
+  return encode({ b: by, p: prefix, k: key, i: id })
+}
+
 function decode(cursor: string, by: string, prefix: string): { key: string; id: string } {
   let c: z.infer<typeof CursorSchema>
   try {

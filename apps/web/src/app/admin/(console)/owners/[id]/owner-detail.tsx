@@ -54,6 +54,10 @@ export function OwnerDetailView({ id, created }: { id: string; created: boolean 
         <section className="panel" aria-labelledby="summary-heading">
           <h2 id="summary-heading">Account</h2>
           <dl className="facts">
+            <dt>Name</dt>
+            <dd>{o.name}</dd>
+            <dt>Email</dt>
+            <dd>{o.email}</dd>
             <dt>Status</dt>
             <dd>
               <OwnerStatusBadge status={o.status} />{' '}
