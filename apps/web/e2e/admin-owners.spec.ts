@@ -71,15 +71,15 @@ test.describe('owners in the admin console', () => {
     await test.step('edit the name and email', async () => {
       await page.goto(ownerUrl)
       await page.getByRole('button', { name: 'Edit name and email' }).click()
-      await page.getByLabel('Name').fill('Alice Liddell')
-      await page.getByLabel('Email').fill('alice.l@example.com')
+      await page.getByLabel('Name', { exact: true }).fill('Alice Liddell')
+      await page.getByLabel('Email', { exact: true }).fill('alice.l@example.com')
       await page.getByRole('button', { name: 'Save' }).click()
       await expect(page.getByRole('status')).toHaveText('Name and email saved.')
       await expect(page.getByRole('heading', { level: 1 })).toHaveText('Alice Liddell')
     })
 
     await test.step('add a wallet address, then remove it: the confirmation asks about its grants', async () => {
-      await page.getByLabel('Add a wallet address').fill('https://wallet.example/alice-savings')
+      await page.getByRole('textbox', { name: 'Add a wallet address' }).fill('https://wallet.example/alice-savings')
       await page.getByRole('button', { name: 'Add', exact: true }).click()
       await expect(page.getByRole('status')).toHaveText('Wallet address added.')
       const addresses = page.getByRole('region', { name: /^Wallet addresses/ }).getByRole('listitem')
@@ -97,7 +97,7 @@ test.describe('owners in the admin console', () => {
     await test.step('disable (keeping the grants), then enable', async () => {
       await page.getByRole('button', { name: 'Disable owner' }).click()
       const dialog = page.getByRole('dialog', { name: 'Disable this owner?' })
-      await expect(dialog.getByRole('checkbox', { name: /Also revoke their 1 grant still live/ })).not.toBeChecked()
+      await expect(dialog.getByRole('checkbox', { name: /Also revoke their 3 grants still live/ })).not.toBeChecked()
       await dialog.getByRole('button', { name: 'Disable owner' }).click()
       await expect(page.getByRole('status')).toHaveText('Owner disabled: they can no longer sign in.')
       await expect(page.getByRole('region', { name: 'Account', exact: true })).toContainText('Cannot sign in')
