@@ -208,3 +208,21 @@ describe('listOwners and getOwnerDetail', () => {
     expect(detail).not.toHaveProperty('passwordHash')
   })
 })
+
+describe('listOwners: a search without @ that starts no name looks in emails', () => {
+  it('finds owners by the start of their email, in pages', async () => {
+    for (const [email, name] of [
+      ['maria.garcia@example.com', 'Maria Garcia'],
+      ['maria.lopez@example.com', 'Maria Lopez'],
+      ['mgarcia@example.com', 'Marie Gar'],
+    ] as const) {
+      await adminCreateOwner(t.deps, { owner: { email, name, walletAddresses: [`https://wallet.example/${email.split('@')[0]}`] }, admin: ADMIN })
+    }
+    expect((await listOwners(t.deps, { search: 'maria' })).items.map((o) => o.name)).toEqual(['Maria Garcia', 'Maria Lopez'])
+    const first = await listOwners(t.deps, { search: 'maria.', limit: 1 })
+    expect(first.items.map((o) => o.email)).toEqual(['maria.garcia@example.com'])
+    const second = await listOwners(t.deps, { search: 'maria.', limit: 1, cursor: first.nextCursor })
+    expect(second.items.map((o) => o.email)).toEqual(['maria.lopez@example.com'])
+    expect(second.nextCursor).toBeNull()
+  })
+})

@@ -38,16 +38,17 @@ export const ownerCursor = (search: string, key: string, id: string): string => 
   return encode({ b: by, p: prefix, k: key, i: id })
 }
 
-function decode(cursor: string, by: string, prefix: string): { key: string; id: string } {
+function decode(cursor: string, by: string, prefix: string): { by: z.infer<typeof CursorSchema>['b']; key: string; id: string } {
   let c: z.infer<typeof CursorSchema>
   try {
     c = CursorSchema.parse(JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')))
   } catch {
     throw new ConsoleError('bad_request', 'invalid cursor: start again from the first page')
   }
-  if (c.b !== by || c.p !== prefix) throw new ConsoleError('bad_request', 'the cursor belongs to another search: start again from the first page')
+  // A name search that found no name went on in emails: its cursors say so.
+  if ((c.b !== by && !(by === 'name' && c.b === 'email')) || c.p !== prefix) throw new ConsoleError('bad_request', 'the cursor belongs to another search: start again from the first page')
   if (by === 'all' && !z.iso.datetime().safeParse(c.k).success) throw new ConsoleError('bad_request', 'invalid cursor: start again from the first page')
-  return { key: c.k, id: c.i }
+  return { by: c.b, key: c.k, id: c.i }
 }
 
 /** What a search looks for: a URL searches wallet addresses, an `@` emails, anything else names. */
@@ -64,15 +65,23 @@ function searchKind(search: string): { by: 'all' | 'email' | 'name' | 'walletAdd
 
 /**
  * The console's owners list: newest first, or the owners whose email (a search with `@`), name (any other text,
- * any case) or wallet address (a search starting with http:// or https://) starts with the search, in key order.
+ * any case; when no name starts with it, emails) or wallet address (a search starting with http:// or https://) starts with the search, in key order.
  * Keyset pages of at most 100 (docs/protocol.md §2.12).
  * @throws ZodError for input out of range; ConsoleError bad_request for a malformed cursor or one of another search
  */
 export async function listOwners(deps: Deps, input: z.input<typeof ListOwnersInputSchema>): Promise<{ items: OwnerListItem[]; nextCursor: string | null }> {
   const { search, cursor, limit } = ListOwnersInputSchema.parse(input)
-  const { by, prefix } = searchKind(search ?? '')
-  const after = cursor ? decode(cursor, by, prefix) : null
-  const rows = await findOwnerPage(deps.sql, { by, prefix, after, take: limit + 1 })
+  const kind = searchKind(search ?? '')
+  const { prefix } = kind
+  const decoded = cursor ? decode(cursor, kind.by, prefix) : null
+  let by = decoded?.by ?? kind.by
+  const after = decoded ? { key: decoded.key, id: decoded.id } : null
+  let rows = await findOwnerPage(deps.sql, { by, prefix, after, take: limit + 1 })
+  // Text without @ that starts no name may start an email (`maria.` of maria.garcia@…).
+  if (rows.length === 0 && by === 'name' && !after) {
+    by = 'email'
+    rows = await findOwnerPage(deps.sql, { by, prefix, after, take: limit + 1 })
+  }
   const page = rows.slice(0, limit)
   const last = page[page.length - 1]
   return {

@@ -124,7 +124,7 @@ export async function findOwnerPage(
   if (q.by === 'all') {
     const rows = await db.all<Omit<OwnerListRow, 'key'>>(
       q.after
-        ? `SELECT ${cols} FROM "Owner" o WHERE o."createdAt" < $1 OR (o."createdAt" = $1 AND o."id" < $2) ORDER BY o."createdAt" DESC, o."id" DESC LIMIT $3`
+        ? `SELECT ${cols} FROM "Owner" o WHERE (o."createdAt", o."id") < ($1, $2) ORDER BY o."createdAt" DESC, o."id" DESC LIMIT $3`
         : `SELECT ${cols} FROM "Owner" o ORDER BY o."createdAt" DESC, o."id" DESC LIMIT $1`,
       q.after ? [new Date(q.after.key), q.after.id, q.take] : [q.take],
     )
@@ -136,7 +136,8 @@ export async function findOwnerPage(
   const params: (string | number)[] = [q.prefix, `${q.prefix}\uffff`]
   let where = `${column} >= $1 AND ${column} < $2`
   if (q.after) {
-    where += ` AND (${column} > $3 OR (${column} = $3 AND o."id" > $4))`
+    // A row value: both databases seek the (key, id) index to it instead of scanning an OR.
+    where += ` AND (${column}, o."id") > ($3, $4)`
     params.push(q.after.key, q.after.id)
   }
   params.push(q.take)

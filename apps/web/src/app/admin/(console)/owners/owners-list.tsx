@@ -52,7 +52,7 @@ export function OwnersList() {
             <label htmlFor="owners-q">Email, name or wallet address</label>
             <input id="owners-q" name="q" defaultValue={q} autoComplete="off" spellCheck={false} aria-describedby="owners-q-hint" />
             <span className="hint" id="owners-q-hint">
-              The beginning is enough: an email when it has an @, a wallet address when it starts with https://, else a name (any case).
+              The beginning is enough: an email when it has an @, a wallet address when it starts with https://, else a name (any case), or an email when no name starts with it.
             </span>
           </div>
           <button type="submit" className="button">
