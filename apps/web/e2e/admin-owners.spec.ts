@@ -64,7 +64,9 @@ test.describe('owners in the admin console', () => {
       await page.getByLabel('Name').fill('Mallory')
       await page.getByLabel('Wallet addresses').fill('https://WALLET.example/alice/')
       await page.getByRole('button', { name: 'Create owner' }).click()
-      await expect(page.getByRole('main').getByRole('alert')).toContainText('The wallet address https://wallet.example/alice already belongs to another owner.')
+      await expect(page.getByRole('main').getByRole('alert')).toContainText(
+        'The wallet address https://wallet.example/alice already belongs to another owner.',
+      )
       await expect(page).toHaveURL(`${url}admin/owners/new`)
     })
 

@@ -209,8 +209,15 @@ export const OwnerDetailSchema = z.strictObject({
       identifier: url,
     }),
   ),
-  signIn: z.strictObject({ lastSignInAt: date.nullable(), failuresThisWindow: z.number().int().min(0), windowStart: date, windowSeconds: z.number().int() }),
-  audit: z.array(z.strictObject({ id, actor: z.string().max(254), action: z.string().max(64), detail: z.string().max(8192).nullable(), createdAt: date })),
+  signIn: z.strictObject({
+    lastSignInAt: date.nullable(),
+    failuresThisWindow: z.number().int().min(0),
+    windowStart: date,
+    windowSeconds: z.number().int(),
+  }),
+  audit: z.array(
+    z.strictObject({ id, actor: z.string().max(254), action: z.string().max(64), detail: z.string().max(8192).nullable(), createdAt: date }),
+  ),
 })
 
 export const OwnerIdResultSchema = z.strictObject({ id })

@@ -11,7 +11,12 @@ beforeEach(async () => {
   t = await apiTestDeps()
   grant = await issueNonInteractiveGrant(t)
   const row = await t.db.grant.findUniqueOrThrow({ where: { continueId: grant.continueId } })
-  const bob = await createOwner(t.sql, { email: 'bob@example.com', name: 'Bob', password: 'bob-password', walletAddresses: ['https://wallet.example/bob'] })
+  const bob = await createOwner(t.sql, {
+    email: 'bob@example.com',
+    name: 'Bob',
+    password: 'bob-password',
+    walletAddresses: ['https://wallet.example/bob'],
+  })
   ids = { grantId: row.id, managementId: grant.managementId, ownerId: bob.id }
 })
 afterEach(async () => {
@@ -85,7 +90,11 @@ describe('CSRF: mutations need the session’s token in the header', () => {
     // Nothing happened: the grant and token are live, the session still works.
     expect(await t.db.grant.findUniqueOrThrow({ where: { id: ids.grantId } })).toMatchObject({ finalizedReason: 'issued' })
     expect(await t.db.accessToken.findUniqueOrThrow({ where: { managementId: ids.managementId } })).toMatchObject({ state: 'active' })
-    expect(await t.db.owner.findUniqueOrThrow({ where: { id: ids.ownerId } })).toMatchObject({ email: 'bob@example.com', name: 'Bob', status: 'active' })
+    expect(await t.db.owner.findUniqueOrThrow({ where: { id: ids.ownerId } })).toMatchObject({
+      email: 'bob@example.com',
+      name: 'Bob',
+      status: 'active',
+    })
     expect(await t.db.owner.count()).toBe(1)
     await expect((await callerWith(t, { session: mine.value })).auth.session()).resolves.toBeDefined()
   })

@@ -17,7 +17,12 @@ describe('owners procedures', () => {
   it('create, edit, add and remove a wallet address, disable, enable, delete: each answers what the console shows and is audited', async () => {
     const { id } = await caller.owners.create({ email: 'Dana@Example.com', name: 'Dana', walletAddresses: ['https://wallet.example/dana/'] })
     let detail = await caller.owners.byId({ ownerId: id })
-    expect(detail).toMatchObject({ email: 'dana@example.com', status: 'active', hasPassword: false, walletAddresses: ['https://wallet.example/dana'] })
+    expect(detail).toMatchObject({
+      email: 'dana@example.com',
+      status: 'active',
+      hasPassword: false,
+      walletAddresses: ['https://wallet.example/dana'],
+    })
     expect(detail).not.toHaveProperty('passwordHash')
 
     t.clock.advance(1)
@@ -25,7 +30,9 @@ describe('owners procedures', () => {
     t.clock.advance(1)
     await caller.owners.addWalletAddress({ ownerId: id, walletAddress: 'https://wallet.example/dana-2' })
     t.clock.advance(1)
-    await expect(caller.owners.removeWalletAddress({ ownerId: id, walletAddress: 'https://wallet.example/dana', revokeGrants: false })).resolves.toEqual({
+    await expect(
+      caller.owners.removeWalletAddress({ ownerId: id, walletAddress: 'https://wallet.example/dana', revokeGrants: false }),
+    ).resolves.toEqual({
       id,
       revokedGrants: 0,
     })

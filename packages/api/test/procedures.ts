@@ -4,7 +4,11 @@ import { appRouter } from '../src/root'
 type Caller = ReturnType<typeof createCaller>
 
 /** Every procedure of the router, called with valid input (ids of real rows where it takes ids). */
-export function everyProcedure(ids: { grantId: string; managementId: string; ownerId: string }): [path: string, call: (c: Caller) => Promise<unknown>][] {
+export function everyProcedure(ids: {
+  grantId: string
+  managementId: string
+  ownerId: string
+}): [path: string, call: (c: Caller) => Promise<unknown>][] {
   const now = new Date()
   return [
     ['auth.signIn', (c) => c.auth.signIn({ email: 'ops@example.com', password: 'correct horse battery staple' })],

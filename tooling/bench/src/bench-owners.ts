@@ -54,7 +54,9 @@ async function main() {
     if (Number(n) === 0) await seed(store.sql, owners)
     const total = Number((await store.sql.all<{ n: number | string }>(`SELECT COUNT(*) AS "n" FROM "Owner"`))[0]!.n)
     const addresses = Number((await store.sql.all<{ n: number | string }>(`SELECT COUNT(*) AS "n" FROM "OwnerWalletAddress"`))[0]!.n)
-    console.log(`[bench-owners] ${store.provider}: ${total.toLocaleString('en')} owners, ${addresses.toLocaleString('en')} wallet addresses; median of ${runs} runs`)
+    console.log(
+      `[bench-owners] ${store.provider}: ${total.toLocaleString('en')} owners, ${addresses.toLocaleString('en')} wallet addresses; median of ${runs} runs`,
+    )
 
     const [deep] = await store.sql.all<{ id: string; createdAt: Date }>(
       `SELECT "id", "createdAt" FROM "Owner" ORDER BY "createdAt" DESC, "id" DESC LIMIT 1 OFFSET $1`,
@@ -64,7 +66,9 @@ async function main() {
       `SELECT "id", "email", "nameKey" FROM "Owner" ORDER BY "id" LIMIT 1 OFFSET $1`,
       [Math.floor(total / 2)],
     )
-    const [address] = await store.sql.all<{ url: string }>(`SELECT "url" FROM "OwnerWalletAddress" WHERE "ownerId" = $1 ORDER BY "url" LIMIT 1`, [someone!.id])
+    const [address] = await store.sql.all<{ url: string }>(`SELECT "url" FROM "OwnerWalletAddress" WHERE "ownerId" = $1 ORDER BY "url" LIMIT 1`, [
+      someone!.id,
+    ])
     const [deepName] = await store.sql.all<{ id: string; nameKey: string }>(
       `SELECT "id", "nameKey" FROM "Owner" WHERE "nameKey" >= 'maria' AND "nameKey" < 'maria\uffff' ORDER BY "nameKey", "id" LIMIT 1 OFFSET 3000`,
     )
@@ -79,7 +83,10 @@ async function main() {
       ['owners.list search email, no match', list({ limit: 50, search: 'nobody-at-all@' })],
       ['owners.list search name "maria" (any case)', list({ limit: 50, search: 'Maria' })],
       [`owners.list search name "${someone!.nameKey}"`, list({ limit: 50, search: someone!.nameKey })],
-      ['owners.list search name, page 61 by cursor', list({ limit: 50, search: 'maria', cursor: ownerCursor('maria', deepName!.nameKey, deepName!.id) })],
+      [
+        'owners.list search name, page 61 by cursor',
+        list({ limit: 50, search: 'maria', cursor: ownerCursor('maria', deepName!.nameKey, deepName!.id) }),
+      ],
       ['owners.list search wallet address host prefix', list({ limit: 50, search: 'https://pay.example/' })],
       [`owners.list search exact wallet address`, list({ limit: 50, search: address!.url })],
       ['owners.byId (owner page)', async () => (await getOwnerDetail(deps, someone!.id)).walletAddresses.length],
@@ -119,7 +126,16 @@ async function seed(sql: Deps['sql'], owners: number): Promise<void> {
       const id = crypto.randomUUID()
       const name = `${first[0]!.toUpperCase()}${first.slice(1)} ${last[0]!.toUpperCase()}${last.slice(1)}`
       const created = new Date(now - Math.floor(((owners - i) / owners) * 365 * 86_400_000))
-      ownerRows.push([id, `${first}.${last}.${i}@mail${i % 7}.example`, name, name.toLowerCase(), null, i % 50 === 0 ? 'disabled' : 'active', created, created])
+      ownerRows.push([
+        id,
+        `${first}.${last}.${i}@mail${i % 7}.example`,
+        name,
+        name.toLowerCase(),
+        null,
+        i % 50 === 0 ? 'disabled' : 'active',
+        created,
+        created,
+      ])
       const handle = `${first}-${last}-${i}`
       const host = HOSTS[i % HOSTS.length]!
       for (const suffix of ['', '-savings', '-shared']) addressRows.push([`https://${host}/${handle}${suffix}`, id])

@@ -48,9 +48,13 @@ export function findAuditEntries(reads: ReadModels, input: { after: { createdAt:
 }
 
 /** The newest entries about one target (`owner:<id>`), newest first. */
-export function findAuditEntriesAbout(db: SqlRunner, target: string, take: number): Promise<{ id: string; actor: string; action: string; detail: string | null; createdAt: Date }[]> {
-  return db.all(`SELECT "id", "actor", "action", "detail", "createdAt" FROM "AuditLog" WHERE "target" = $1 ORDER BY "createdAt" DESC, "id" DESC LIMIT $2`, [
-    target,
-    take,
-  ])
+export function findAuditEntriesAbout(
+  db: SqlRunner,
+  target: string,
+  take: number,
+): Promise<{ id: string; actor: string; action: string; detail: string | null; createdAt: Date }[]> {
+  return db.all(
+    `SELECT "id", "actor", "action", "detail", "createdAt" FROM "AuditLog" WHERE "target" = $1 ORDER BY "createdAt" DESC, "id" DESC LIMIT $2`,
+    [target, take],
+  )
 }

@@ -5,15 +5,7 @@ import { grantRequest, outgoingAccess } from '../testing/deps'
 import { findSession } from '../session/find-session'
 import { createOwner } from './create-owner'
 import { signInOwner } from './sign-in-owner'
-import {
-  addWalletAddress,
-  adminCreateOwner,
-  adminDeleteOwner,
-  disableOwner,
-  editOwner,
-  enableOwner,
-  removeWalletAddress,
-} from './manage-owners'
+import { addWalletAddress, adminCreateOwner, adminDeleteOwner, disableOwner, editOwner, enableOwner, removeWalletAddress } from './manage-owners'
 import { getOwnerDetail, listOwners } from './owner-views'
 
 const t = useTestDeps()
@@ -31,7 +23,10 @@ const auditActions = async () => (await t.db.auditLog.findMany({ orderBy: { crea
 
 describe('adminCreateOwner', () => {
   it('creates an owner with a normalised wallet address, no password and an audit entry naming the administrator', async () => {
-    const { id } = await adminCreateOwner(t.deps, { owner: { ...ALICE, email: 'Alice@Example.com', walletAddresses: ['https://WALLET.example/alice/'] }, admin: ADMIN })
+    const { id } = await adminCreateOwner(t.deps, {
+      owner: { ...ALICE, email: 'Alice@Example.com', walletAddresses: ['https://WALLET.example/alice/'] },
+      admin: ADMIN,
+    })
     const owner = await t.db.owner.findUniqueOrThrow({ where: { id }, include: { walletAddresses: true } })
     expect(owner).toMatchObject({ email: 'alice@example.com', name: 'Alice', status: 'active', passwordHash: null })
     expect(owner.walletAddresses.map((w) => w.url)).toEqual(['https://wallet.example/alice'])
@@ -50,7 +45,9 @@ describe('adminCreateOwner', () => {
     ['an address above it', 'https://wallet.example'],
   ])('refuses %s of another owner, and writes nothing', async (_name, url) => {
     await adminCreateOwner(t.deps, { owner: ALICE, admin: ADMIN })
-    await expect(adminCreateOwner(t.deps, { owner: { email: 'bob@example.com', name: 'Bob', walletAddresses: [url] }, admin: ADMIN })).rejects.toMatchObject(conflict)
+    await expect(
+      adminCreateOwner(t.deps, { owner: { email: 'bob@example.com', name: 'Bob', walletAddresses: [url] }, admin: ADMIN }),
+    ).rejects.toMatchObject(conflict)
     expect(await t.db.owner.count()).toBe(1)
     expect(await t.db.ownerWalletAddress.count()).toBe(1)
     expect(await t.db.auditLog.count()).toBe(1)
@@ -72,10 +69,15 @@ describe('editing an owner', () => {
   })
 
   it('changes the name and email, and refuses the email of another owner', async () => {
-    await adminCreateOwner(t.deps, { owner: { email: 'bob@example.com', name: 'Bob', walletAddresses: ['https://wallet.example/bob'] }, admin: ADMIN })
+    await adminCreateOwner(t.deps, {
+      owner: { email: 'bob@example.com', name: 'Bob', walletAddresses: ['https://wallet.example/bob'] },
+      admin: ADMIN,
+    })
     await editOwner(t.deps, { change: { ownerId: id, email: 'alice.b@example.com', name: 'Alice B' }, admin: ADMIN })
     expect(await t.db.owner.findUniqueOrThrow({ where: { id } })).toMatchObject({ email: 'alice.b@example.com', name: 'Alice B', nameKey: 'alice b' })
-    await expect(editOwner(t.deps, { change: { ownerId: id, email: 'bob@example.com', name: 'Alice' }, admin: ADMIN })).rejects.toMatchObject(conflict)
+    await expect(editOwner(t.deps, { change: { ownerId: id, email: 'bob@example.com', name: 'Alice' }, admin: ADMIN })).rejects.toMatchObject(
+      conflict,
+    )
     expect(await t.db.owner.findUniqueOrThrow({ where: { id } })).toMatchObject({ email: 'alice.b@example.com' })
     const entry = await t.db.auditLog.findFirstOrThrow({ where: { action: 'owner.edit' } })
     expect(entry).toMatchObject({ actor: ADMIN.email, target: `owner:${id}` })
@@ -83,10 +85,17 @@ describe('editing an owner', () => {
   })
 
   it('adds a wallet address, and refuses one that another owner has (normalised)', async () => {
-    await adminCreateOwner(t.deps, { owner: { email: 'bob@example.com', name: 'Bob', walletAddresses: ['https://wallet.example/bob'] }, admin: ADMIN })
+    await adminCreateOwner(t.deps, {
+      owner: { email: 'bob@example.com', name: 'Bob', walletAddresses: ['https://wallet.example/bob'] },
+      admin: ADMIN,
+    })
     await addWalletAddress(t.deps, { change: { ownerId: id, walletAddress: 'https://wallet.example/alice-savings' }, admin: ADMIN })
-    await expect(addWalletAddress(t.deps, { change: { ownerId: id, walletAddress: 'HTTPS://wallet.example/bob/' }, admin: ADMIN })).rejects.toMatchObject(conflict)
-    await expect(addWalletAddress(t.deps, { change: { ownerId: id, walletAddress: 'https://wallet.example/alice' }, admin: ADMIN })).rejects.toMatchObject(conflict)
+    await expect(
+      addWalletAddress(t.deps, { change: { ownerId: id, walletAddress: 'HTTPS://wallet.example/bob/' }, admin: ADMIN }),
+    ).rejects.toMatchObject(conflict)
+    await expect(
+      addWalletAddress(t.deps, { change: { ownerId: id, walletAddress: 'https://wallet.example/alice' }, admin: ADMIN }),
+    ).rejects.toMatchObject(conflict)
     expect((await getOwnerDetail(t.deps, id)).walletAddresses).toEqual(['https://wallet.example/alice', 'https://wallet.example/alice-savings'])
   })
 
@@ -96,7 +105,10 @@ describe('editing an owner', () => {
     const savings = grantRequest({ access: [outgoingAccess({ identifier: 'https://wallet.example/alice-savings' })] })
     const named = await issueInteractiveGrant(t, savings)
 
-    await removeWalletAddress(t.deps, { change: { ownerId: id, walletAddress: 'https://wallet.example/alice-savings', revokeGrants: true }, admin: ADMIN })
+    await removeWalletAddress(t.deps, {
+      change: { ownerId: id, walletAddress: 'https://wallet.example/alice-savings', revokeGrants: true },
+      admin: ADMIN,
+    })
     expect(await grantReason(named.continueId)).toBe('revoked')
     expect(await grantReason(kept.continueId)).toBe('issued')
     expect(await t.db.auditLog.count({ where: { action: 'grant.revoke', actor: ADMIN.email } })).toBe(1)
@@ -122,7 +134,10 @@ describe('disable, enable, delete', () => {
     await disableOwner(t.deps, { change: { ownerId: id, revokeGrants: false }, admin: ADMIN })
     expect(await findSession(t.sql, 'owner', session!.value, t.deps.clock())).toBeNull()
     expect(await signInOwner(t.deps, { email: ALICE.email, password: 'wrong password here' })).toBeNull()
-    await expect(signInOwner(t.deps, { email: ALICE.email, password: PASSWORD })).rejects.toMatchObject({ status: 403, message: 'this account is disabled' })
+    await expect(signInOwner(t.deps, { email: ALICE.email, password: PASSWORD })).rejects.toMatchObject({
+      status: 403,
+      message: 'this account is disabled',
+    })
 
     await enableOwner(t.deps, { change: { ownerId: id }, admin: ADMIN })
     expect(await signInOwner(t.deps, { email: ALICE.email, password: PASSWORD })).toMatchObject({ value: expect.any(String) })
@@ -140,7 +155,10 @@ describe('disable, enable, delete', () => {
 
   it('delete revokes every grant on the owner’s wallet addresses (at or below them), ends their sessions and keeps the audit trail', async () => {
     const issued = await issueInteractiveGrant(t)
-    const below = await requestPendingGrant(t, grantRequest({ access: [outgoingAccess({ identifier: 'https://wallet.example/alice/incoming-payments/1' })] }))
+    const below = await requestPendingGrant(
+      t,
+      grantRequest({ access: [outgoingAccess({ identifier: 'https://wallet.example/alice/incoming-payments/1' })] }),
+    )
     const otherOwner = await requestPendingGrant(t, grantRequest({ access: [outgoingAccess({ identifier: 'https://wallet.example/alice-other' })] }))
     await signInOwner(t.deps, { email: ALICE.email, password: PASSWORD })
     await editOwner(t.deps, { change: { ownerId: id, email: ALICE.email, name: 'Alice A' }, admin: ADMIN })
@@ -164,7 +182,11 @@ describe('listOwners and getOwnerDetail', () => {
   beforeEach(async () => {
     for (let i = 0; i < 7; i++) {
       await adminCreateOwner(t.deps, {
-        owner: { email: `user${i}@example.com`, name: i % 2 ? `Zoe ${i}` : `Yann ${i}`, walletAddresses: [`https://wallet.example/u${i}`, `https://pay.example/u${i}`] },
+        owner: {
+          email: `user${i}@example.com`,
+          name: i % 2 ? `Zoe ${i}` : `Yann ${i}`,
+          walletAddresses: [`https://wallet.example/u${i}`, `https://pay.example/u${i}`],
+        },
         admin: ADMIN,
       })
       t.clock.advance(1)

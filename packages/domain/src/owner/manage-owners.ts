@@ -128,7 +128,10 @@ const grantsWord = (n: number) => `${n} grant${n === 1 ? '' : 's'} revoked`
  * cannot sign in.
  * @throws ZodError for malformed input; ConsoleError conflict for a taken email or wallet address
  */
-export async function adminCreateOwner(deps: Deps, input: { owner: z.input<typeof CreateOwnerInputSchema>; admin: AdminIdentity }): Promise<{ id: string }> {
+export async function adminCreateOwner(
+  deps: Deps,
+  input: { owner: z.input<typeof CreateOwnerInputSchema>; admin: AdminIdentity },
+): Promise<{ id: string }> {
   const data = CreateOwnerInputSchema.parse(input.owner)
   const id = newId()
   const now = deps.clock()
@@ -162,7 +165,10 @@ export async function editOwner(deps: Deps, input: { change: z.input<typeof Edit
 }
 
 /** @throws ConsoleError not_found, conflict for an address (or one above or below it) that is already owned */
-export async function addWalletAddress(deps: Deps, input: { change: z.input<typeof WalletAddressInputSchema>; admin: AdminIdentity }): Promise<{ id: string }> {
+export async function addWalletAddress(
+  deps: Deps,
+  input: { change: z.input<typeof WalletAddressInputSchema>; admin: AdminIdentity },
+): Promise<{ id: string }> {
   const data = WalletAddressInputSchema.parse(input.change)
   const now = deps.clock()
   await deps.sql.transaction(async (tx) => {
@@ -191,10 +197,19 @@ export async function removeWalletAddress(
     const addresses = await findWalletAddressesOf(tx, owner.id)
     if (!addresses.includes(data.walletAddress)) throw new ConsoleError('not_found', 'this owner has no such wallet address')
     if (addresses.length === 1) throw new ConsoleError('conflict', 'an owner keeps at least one wallet address: add another first')
-    const revoked = data.revokeGrants ? await revokeGrantsNaming(tx, [data.walletAddress], input.admin, `wallet address ${data.walletAddress} removed`, now) : 0
+    const revoked = data.revokeGrants
+      ? await revokeGrantsNaming(tx, [data.walletAddress], input.admin, `wallet address ${data.walletAddress} removed`, now)
+      : 0
     await deleteOwnerWalletAddress(tx, data.walletAddress)
     await touchOwner(tx, owner.id, now)
-    await audit(tx, input.admin, 'owner.wallet-address.remove', owner.id, `${data.walletAddress}; ${data.revokeGrants ? grantsWord(revoked) : 'grants kept'}`, now)
+    await audit(
+      tx,
+      input.admin,
+      'owner.wallet-address.remove',
+      owner.id,
+      `${data.walletAddress}; ${data.revokeGrants ? grantsWord(revoked) : 'grants kept'}`,
+      now,
+    )
     return revoked
   })
   return { id: data.ownerId, revokedGrants }
@@ -205,7 +220,10 @@ export async function removeWalletAddress(
  * disabled; their grants are revoked when asked.
  * @throws ConsoleError not_found; conflict when already disabled
  */
-export async function disableOwner(deps: Deps, input: { change: z.input<typeof SetOwnerStatusInputSchema>; admin: AdminIdentity }): Promise<{ id: string; revokedGrants: number }> {
+export async function disableOwner(
+  deps: Deps,
+  input: { change: z.input<typeof SetOwnerStatusInputSchema>; admin: AdminIdentity },
+): Promise<{ id: string; revokedGrants: number }> {
   const data = SetOwnerStatusInputSchema.parse(input.change)
   const now = deps.clock()
   const revokedGrants = await deps.sql.transaction(async (tx) => {
@@ -213,7 +231,9 @@ export async function disableOwner(deps: Deps, input: { change: z.input<typeof S
     if (owner.status === 'disabled') throw new ConsoleError('conflict', 'the owner is already disabled')
     await updateOwnerStatus(tx, owner.id, 'disabled', now)
     await deleteSessionsOf(tx, 'owner', owner.id)
-    const revoked = data.revokeGrants ? await revokeGrantsNaming(tx, await findWalletAddressesOf(tx, owner.id), input.admin, `owner ${owner.email} disabled`, now) : 0
+    const revoked = data.revokeGrants
+      ? await revokeGrantsNaming(tx, await findWalletAddressesOf(tx, owner.id), input.admin, `owner ${owner.email} disabled`, now)
+      : 0
     await audit(tx, input.admin, 'owner.disable', owner.id, data.revokeGrants ? grantsWord(revoked) : 'grants kept', now)
     return revoked
   })
@@ -238,7 +258,10 @@ export async function enableOwner(deps: Deps, input: { change: z.input<typeof Ow
  * addresses go; the audit entries about them stay (they name the owner by id and email).
  * @throws ConsoleError not_found
  */
-export async function adminDeleteOwner(deps: Deps, input: { change: z.input<typeof OwnerIdInputSchema>; admin: AdminIdentity }): Promise<{ id: string; revokedGrants: number }> {
+export async function adminDeleteOwner(
+  deps: Deps,
+  input: { change: z.input<typeof OwnerIdInputSchema>; admin: AdminIdentity },
+): Promise<{ id: string; revokedGrants: number }> {
   const data = OwnerIdInputSchema.parse(input.change)
   const now = deps.clock()
   const revokedGrants = await deps.sql.transaction(async (tx) => {
@@ -272,7 +295,13 @@ export async function adminIssueOwnerLink(
   return deps.sql.transaction(async (tx) => {
     const owner = await requireOwner(tx, data.ownerId)
     if (owner.status === 'disabled') throw new ConsoleError('conflict', 'the owner is disabled: enable them first')
-    const link = await issueOwnerLink(tx, { ownerId: owner.id, kind: data.kind, now, ttlSeconds: OWNER_LINK_TTL_SECONDS, baseUrl: deps.config.authServerUrl })
+    const link = await issueOwnerLink(tx, {
+      ownerId: owner.id,
+      kind: data.kind,
+      now,
+      ttlSeconds: OWNER_LINK_TTL_SECONDS,
+      baseUrl: deps.config.authServerUrl,
+    })
     await audit(tx, input.admin, 'owner.link', owner.id, `${data.kind} link, valid until ${link.expiresAt.toISOString()}`, now)
     return link
   })

@@ -28,7 +28,12 @@ export interface OwnerListItem {
   matchedWalletAddress: string | null
 }
 
-const CursorSchema = z.strictObject({ b: z.enum(['all', 'email', 'name', 'walletAddress']), p: z.string().max(200), k: z.string().max(2048), i: z.string().max(64) })
+const CursorSchema = z.strictObject({
+  b: z.enum(['all', 'email', 'name', 'walletAddress']),
+  p: z.string().max(200),
+  k: z.string().max(2048),
+  i: z.string().max(64),
+})
 
 const encode = (c: z.infer<typeof CursorSchema>) => Buffer.from(JSON.stringify(c), 'utf8').toString('base64url')
 
@@ -46,8 +51,10 @@ function decode(cursor: string, by: string, prefix: string): { by: z.infer<typeo
     throw new ConsoleError('bad_request', 'invalid cursor: start again from the first page')
   }
   // A name search that found no name went on in emails: its cursors say so.
-  if ((c.b !== by && !(by === 'name' && c.b === 'email')) || c.p !== prefix) throw new ConsoleError('bad_request', 'the cursor belongs to another search: start again from the first page')
-  if (by === 'all' && !z.iso.datetime().safeParse(c.k).success) throw new ConsoleError('bad_request', 'invalid cursor: start again from the first page')
+  if ((c.b !== by && !(by === 'name' && c.b === 'email')) || c.p !== prefix)
+    throw new ConsoleError('bad_request', 'the cursor belongs to another search: start again from the first page')
+  if (by === 'all' && !z.iso.datetime().safeParse(c.k).success)
+    throw new ConsoleError('bad_request', 'invalid cursor: start again from the first page')
   return { by: c.b, key: c.k, id: c.i }
 }
 
@@ -69,7 +76,10 @@ function searchKind(search: string): { by: 'all' | 'email' | 'name' | 'walletAdd
  * Keyset pages of at most 100 (docs/protocol.md §2.12).
  * @throws ZodError for input out of range; ConsoleError bad_request for a malformed cursor or one of another search
  */
-export async function listOwners(deps: Deps, input: z.input<typeof ListOwnersInputSchema>): Promise<{ items: OwnerListItem[]; nextCursor: string | null }> {
+export async function listOwners(
+  deps: Deps,
+  input: z.input<typeof ListOwnersInputSchema>,
+): Promise<{ items: OwnerListItem[]; nextCursor: string | null }> {
   const { search, cursor, limit } = ListOwnersInputSchema.parse(input)
   const kind = searchKind(search ?? '')
   const { prefix } = kind
@@ -109,7 +119,15 @@ export interface OwnerDetail {
   createdAt: Date
   updatedAt: Date
   walletAddresses: string[]
-  grants: { id: string; status: GrantStatusName; client: string; clientName: string | null; createdAt: Date; walletAddress: string; identifier: string }[]
+  grants: {
+    id: string
+    status: GrantStatusName
+    client: string
+    clientName: string | null
+    createdAt: Date
+    walletAddress: string
+    identifier: string
+  }[]
   signIn: { lastSignInAt: Date | null; failuresThisWindow: number; windowStart: Date; windowSeconds: number }
   audit: { id: string; actor: string; action: string; detail: string | null; createdAt: Date }[]
 }

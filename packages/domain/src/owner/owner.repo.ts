@@ -40,10 +40,15 @@ export interface OwnerRow {
 
 const OWNER_COLUMNS = `o."id", o."email", o."name", o."status", o."lastSignInAt", o."createdAt", o."updatedAt", CASE WHEN o."passwordHash" IS NULL THEN 0 ELSE 1 END AS "hasPassword"`
 
-const toOwnerRow = (r: Omit<OwnerRow, 'hasPassword'> & { hasPassword: number | string }): OwnerRow => ({ ...r, hasPassword: Number(r.hasPassword) === 1 })
+const toOwnerRow = (r: Omit<OwnerRow, 'hasPassword'> & { hasPassword: number | string }): OwnerRow => ({
+  ...r,
+  hasPassword: Number(r.hasPassword) === 1,
+})
 
 export async function findOwnerById(db: SqlRunner, id: string): Promise<OwnerRow | null> {
-  const [row] = await db.all<Omit<OwnerRow, 'hasPassword'> & { hasPassword: number }>(`SELECT ${OWNER_COLUMNS} FROM "Owner" o WHERE o."id" = $1`, [id])
+  const [row] = await db.all<Omit<OwnerRow, 'hasPassword'> & { hasPassword: number }>(`SELECT ${OWNER_COLUMNS} FROM "Owner" o WHERE o."id" = $1`, [
+    id,
+  ])
   return row ? toOwnerRow(row) : null
 }
 
@@ -54,7 +59,13 @@ export async function emailTaken(db: SqlRunner, email: string, exceptId: string 
 }
 
 export async function updateOwnerProfile(tx: SqlRunner, id: string, p: { email: string; name: string; now: Date }): Promise<void> {
-  await tx.run(`UPDATE "Owner" SET "email" = $1, "name" = $2, "nameKey" = $3, "updatedAt" = $4 WHERE "id" = $5`, [p.email, p.name, p.name.toLowerCase(), p.now, id])
+  await tx.run(`UPDATE "Owner" SET "email" = $1, "name" = $2, "nameKey" = $3, "updatedAt" = $4 WHERE "id" = $5`, [
+    p.email,
+    p.name,
+    p.name.toLowerCase(),
+    p.now,
+    id,
+  ])
 }
 
 export async function updateOwnerStatus(tx: SqlRunner, id: string, status: 'active' | 'disabled', now: Date): Promise<void> {
@@ -92,7 +103,9 @@ export function findGrantsNamingWalletAddress(
   db: SqlRunner,
   url: string,
   take: number,
-): Promise<{ id: string; state: string; finalizedReason: string | null; client: string; clientName: string | null; createdAt: Date; identifier: string }[]> {
+): Promise<
+  { id: string; state: string; finalizedReason: string | null; client: string; clientName: string | null; createdAt: Date; identifier: string }[]
+> {
   return db.all(
     `SELECT DISTINCT g."id", g."state", g."finalizedReason", g."client", g."clientName", g."createdAt", a."identifier"
        FROM "AccessItem" a JOIN "Grant" g ON g."id" = a."grantId"
@@ -141,7 +154,10 @@ export async function findOwnerPage(
     params.push(q.after.key, q.after.id)
   }
   params.push(q.take)
-  return db.all<OwnerListRow>(`SELECT ${cols}, ${column} AS "key" FROM ${from} WHERE ${where} ORDER BY ${column}, o."id" LIMIT $${params.length}`, params)
+  return db.all<OwnerListRow>(
+    `SELECT ${cols}, ${column} AS "key" FROM ${from} WHERE ${where} ORDER BY ${column}, o."id" LIMIT $${params.length}`,
+    params,
+  )
 }
 /** An owner's name and the wallet addresses they own; null when no owner has this id. */
 export async function findOwnerWithWalletAddresses(

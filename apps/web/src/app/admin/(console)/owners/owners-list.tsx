@@ -24,7 +24,10 @@ export function OwnersList() {
   const trpc = useTRPC()
   const q = (params.get('q') ?? '').slice(0, 200)
   const after = params.get('after') ?? undefined
-  const owners = useQuery({ ...trpc.owners.list.queryOptions({ search: q || undefined, cursor: after ?? null, limit: 50 }), placeholderData: keepPreviousData })
+  const owners = useQuery({
+    ...trpc.owners.list.queryOptions({ search: q || undefined, cursor: after ?? null, limit: 50 }),
+    placeholderData: keepPreviousData,
+  })
 
   function search(event: FormEvent<HTMLFormElement>) {
     event.preventDefault()
@@ -52,7 +55,8 @@ export function OwnersList() {
             <label htmlFor="owners-q">Email, name or wallet address</label>
             <input id="owners-q" name="q" defaultValue={q} autoComplete="off" spellCheck={false} aria-describedby="owners-q-hint" />
             <span className="hint" id="owners-q-hint">
-              The beginning is enough: an email when it has an @, a wallet address when it starts with https://, else a name (any case), or an email when no name starts with it.
+              The beginning is enough: an email when it has an @, a wallet address when it starts with https://, else a name (any case), or an email
+              when no name starts with it.
             </span>
           </div>
           <button type="submit" className="button">

@@ -22,7 +22,9 @@ const grantsWord = (n: number) => `${n} grant${n === 1 ? '' : 's'}`
 export function OwnerDetailView({ id, created }: { id: string; created: boolean }) {
   const trpc = useTRPC()
   const owner = useQuery(trpc.owners.byId.queryOptions({ ownerId: id }))
-  const [notice, setNotice] = useState<string | null>(created ? 'Owner created. Create an invitation link below and pass it on, so they can set a password.' : null)
+  const [notice, setNotice] = useState<string | null>(
+    created ? 'Owner created. Create an invitation link below and pass it on, so they can set a password.' : null,
+  )
 
   if (owner.isPending) return <Loading>Loading the owner…</Loading>
   if (owner.isError) {
@@ -244,10 +246,20 @@ function IssueLinks({ owner }: { owner: OwnerDetail }) {
     <>
       <p className="hint">A link works once and expires. It is shown only here, now: copy it and pass it on to the owner yourself.</p>
       <div className="actions-row">
-        <button type="button" className="button secondary" disabled={issue.isPending} onClick={() => issue.mutate({ ownerId: owner.id, kind: 'invitation' })}>
+        <button
+          type="button"
+          className="button secondary"
+          disabled={issue.isPending}
+          onClick={() => issue.mutate({ ownerId: owner.id, kind: 'invitation' })}
+        >
           Create invitation link
         </button>
-        <button type="button" className="button secondary" disabled={issue.isPending} onClick={() => issue.mutate({ ownerId: owner.id, kind: 'reset' })}>
+        <button
+          type="button"
+          className="button secondary"
+          disabled={issue.isPending}
+          onClick={() => issue.mutate({ ownerId: owner.id, kind: 'reset' })}
+        >
           Create password-reset link
         </button>
       </div>
@@ -296,7 +308,15 @@ function WalletAddresses({ owner, onDone }: { owner: OwnerDetail; onDone(message
       <form key={formKey} onSubmit={submit} className="inline-form" aria-label="Add a wallet address">
         <div className="grow">
           <label htmlFor="add-address">Add a wallet address</label>
-          <input id="add-address" name="walletAddress" type="url" required placeholder="https://wallet.example/name" spellCheck={false} autoComplete="off" />
+          <input
+            id="add-address"
+            name="walletAddress"
+            type="url"
+            required
+            placeholder="https://wallet.example/name"
+            spellCheck={false}
+            autoComplete="off"
+          />
         </div>
         <button type="submit" className="button" disabled={add.isPending}>
           {add.isPending ? 'Adding…' : 'Add'}
@@ -313,7 +333,9 @@ function RemoveAddress({ owner, url, onDone }: { owner: OwnerDetail; url: string
   const confirmation = useConfirmation()
   const checkId = useId()
   const [revoke, setRevoke] = useState(true)
-  const live = owner.grants.filter((g) => g.walletAddress === url && (g.status === 'pending' || g.status === 'approved' || g.status === 'issued')).length
+  const live = owner.grants.filter(
+    (g) => g.walletAddress === url && (g.status === 'pending' || g.status === 'approved' || g.status === 'issued'),
+  ).length
   const remove = useMutation(
     trpc.owners.removeWalletAddress.mutationOptions({
       onSuccess: async (r) => {
@@ -338,9 +360,7 @@ function RemoveAddress({ owner, url, onDone }: { owner: OwnerDetail; url: string
       </p>
       <label className="check" htmlFor={checkId}>
         <input id={checkId} type="checkbox" checked={revoke} onChange={(e) => setRevoke(e.target.checked)} />
-        <span>
-          Also revoke the grants that name it ({live} still live). Their clients lose access at once.
-        </span>
+        <span>Also revoke the grants that name it ({live} still live). Their clients lose access at once.</span>
       </label>
     </ConfirmedAction>
   )
