@@ -2,7 +2,7 @@
 
 import { useMutation } from '@tanstack/react-query'
 import { useRouter } from 'next/navigation'
-import { useRef, type FormEvent } from 'react'
+import { useEffect, useRef, type FormEvent } from 'react'
 import { useTRPC } from '../../../_lib/trpc'
 import { errorMessage } from '../../../_lib/errors'
 import { ErrorMessage } from '../../../_components/ui'
@@ -15,9 +15,13 @@ export function CreateOwnerForm() {
   const create = useMutation(
     trpc.owners.create.mutationOptions({
       onSuccess: (r) => router.push(`/admin/owners/${r.id}?created=1`),
-      onError: () => setTimeout(() => errorRef.current?.focus(), 0),
     }),
   )
+  // A refusal takes the focus, so a screen reader reads it and the keyboard continues from there.
+  const failedAt = create.isError ? create.failureCount + create.submittedAt : 0
+  useEffect(() => {
+    if (failedAt) errorRef.current?.focus()
+  }, [failedAt])
 
   function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault()
