@@ -258,7 +258,7 @@ describe('POST /interact/{id}/{nonce}/sign-in', () => {
   })
 })
 
-describe('a disabled owner (docs/protocol.md §2.12)', () => {
+describe('a disabled owner (docs/protocol.md §2.13)', () => {
   it('is told only after the right password, gets no session, and an older session shows the disabled page', async () => {
     const g = await pending(CAROL.walletAddresses[0])
     const { cookie: interaction } = await openLink(g)

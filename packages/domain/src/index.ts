@@ -85,3 +85,20 @@ export { GRANT_STATES, FINALIZED_REASONS, GRANT_STATUS_NAMES, type GrantStatusNa
 export { TOKEN_STATUSES, type TokenStatus } from './admin/admin-views'
 export { ACCESS_TYPES } from './access/access.wire'
 export { INTERACTION_COOKIE, OWNER_COOKIE, ADMIN_COOKIE, readCookie, setCookie, adminCookieJar } from './session/cookies'
+export {
+  listConnectedApps,
+  findConnectedApp,
+  revokeFromAccount,
+  ownerHistory,
+  changeOwnerPassword,
+  grantEnd,
+  accountSession,
+  accountFormIsGenuine,
+  signOutOfAccount,
+  type AccountSession,
+  type ConnectedApp,
+  type HistoryEntry,
+  type PasswordChange,
+} from './account/account'
+export { revokeGrantAs, auditActor, type GrantRevoker } from './admin/admin-revoke-grant'
+export { passwordProblem, PASSWORD_LENGTH } from './owner/password-rules'

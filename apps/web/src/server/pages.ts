@@ -4,7 +4,7 @@ import { html, type Html } from './html'
 // Server-rendered HTML pages of the front channel: the consent screen and every message a person may see. Plain
 // forms, no script, one stylesheet; every value is escaped by the html tag.
 
-function renderPage(status: number, title: string, body: Html, headers: Record<string, string> = {}): Response {
+export function renderPage(status: number, title: string, body: Html, headers: Record<string, string> = {}): Response {
   const page = html`<!doctype html>
     <html lang="en">
       <head>

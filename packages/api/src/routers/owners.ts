@@ -21,7 +21,7 @@ import {
 import { adminProcedure, mutationProcedure, router } from '../trpc'
 import { OwnerChangeResultSchema, OwnerDetailInputSchema, OwnerDetailSchema, OwnerIdResultSchema, OwnerLinkSchema, OwnerPageSchema } from '../schemas'
 
-// Resource owners in the console (docs/protocol.md §2.12). Every mutation writes an audit entry naming the
+// Resource owners in the console (docs/protocol.md §2.13). Every mutation writes an audit entry naming the
 // administrator, in the transaction of the change. CONFLICT for a taken email or wallet address, NOT_FOUND for an
 // unknown owner.
 export const ownersRouter = router({

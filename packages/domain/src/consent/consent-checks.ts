@@ -89,7 +89,7 @@ export async function ownerOf(
     : null
 }
 
-/** What a disabled owner sees instead of a consent request (docs/protocol.md §2.12): they can decide nothing. */
+/** What a disabled owner sees instead of a consent request (docs/protocol.md §2.13): they can decide nothing. */
 export const accountDisabledPage = (): FrontChannelResult =>
   page(
     403,

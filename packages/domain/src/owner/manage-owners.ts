@@ -25,7 +25,7 @@ import {
   type OwnerRow,
 } from './owner.repo'
 
-// Owners in the admin console (docs/protocol.md §2.12): every change is one transaction with the audit entry that
+// Owners in the admin console (docs/protocol.md §2.13): every change is one transaction with the audit entry that
 // names the administrator, so nothing is half-written and nothing goes unrecorded.
 
 export const OwnerEmailSchema = z
@@ -63,7 +63,7 @@ export const SetOwnerStatusInputSchema = z.strictObject({ ownerId: OwnerIdSchema
 export const OwnerIdInputSchema = z.strictObject({ ownerId: OwnerIdSchema })
 
 /**
- * Refuses a wallet address that is, or is above or below, one already owned (docs/protocol.md §2.12): a resource
+ * Refuses a wallet address that is, or is above or below, one already owned (docs/protocol.md §2.13): a resource
  * may belong to one owner only, since consent lets any owner whose address is "at or above" it decide.
  */
 export async function assertWalletAddressesFree(tx: SqlRunner, urls: string[], ownerId: string | null): Promise<void> {
@@ -276,7 +276,7 @@ export async function adminDeleteOwner(
   return { id: data.ownerId, revokedGrants }
 }
 
-/** How long an invitation or password-reset link stays usable (docs/protocol.md §2.12). */
+/** How long an invitation or password-reset link stays usable (docs/protocol.md §2.13). */
 export const OWNER_LINK_TTL_SECONDS = 7 * 24 * 60 * 60
 
 export const IssueOwnerLinkInputSchema = z.strictObject({ ownerId: OwnerIdSchema, kind: z.enum(['invitation', 'reset']) })

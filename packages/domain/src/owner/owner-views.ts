@@ -73,7 +73,7 @@ function searchKind(search: string): { by: 'all' | 'email' | 'name' | 'walletAdd
 /**
  * The console's owners list: newest first, or the owners whose email (a search with `@`), name (any other text,
  * any case; when no name starts with it, emails) or wallet address (a search starting with http:// or https://) starts with the search, in key order.
- * Keyset pages of at most 100 (docs/protocol.md §2.12).
+ * Keyset pages of at most 100 (docs/protocol.md §2.13).
  * @throws ZodError for input out of range; ConsoleError bad_request for a malformed cursor or one of another search
  */
 export async function listOwners(
