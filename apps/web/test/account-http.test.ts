@@ -14,12 +14,13 @@ const ALICE = { ...DEMO_OWNER, walletAddresses: [...DEMO_OWNER.walletAddresses] 
 const ALICE_WALLET = DEMO_OWNER.walletAddresses[0]
 const BOB = { email: 'bob@example.com', name: 'Bob Other', password: 'bob-other-password', walletAddresses: ['https://wallet.example/bob'] }
 const CAROL = { email: 'carol@example.com', name: 'Carol', password: 'carol-first-password', walletAddresses: ['https://wallet.example/carol'] }
+const DAN = { email: 'dan@example.com', name: 'Dan', password: 'dan-own-password', walletAddresses: ['https://wallet.example/dan'] }
 
 beforeAll(async () => {
   w = await startWorld()
   store = await openStore(`file:${w.server.dbFile}`)
   db = store.prisma
-  for (const owner of [ALICE, BOB, CAROL]) await createOwner(store.sql, owner)
+  for (const owner of [ALICE, BOB, CAROL, DAN]) await createOwner(store.sql, owner)
 })
 
 afterAll(async () => {
@@ -119,6 +120,18 @@ describe('GET /account', () => {
     expect(html).toContain(`/account/apps/${mine.id}/revoke`)
     expect(html).not.toContain(bobs.id)
     expect(html).not.toContain(BOB.walletAddresses[0])
+  })
+})
+
+describe('a disabled owner on /account (docs/protocol.md §2.13)', () => {
+  it('gets the answer anyone gets for a wrong password, and hears that the account is disabled only after the right one', async () => {
+    await db.owner.update({ where: { email: DAN.email }, data: { status: 'disabled' } })
+    const wrong = await post('/account/sign-in', null, { email: DAN.email, password: 'not-dans-password' })
+    expect(wrong.status).toBe(303)
+    expect(wrong.headers.get('location')).toBe('/account?failed')
+    const right = await post('/account/sign-in', null, { email: DAN.email, password: DAN.password })
+    expect(right.headers.getSetCookie().some((c) => c.startsWith('gnap_owner='))).toBe(false)
+    expect(await page(right, 403)).toContain('This account is disabled')
   })
 })
 

@@ -11,6 +11,7 @@ let db: Store['prisma']
 
 const ALICE_WALLET = DEMO_OWNER.walletAddresses[0]
 const BOB = { email: 'bob@example.com', name: 'Bob Other', password: 'bob-other-password', walletAddresses: ['https://wallet.example/bob'] }
+const CAROL = { email: 'carol@example.com', name: 'Carol', password: 'carol-own-password', walletAddresses: ['https://wallet.example/carol'] }
 
 beforeAll(async () => {
   w = await startWorld({ IDENTITY_SERVER_URL: undefined })
@@ -19,6 +20,7 @@ beforeAll(async () => {
   db = store.prisma
   await createOwner(store.sql, { ...DEMO_OWNER, walletAddresses: [...DEMO_OWNER.walletAddresses] })
   await createOwner(store.sql, BOB)
+  await createOwner(store.sql, CAROL)
 })
 
 afterAll(async () => {
@@ -253,6 +255,33 @@ describe('POST /interact/{id}/{nonce}/sign-in', () => {
     expect(sessions).not.toContain(owner.value)
     expect(sessions).not.toContain(csrf)
     expect(JSON.stringify(await interactionRow(g))).not.toContain(interaction.value)
+  })
+})
+
+describe('a disabled owner (docs/protocol.md §2.13)', () => {
+  it('is told only after the right password, gets no session, and an older session shows the disabled page', async () => {
+    const g = await pending(CAROL.walletAddresses[0])
+    const { cookie: interaction } = await openLink(g)
+    const owner = cookieFrom(await signIn(g, interaction, CAROL.email, CAROL.password), 'gnap_owner')
+    if (!owner) throw new Error('no owner cookie')
+    await db.owner.update({ where: { email: CAROL.email }, data: { status: 'disabled' } })
+    try {
+      // A session that outlived the disable (disabling ends sessions; this one raced it): no request, a clear page.
+      const page = await expectHtml(await get(`${g.base}/consent`, [interaction, owner]), 403)
+      expect(page).toContain('Account disabled')
+      expect(page).not.toMatch(/value="approve"/)
+
+      // A wrong password gets the answer anyone gets; the right one, and only it, hears that the account is disabled.
+      const wrong = await signIn(g, interaction, CAROL.email, 'not-carols-password')
+      expect(wrong.status).toBe(303)
+      expect(wrong.headers.get('location')).toMatch(/consent\?failed$/)
+      const right = await signIn(g, interaction, CAROL.email, CAROL.password)
+      expect(cookieFrom(right, 'gnap_owner')).toBeNull()
+      expect(await expectHtml(right, 403)).toContain('This account is disabled')
+      await expectUndecided(g)
+    } finally {
+      await db.owner.update({ where: { email: CAROL.email }, data: { status: 'active' } })
+    }
   })
 })
 

@@ -5,6 +5,7 @@ import { tokensRouter } from './routers/tokens'
 import { clientsRouter } from './routers/clients'
 import { statsRouter } from './routers/stats'
 import { auditRouter } from './routers/audit'
+import { ownersRouter } from './routers/owners'
 
 export const appRouter = router({
   auth: authRouter,
@@ -13,6 +14,7 @@ export const appRouter = router({
   clients: clientsRouter,
   stats: statsRouter,
   audit: auditRouter,
+  owners: ownersRouter,
 })
 
 export type AppRouter = typeof appRouter

@@ -171,3 +171,56 @@ export const AuditPageSchema = z.strictObject({
 export const GrantIdInputSchema = z.strictObject({ id: z.string().trim().min(1).max(64) })
 export const GrantIdForChainInputSchema = z.strictObject({ grantId: z.string().trim().min(1).max(64) })
 export const ManagementIdInputSchema = z.strictObject({ managementId: z.string().trim().min(1).max(64) })
+
+const OwnerStatusSchema = z.enum(['active', 'disabled'])
+
+export const OwnerPageSchema = z.strictObject({
+  items: z.array(
+    z.strictObject({
+      id,
+      email: z.string().max(254),
+      name: z.string().max(120),
+      status: OwnerStatusSchema,
+      createdAt: date,
+      matchedWalletAddress: url.nullable(),
+    }),
+  ),
+  nextCursor: z.string().max(2048).nullable(),
+})
+
+export const OwnerDetailSchema = z.strictObject({
+  id,
+  email: z.string().max(254),
+  name: z.string().max(120),
+  status: OwnerStatusSchema,
+  /** Whether the owner has set a password: never the hash. */
+  hasPassword: z.boolean(),
+  createdAt: date,
+  updatedAt: date,
+  walletAddresses: z.array(url),
+  grants: z.array(
+    z.strictObject({
+      id,
+      status: z.enum(GRANT_STATUS_NAMES),
+      client: url,
+      clientName: z.string().max(1024).nullable(),
+      createdAt: date,
+      walletAddress: url,
+      identifier: url,
+    }),
+  ),
+  signIn: z.strictObject({
+    lastSignInAt: date.nullable(),
+    failuresThisWindow: z.number().int().min(0),
+    windowStart: date,
+    windowSeconds: z.number().int(),
+  }),
+  audit: z.array(
+    z.strictObject({ id, actor: z.string().max(254), action: z.string().max(64), detail: z.string().max(8192).nullable(), createdAt: date }),
+  ),
+})
+
+export const OwnerIdResultSchema = z.strictObject({ id })
+export const OwnerChangeResultSchema = z.strictObject({ id, revokedGrants: z.number().int().min(0) })
+export const OwnerLinkSchema = z.strictObject({ url: url, expiresAt: date })
+export const OwnerDetailInputSchema = z.strictObject({ ownerId: id })

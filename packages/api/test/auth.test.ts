@@ -1,17 +1,23 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { ADMIN_SESSION_SECONDS, SIGN_IN_LIMITS, createAdmin, csrfTokenFor, signInAdmin } from '@gnap/domain'
+import { ADMIN_SESSION_SECONDS, SIGN_IN_LIMITS, createAdmin, createOwner, csrfTokenFor, signInAdmin } from '@gnap/domain'
 import { issueNonInteractiveGrant, type IssuedGrant, type TestDeps } from '@gnap/domain/testing'
 import { ADMIN, apiTestDeps, callerWith, expectTrpcError, orphanAdminSession, ownerSessionValue, recordingJar, signedInAdmin } from './support'
 import { MUTATIONS, everyProcedure, routerPaths } from './procedures'
 
 let t: TestDeps
 let grant: IssuedGrant
-let ids: { grantId: string; managementId: string }
+let ids: { grantId: string; managementId: string; ownerId: string }
 beforeEach(async () => {
   t = await apiTestDeps()
   grant = await issueNonInteractiveGrant(t)
   const row = await t.db.grant.findUniqueOrThrow({ where: { continueId: grant.continueId } })
-  ids = { grantId: row.id, managementId: grant.managementId }
+  const bob = await createOwner(t.sql, {
+    email: 'bob@example.com',
+    name: 'Bob',
+    password: 'bob-password',
+    walletAddresses: ['https://wallet.example/bob'],
+  })
+  ids = { grantId: row.id, managementId: grant.managementId, ownerId: bob.id }
 })
 afterEach(async () => {
   await t.cleanup()
@@ -84,6 +90,12 @@ describe('CSRF: mutations need the session’s token in the header', () => {
     // Nothing happened: the grant and token are live, the session still works.
     expect(await t.db.grant.findUniqueOrThrow({ where: { id: ids.grantId } })).toMatchObject({ finalizedReason: 'issued' })
     expect(await t.db.accessToken.findUniqueOrThrow({ where: { managementId: ids.managementId } })).toMatchObject({ state: 'active' })
+    expect(await t.db.owner.findUniqueOrThrow({ where: { id: ids.ownerId } })).toMatchObject({
+      email: 'bob@example.com',
+      name: 'Bob',
+      status: 'active',
+    })
+    expect(await t.db.owner.count()).toBe(1)
     await expect((await callerWith(t, { session: mine.value })).auth.session()).resolves.toBeDefined()
   })
 

@@ -4,7 +4,11 @@ import { appRouter } from '../src/root'
 type Caller = ReturnType<typeof createCaller>
 
 /** Every procedure of the router, called with valid input (ids of real rows where it takes ids). */
-export function everyProcedure(ids: { grantId: string; managementId: string }): [path: string, call: (c: Caller) => Promise<unknown>][] {
+export function everyProcedure(ids: {
+  grantId: string
+  managementId: string
+  ownerId: string
+}): [path: string, call: (c: Caller) => Promise<unknown>][] {
   const now = new Date()
   return [
     ['auth.signIn', (c) => c.auth.signIn({ email: 'ops@example.com', password: 'correct horse battery staple' })],
@@ -19,10 +23,35 @@ export function everyProcedure(ids: { grantId: string; managementId: string }): 
     ['clients.list', (c) => c.clients.list({})],
     ['stats.overview', (c) => c.stats.overview({ from: new Date(now.getTime() - 86_400_000), to: now })],
     ['audit.list', (c) => c.audit.list({})],
+    ['owners.list', (c) => c.owners.list({})],
+    ['owners.byId', (c) => c.owners.byId({ ownerId: ids.ownerId })],
+    ['owners.create', (c) => c.owners.create({ email: 'carol@example.com', name: 'Carol', walletAddresses: ['https://wallet.example/carol'] })],
+    ['owners.edit', (c) => c.owners.edit({ ownerId: ids.ownerId, email: 'bob@example.com', name: 'Bob B' })],
+    ['owners.addWalletAddress', (c) => c.owners.addWalletAddress({ ownerId: ids.ownerId, walletAddress: 'https://wallet.example/bob2' })],
+    [
+      'owners.removeWalletAddress',
+      (c) => c.owners.removeWalletAddress({ ownerId: ids.ownerId, walletAddress: 'https://wallet.example/bob', revokeGrants: true }),
+    ],
+    ['owners.disable', (c) => c.owners.disable({ ownerId: ids.ownerId, revokeGrants: true })],
+    ['owners.enable', (c) => c.owners.enable({ ownerId: ids.ownerId })],
+    ['owners.delete', (c) => c.owners.delete({ ownerId: ids.ownerId })],
+    ['owners.issueLink', (c) => c.owners.issueLink({ ownerId: ids.ownerId, kind: 'invitation' })],
   ]
 }
 
 /** The router's procedure paths, to prove a list of procedures is complete. */
 export const routerPaths = (): string[] => Object.keys(appRouter._def.procedures).sort()
 
-export const MUTATIONS = ['auth.signOut', 'grants.revoke', 'tokens.revoke'] as const
+export const MUTATIONS = [
+  'auth.signOut',
+  'grants.revoke',
+  'tokens.revoke',
+  'owners.create',
+  'owners.edit',
+  'owners.addWalletAddress',
+  'owners.removeWalletAddress',
+  'owners.disable',
+  'owners.enable',
+  'owners.delete',
+  'owners.issueLink',
+] as const

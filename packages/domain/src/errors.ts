@@ -157,3 +157,6 @@ export function zodToGnap(error: z.ZodError): GnapError {
   if (issue.code === 'unrecognized_keys') message = `unknown field ${issue.keys.map((k) => `"${k}"`).join(', ')}`
   return new GnapError('invalid_request', path ? `${path}: ${message}` : message)
 }
+
+/** A disabled owner gave the right password: told only then, so a guesser learns nothing (docs/protocol.md §2.13). */
+export const ownerDisabled = (): GnapError => withStatus('request_denied', 'this account is disabled', 403)

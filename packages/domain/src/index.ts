@@ -29,7 +29,28 @@ export type { FrontChannelResult } from './interaction/front-channel'
 export { getConsentScreen } from './consent/get-consent-screen'
 export { decideConsent } from './consent/decide-consent'
 export type { ConsentClient } from './consent/consent-checks'
+export { accountDisabledPage } from './consent/consent-checks'
 export { createOwner } from './owner/create-owner'
+export {
+  adminCreateOwner,
+  editOwner,
+  addWalletAddress,
+  removeWalletAddress,
+  disableOwner,
+  enableOwner,
+  adminDeleteOwner,
+  adminIssueOwnerLink,
+  IssueOwnerLinkInputSchema,
+  OWNER_LINK_TTL_SECONDS,
+  CreateOwnerInputSchema,
+  EditOwnerInputSchema,
+  WalletAddressInputSchema,
+  RemoveWalletAddressInputSchema,
+  SetOwnerStatusInputSchema,
+  OwnerIdInputSchema,
+} from './owner/manage-owners'
+export { listOwners, getOwnerDetail, ListOwnersInputSchema, OWNER_PAGE_MAX, type OwnerDetail, type OwnerListItem } from './owner/owner-views'
+export { issueOwnerLink } from './owner/owner-link'
 export { signInOwner, OWNER_SESSION_SECONDS } from './owner/sign-in-owner'
 export { signOutOwner } from './owner/sign-out-owner'
 export { createSession } from './session/create-session'

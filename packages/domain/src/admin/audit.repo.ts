@@ -7,7 +7,19 @@ import { newId } from '../secrets'
 // its read models.
 
 /** What the console records. Dotted `<what>.<verb>`, stable: the console filters and words them. */
-type AuditAction = 'grant.revoke' | 'token.revoke' | 'admin.sign-in' | 'admin.sign-out'
+export type AuditAction =
+  | 'grant.revoke'
+  | 'token.revoke'
+  | 'admin.sign-in'
+  | 'admin.sign-out'
+  | 'owner.create'
+  | 'owner.edit'
+  | 'owner.wallet-address.add'
+  | 'owner.wallet-address.remove'
+  | 'owner.disable'
+  | 'owner.enable'
+  | 'owner.delete'
+  | 'owner.link'
 
 export async function insertAuditEntry(
   db: SqlRunner,
@@ -33,4 +45,16 @@ export function findAuditEntries(reads: ReadModels, input: { after: { createdAt:
     orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
     take: input.take,
   })
+}
+
+/** The newest entries about one target (`owner:<id>`), newest first. */
+export function findAuditEntriesAbout(
+  db: SqlRunner,
+  target: string,
+  take: number,
+): Promise<{ id: string; actor: string; action: string; detail: string | null; createdAt: Date }[]> {
+  return db.all(
+    `SELECT "id", "actor", "action", "detail", "createdAt" FROM "AuditLog" WHERE "target" = $1 ORDER BY "createdAt" DESC, "id" DESC LIMIT $2`,
+    [target, take],
+  )
 }

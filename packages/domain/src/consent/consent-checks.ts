@@ -80,9 +80,20 @@ export const finishUrl = (deps: Deps, i: { id: string; nonce: string }) => serve
 export async function ownerOf(
   deps: Deps,
   sessionValue: string | null,
-): Promise<{ session: SessionRow; owner: { id: string; name: string }; walletAddresses: string[] } | null> {
+): Promise<{ session: SessionRow; owner: { id: string; name: string; disabled: boolean }; walletAddresses: string[] } | null> {
   const session = await findSession(deps.sql, 'owner', sessionValue, deps.clock())
   if (!session) return null
   const owner = await findOwnerWithWalletAddresses(deps.sql, session.subjectId)
-  return owner ? { session, owner: { id: owner.id, name: owner.name }, walletAddresses: owner.walletAddresses } : null
+  return owner
+    ? { session, owner: { id: owner.id, name: owner.name, disabled: owner.status === 'disabled' }, walletAddresses: owner.walletAddresses }
+    : null
 }
+
+/** What a disabled owner sees instead of a consent request (docs/protocol.md §2.13): they can decide nothing. */
+export const accountDisabledPage = (): FrontChannelResult =>
+  page(
+    403,
+    'request_denied',
+    'Account disabled',
+    'This account is disabled, so it cannot approve or deny this request. Contact the provider of your wallet to have it enabled again.',
+  )

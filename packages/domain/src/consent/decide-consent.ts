@@ -4,7 +4,7 @@ import { csrfMatches } from '../session/csrf'
 import { ownsAccess } from '../owner/owns-access'
 import { decideInteraction } from '../interaction/decide-interaction'
 import { page, type FrontChannelResult } from '../interaction/front-channel'
-import { checkInteraction, finishUrl, ownerOf, type ConsentInput } from './consent-checks'
+import { accountDisabledPage, checkInteraction, finishUrl, ownerOf, type ConsentInput } from './consent-checks'
 
 /**
  * POST /interact/{id}/{nonce}/decision — the owner's Approve or Deny. Needs the interaction's session, the owner's
@@ -17,6 +17,7 @@ export async function decideConsent(deps: Deps, input: ConsentInput & { csrf: st
   const { interaction } = checked
   const signedIn = await ownerOf(deps, input.ownerSession)
   if (!signedIn) return page(401, 'invalid_request', 'Signed out', 'Your session has ended. Go back to the request and sign in again.')
+  if (signedIn.owner.disabled) return accountDisabledPage()
   if (!csrfMatches(signedIn.session, input.csrf)) {
     return page(403, 'invalid_request', 'Request refused', 'This form could not be verified. Go back to the request and try again.')
   }

@@ -4,7 +4,7 @@ import { describeAccessItem } from '../access/describe-access'
 import { csrfTokenFor } from '../session/csrf'
 import { ownsAccess } from '../owner/owns-access'
 import type { FrontChannelResult } from '../interaction/front-channel'
-import { checkInteraction, ownerOf, type ConsentClient, type ConsentInput } from './consent-checks'
+import { accountDisabledPage, checkInteraction, ownerOf, type ConsentClient, type ConsentInput } from './consent-checks'
 
 type ConsentScreen =
   | FrontChannelResult
@@ -25,6 +25,7 @@ export async function getConsentScreen(deps: Deps, input: ConsentInput): Promise
   const { interaction, client } = checked
   const signedIn = await ownerOf(deps, input.ownerSession)
   if (!signedIn || !input.ownerSession) return { kind: 'sign-in', client }
+  if (signedIn.owner.disabled) return accountDisabledPage()
   const csrf = csrfTokenFor(input.ownerSession)
   const rows = interaction.grant.accessItems
   if (

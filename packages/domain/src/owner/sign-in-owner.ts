@@ -1,7 +1,8 @@
 import type { Deps } from '../deps'
+import { ownerDisabled } from '../errors'
 import { createSession } from '../session/create-session'
 import { attemptSignIn } from '../rate-limit/sign-in-limit'
-import { findOwnerByEmail } from './owner.repo'
+import { findOwnerByEmail, recordOwnerSignIn } from './owner.repo'
 
 /** Owner sessions last this long: long enough to read and decide, short enough not to linger. */
 export const OWNER_SESSION_SECONDS = 30 * 60
@@ -9,8 +10,10 @@ export const OWNER_SESSION_SECONDS = 30 * 60
 /**
  * Checks an owner's email and password and opens a session. Null for any failure, with the same work done
  * whether or not the email exists (no owner enumeration). Every attempt is reserved before its password is checked
- * and counted unless it succeeds (SIGN_IN_LIMITS, scope `owner`, docs/protocol.md §2.11).
- * @throws GnapError request_denied (429, retryAfterSeconds) when too many sign-ins failed or are being checked
+ * and counted unless it succeeds (SIGN_IN_LIMITS, scope `owner`, docs/protocol.md §2.11). An owner without a
+ * password (invited, link not used yet) never signs in. A disabled owner is told so only after the right password.
+ * @throws GnapError request_denied (429, retryAfterSeconds) when too many sign-ins failed or are being checked;
+ *   request_denied (403, `ownerDisabled`) when the password is right but the account is disabled
  */
 export async function signInOwner(
   deps: Deps,
@@ -20,5 +23,8 @@ export async function signInOwner(
   const password = input.password.slice(0, 256)
   const owner = await attemptSignIn(deps, { scope: 'owner', email, password, ip: input.ip ?? null, find: findOwnerByEmail })
   if (!owner) return null
-  return createSession(deps.sql, { kind: 'owner', subjectId: owner.id, ttlSeconds: OWNER_SESSION_SECONDS, now: deps.clock() })
+  if (owner.status !== 'active') throw ownerDisabled()
+  const now = deps.clock()
+  await recordOwnerSignIn(deps.sql, owner.id, now)
+  return createSession(deps.sql, { kind: 'owner', subjectId: owner.id, ttlSeconds: OWNER_SESSION_SECONDS, now })
 }

@@ -106,7 +106,7 @@ export function addressGroup(address: string): string {
  * null otherwise (the reservation stays: a counted failure). The same work is done whether or not the account exists.
  * @throws GnapError request_denied (429, retryAfterSeconds) when the queue is full or a limit is reached
  */
-export async function attemptSignIn<A extends { passwordHash: string }>(
+export async function attemptSignIn<A extends { passwordHash: string | null }>(
   deps: Deps,
   input: { scope: Scope; email: string; password: string; ip: string | null; find: (db: Sql, email: string) => Promise<A | null> },
 ): Promise<A | null> {

@@ -36,3 +36,4 @@ export { findTokenByManagementId, findTokenByValue, markRotated } from '../acces
 export { findGrantByContinueId } from '../grant/grant.repo'
 export { encodeCursor } from '../admin/page-cursor'
 export type { Prisma, PrismaClient } from '../db/store'
+export { ownerCursor } from '../owner/owner-views'

@@ -1,4 +1,4 @@
-import { signInOwner } from '@gnap/domain'
+import { GnapError, signInOwner } from '@gnap/domain'
 import { callerIp } from '../../../server/caller-ip'
 import { frontChannelRoute, readForm, seeOther } from '../../../server/front-channel'
 import { accountSignInPage } from '../../../server/account-pages'
@@ -13,6 +13,10 @@ export const POST = frontChannelRoute(async (deps, req) => {
   try {
     session = await signInOwner(deps, { email: form.get('email') ?? '', password: form.get('password') ?? '', ip: callerIp(req, deps.config) })
   } catch (e) {
+    // The right password for a disabled account: only now is the owner told (docs/protocol.md §2.13).
+    if (e instanceof GnapError && e.status === 403) {
+      return accountSignInPage('This account is disabled. Contact the provider of your wallet to have it enabled again.', 403)
+    }
     const limited = tooManySignIns(e)
     if (!limited) throw e
     return accountSignInPage(limited.message, 429, limited.headers)

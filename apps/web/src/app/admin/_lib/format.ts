@@ -74,6 +74,14 @@ export const AUDIT_ACTION_LABEL: Record<string, string> = {
   'token.revoke': 'Revoked a token',
   'admin.sign-in': 'Signed in',
   'admin.sign-out': 'Signed out',
+  'owner.create': 'Created an owner',
+  'owner.edit': 'Edited an owner',
+  'owner.wallet-address.add': 'Added a wallet address',
+  'owner.wallet-address.remove': 'Removed a wallet address',
+  'owner.disable': 'Disabled an owner',
+  'owner.enable': 'Enabled an owner',
+  'owner.delete': 'Deleted an owner',
+  'owner.link': 'Created a sign-in link',
 }
 
 /** `{ value: '2500', assetCode: 'USD', assetScale: 2 }` → `25.00 USD` (exact: integer arithmetic on the digits). */

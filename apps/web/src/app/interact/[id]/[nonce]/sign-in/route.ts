@@ -1,5 +1,6 @@
 import {
   GnapError,
+  accountDisabledPage,
   OWNER_SESSION_SECONDS,
   getConsentScreen,
   signInOwner,
@@ -36,6 +37,8 @@ export const POST = frontChannelRoute(async (deps, req, params) => {
       ip: callerIp(req, deps.config),
     })
   } catch (e) {
+    // The right password for a disabled account: only now is the owner told (docs/protocol.md §2.13).
+    if (e instanceof GnapError && e.status === 403) return render(deps, req, params, accountDisabledPage())
     if (!(e instanceof GnapError) || e.status !== 429) throw e
     const wait = e.retryAfterSeconds ?? 60
     const message =
