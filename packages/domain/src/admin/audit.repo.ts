@@ -7,7 +7,7 @@ import { newId } from '../secrets'
 // its read models.
 
 /** What the console records. Dotted `<what>.<verb>`, stable: the console filters and words them. */
-type AuditAction = 'grant.revoke' | 'token.revoke' | 'admin.sign-in' | 'admin.sign-out'
+type AuditAction = 'grant.revoke' | 'token.revoke' | 'admin.sign-in' | 'admin.sign-out' | 'owner.set-password' | 'owner.import'
 
 export async function insertAuditEntry(
   db: SqlRunner,

@@ -52,3 +52,14 @@ export async function deleteOwner(db: SqlRunner, id: string): Promise<void> {
 export async function deleteOwnerWalletAddress(db: SqlRunner, url: string): Promise<void> {
   await db.run(`DELETE FROM "OwnerWalletAddress" WHERE "url" = $1`, [url])
 }
+
+/** Replaces an owner's password hash; whether the owner exists. */
+export async function updateOwnerPasswordHash(db: SqlRunner, id: string, passwordHash: string): Promise<boolean> {
+  return (await db.run(`UPDATE "Owner" SET "passwordHash" = $1 WHERE "id" = $2`, [passwordHash, id])) === 1
+}
+
+/** An owner's email and name, for the password rules and the audit log; null when no owner has this id. */
+export async function findOwnerIdentity(db: SqlRunner, id: string): Promise<{ id: string; email: string; name: string } | null> {
+  const [row] = await db.all<{ id: string; email: string; name: string }>(`SELECT "id", "email", "name" FROM "Owner" WHERE "id" = $1`, [id])
+  return row ?? null
+}
