@@ -63,3 +63,13 @@ export async function findOwnerIdentity(db: SqlRunner, id: string): Promise<{ id
   const [row] = await db.all<{ id: string; email: string; name: string }>(`SELECT "id", "email", "name" FROM "Owner" WHERE "id" = $1`, [id])
   return row ?? null
 }
+
+/** Renames an owner. */
+export async function updateOwnerName(db: SqlRunner, id: string, name: string): Promise<void> {
+  await db.run(`UPDATE "Owner" SET "name" = $1 WHERE "id" = $2`, [name, id])
+}
+
+/** Gives an owner one more wallet address (a unique violation when another owner has it). */
+export async function insertOwnerWalletAddress(db: SqlRunner, ownerId: string, url: string): Promise<void> {
+  await db.run(`INSERT INTO "OwnerWalletAddress" ("url", "ownerId") VALUES ($1, $2)`, [url, ownerId])
+}

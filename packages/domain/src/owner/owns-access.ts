@@ -15,6 +15,6 @@ export function ownsAccess(walletAddresses: string[], identifiers: (string | nul
 }
 
 /** The URL as the WHATWG parser writes it (dot segments resolved, host lower-cased), without a trailing slash. */
-function normalUrl(url: string): string | null {
+export function normalUrl(url: string): string | null {
   return URL.canParse(url) ? new URL(url).href.replace(/\/+$/, '') : null
 }

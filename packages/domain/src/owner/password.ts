@@ -5,6 +5,9 @@ import { rateLimited } from '../errors'
 
 export const hashPassword = (password: string): Promise<string> => hash(password)
 
+/** The stored hash of an owner who has no password yet (invited, link not used): matches no password. */
+export const NO_PASSWORD = ''
+
 /**
  * Password checks per process (docs/protocol.md §2.11): at most `running` argon2 checks at once and `waiting` more
  * queued behind them. argon2 runs on libuv's thread pool (4 threads by default), which DNS lookups and file reads
@@ -62,7 +65,8 @@ let dummyHash: Promise<string> | null = null
  * through `admitPasswordCheck`, which bounds how many run at once.
  */
 export async function verifyPassword(storedHash: string | null, password: string): Promise<boolean> {
-  if (storedHash === null) {
+  // No hash, or none set yet (NO_PASSWORD: an invited owner who has not used the link): as slow as a real check.
+  if (storedHash === null || storedHash === NO_PASSWORD) {
     dummyHash ??= hash(`no-account-${Math.random()}`)
     await verify(await dummyHash, password).catch(() => false)
     return false
