@@ -1,4 +1,5 @@
-import type { Deps } from '../deps'
+import type { GnapConfig } from '../config/config'
+import type { Sql } from '../db/sql'
 import { insertAuditEntry } from '../admin/audit.repo'
 import { isUniqueViolation } from '../db/errors'
 import type { SqlRunner } from '../db/sql'
@@ -82,7 +83,10 @@ async function ownerOf(tx: SqlRunner, url: string): Promise<string | null> {
  * row's wallet addresses; it never removes one (that asks whether to revoke grants, in the console). A wallet address
  * of another owner refuses the row, and so does a second row for an email already in the file. Each created owner gets an invitation link, returned in the report.
  */
-export async function importOwners(deps: Pick<Deps, 'sql' | 'clock' | 'config'>, rows: OwnerFileRow[]): Promise<ImportReport> {
+export async function importOwners(
+  deps: { sql: Sql; clock: () => Date; config: Pick<GnapConfig, 'authServerUrl' | 'ownerLinkExpiryDays'> },
+  rows: OwnerFileRow[],
+): Promise<ImportReport> {
   const report: ImportReport = { rows: [], invitations: [] }
   const ttlSeconds = deps.config.ownerLinkExpiryDays * 86_400
   // A second row for the same email is refused, so a file imported twice gives the same result twice.
