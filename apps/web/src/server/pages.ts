@@ -4,7 +4,7 @@ import { html, type Html } from './html'
 // Server-rendered HTML pages of the front channel: the consent screen and every message a person may see. Plain
 // forms, no script, one stylesheet; every value is escaped by the html tag.
 
-function renderPage(status: number, title: string, body: Html, headers: Record<string, string> = {}): Response {
+export function renderPage(status: number, title: string, body: Html, headers: Record<string, string> = {}): Response {
   const page = html`<!doctype html>
     <html lang="en">
       <head>
@@ -25,7 +25,13 @@ function renderPage(status: number, title: string, body: Html, headers: Record<s
  * A message page: what happened and what the person can do, with an optional link onwards (an http(s) URL only:
  * a page never links to a script or data URL).
  */
-export function messagePage(status: number, title: string, message: string, link?: { href: string; text: string }): Response {
+export function messagePage(
+  status: number,
+  title: string,
+  message: string,
+  link?: { href: string; text: string },
+  headers: Record<string, string> = {},
+): Response {
   const href = link && /^https?:\/\//i.test(link.href) ? link.href : null
   return renderPage(
     status,
@@ -33,6 +39,7 @@ export function messagePage(status: number, title: string, message: string, link
     html`<h1>${title}</h1>
       <p>${message}</p>
       ${link && href ? html`<p><a class="onward" href="${href}" rel="noreferrer">${link.text}</a></p>` : null}`,
+    headers,
   )
 }
 

@@ -28,7 +28,7 @@ export function parseOwnerFile(text: string, format: OwnerFileFormat): OwnerFile
 const COLUMNS = ['email', 'name', 'wallet_addresses'] as const
 
 function parseCsv(text: string): OwnerFileRow[] {
-  const records = parse(text, { bom: true, skip_empty_lines: true, relax_column_count: true, trim: true, info: true }) as {
+  const records = parse(text, { bom: true, skip_empty_lines: true, relax_column_count: true, trim: true, info: true }) as unknown as {
     record: string[]
     info: { lines: number }
   }[]

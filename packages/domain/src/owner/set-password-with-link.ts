@@ -43,7 +43,7 @@ export async function checkOwnerLink(deps: Pick<Deps, 'sql' | 'clock'>, secret: 
 
 const InputSchema = z.object({ secret: z.string().max(200), password: z.string().max(4096), confirm: z.string().max(4096) })
 
-export type SetPasswordResult = { kind: 'done' } | { kind: 'problem'; problem: LinkProblem } | { kind: 'refused'; reason: string; ownerName: string }
+export type SetPasswordResult = { kind: 'done' } | { kind: 'problem'; problem: LinkProblem } | { kind: 'refused'; reason: string; ownerName: string; linkKind: OwnerLinkRow['kind'] }
 
 /**
  * Sets an owner's password with a one-time link (docs/protocol.md §7): the password hash, the link marked used, every
@@ -55,9 +55,9 @@ export async function setPasswordWithLink(deps: Pick<Deps, 'sql' | 'clock'>, inp
   const state = await linkState(deps, secret, deps.clock())
   if (typeof state === 'string') return { kind: 'problem', problem: state }
   const { link, owner } = state
-  if (password !== confirm) return { kind: 'refused', reason: 'The two passwords are not the same: type the new password twice.', ownerName: owner.name }
+  if (password !== confirm) return { kind: 'refused', reason: 'The two passwords are not the same: type the new password twice.', ownerName: owner.name, linkKind: link.kind }
   const problem = passwordProblem(password, owner)
-  if (problem) return { kind: 'refused', reason: problem, ownerName: owner.name }
+  if (problem) return { kind: 'refused', reason: problem, ownerName: owner.name, linkKind: link.kind }
   // Hashed before the transaction: no slow work while the write lock is held.
   const passwordHash = await hashPassword(password)
   const now = deps.clock()
