@@ -73,7 +73,9 @@ async function main() {
       `[owners] ${report.rows.length} rows in ${seconds} s: ${count('created')} created, ${count('updated')} updated, ${count('unchanged')} unchanged, ${count('refused')} refused`,
     )
     if (report.invitations.length > 0) {
-      console.log(`[owners] ${report.invitations.length} invitation links added to ${linksFile} (mode 0600): pass each on to its owner, then delete the file`)
+      console.log(
+        `[owners] ${report.invitations.length} invitation links added to ${linksFile} (mode 0600): pass each on to its owner, then delete the file`,
+      )
     }
     if (count('refused') > 0) process.exitCode = 1
   } finally {

@@ -133,7 +133,12 @@ describe('a full run with LOG_LEVEL=debug', () => {
     // An owner's one-time link (docs/protocol.md §7): opened, a refused password, the password set, the used link.
     const store = await openStore(`file:${w.server.dbFile}`)
     try {
-      const { id } = await createOwner(store.sql, { email: 'erin@example.com', name: 'Erin', password: 'erin first password', walletAddresses: ['https://wallet.example/erin'] })
+      const { id } = await createOwner(store.sql, {
+        email: 'erin@example.com',
+        name: 'Erin',
+        password: 'erin first password',
+        walletAddresses: ['https://wallet.example/erin'],
+      })
       const link = await issueOwnerLink(store.sql, { ownerId: id, kind: 'invitation', now: new Date(), ttlSeconds: 600, baseUrl: w.server.url })
       remember('set-password link secret', link.url.split('/').pop())
       const newPassword = 'erin chose this one'

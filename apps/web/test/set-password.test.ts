@@ -16,7 +16,14 @@ beforeAll(async () => {
   server = await startServer({ IDENTITY_SERVER_URL: undefined })
   // The owner and their links live in the server's database, written beside it as the admin console would.
   store = await openStore(`file:${server.dbFile}`)
-  ownerId = (await createOwner(store.sql, { email: 'dana@example.com', name: 'Dana', password: 'old password of dana', walletAddresses: ['https://wallet.example/dana'] })).id
+  ownerId = (
+    await createOwner(store.sql, {
+      email: 'dana@example.com',
+      name: 'Dana',
+      password: 'old password of dana',
+      walletAddresses: ['https://wallet.example/dana'],
+    })
+  ).id
 })
 
 afterAll(async () => {

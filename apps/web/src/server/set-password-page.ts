@@ -5,7 +5,13 @@ import { renderPage } from './pages'
 // The page an owner's one-time link opens (docs/protocol.md §7): a new password, typed twice. It posts to its own
 // URL, so the link's secret never leaves the address bar, and carries no script.
 
-export function setPasswordPage(view: { ownerName: string; invitation: boolean; error: string | null; status?: number; headers?: Record<string, string> }): Response {
+export function setPasswordPage(view: {
+  ownerName: string
+  invitation: boolean
+  error: string | null
+  status?: number
+  headers?: Record<string, string>
+}): Response {
   const title = view.invitation ? 'Choose your password' : 'Choose a new password'
   return renderPage(
     view.status ?? 200,

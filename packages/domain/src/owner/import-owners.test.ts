@@ -23,7 +23,11 @@ BOB@example.com,Bob,https://wallet.example/bob
 
 const run = (text: string, name = 'owners.csv') => importOwners(t.deps, parseOwnerFile(text, ownerFileFormat(name, text)))
 const outcomes = (r: Awaited<ReturnType<typeof run>>) => r.rows.map((row) => [row.line, row.outcome, row.detail])
-const counts = async () => ({ owners: await t.db.owner.count(), addresses: await t.db.ownerWalletAddress.count(), links: await t.db.ownerLink.count() })
+const counts = async () => ({
+  owners: await t.db.owner.count(),
+  addresses: await t.db.ownerWalletAddress.count(),
+  links: await t.db.ownerLink.count(),
+})
 
 describe('importOwners', () => {
   it('creates good rows, refuses bad ones with a reason, and never duplicates an email', async () => {
@@ -78,7 +82,12 @@ describe('importOwners', () => {
   })
 
   it('updates an existing owner found by email in any case, adding wallet addresses and keeping the ones not in the file', async () => {
-    await createOwner(t.sql, { email: 'alice@example.com', name: 'Alice', password: 'a long password', walletAddresses: ['https://wallet.example/alice'] })
+    await createOwner(t.sql, {
+      email: 'alice@example.com',
+      name: 'Alice',
+      password: 'a long password',
+      walletAddresses: ['https://wallet.example/alice'],
+    })
     const report = await run(`email,name,wallet_addresses\nALICE@example.com,Alice Smith,https://wallet.example/alice-savings\n`)
     expect(outcomes(report)).toEqual([[2, 'updated', 'name; added https://wallet.example/alice-savings']])
     expect(report.invitations).toEqual([])
@@ -89,7 +98,12 @@ describe('importOwners', () => {
   })
 
   it('writes nothing for a refused row, even when part of it was fine: the next rows go on', async () => {
-    await createOwner(t.sql, { email: 'alice@example.com', name: 'Alice', password: 'a long password', walletAddresses: ['https://wallet.example/alice'] })
+    await createOwner(t.sql, {
+      email: 'alice@example.com',
+      name: 'Alice',
+      password: 'a long password',
+      walletAddresses: ['https://wallet.example/alice'],
+    })
     await createOwner(t.sql, { email: 'bob@example.com', name: 'Bob', password: 'a long password', walletAddresses: ['https://wallet.example/bob'] })
     const before = await databaseText(t)
     const report = await run(

@@ -41,7 +41,7 @@ const MAX_NAME = 120
 const MAX_WALLET_ADDRESSES = 20
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/
 
-const shown = (v: unknown): string => (typeof v === 'string' ? (v.length > 80 ? `${v.slice(0, 80)}…` : v) : JSON.stringify(v) ?? String(v))
+const shown = (v: unknown): string => (typeof v === 'string' ? (v.length > 80 ? `${v.slice(0, 80)}…` : v) : (JSON.stringify(v) ?? String(v)))
 
 type ValidRow = { email: string; name: string; walletAddresses: string[] }
 
@@ -150,6 +150,12 @@ async function importRow(
   if (added.length > 0) changes.push(`added ${added.join(' ')}`)
   if (changes.length === 0) return { outcome: 'unchanged', detail: null }
   const detail = changes.join('; ')
-  await insertAuditEntry(tx, { actor: IMPORT_ACTOR, action: 'owner.import', target: `owner:${current.id}`, detail: `updated: ${detail}`, now: at.now })
+  await insertAuditEntry(tx, {
+    actor: IMPORT_ACTOR,
+    action: 'owner.import',
+    target: `owner:${current.id}`,
+    detail: `updated: ${detail}`,
+    now: at.now,
+  })
   return { outcome: 'updated', detail }
 }

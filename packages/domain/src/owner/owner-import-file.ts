@@ -14,7 +14,12 @@ export function ownerFileFormat(fileName: string, text: string): OwnerFileFormat
   const lower = fileName.toLowerCase()
   if (lower.endsWith('.csv')) return 'csv'
   if (lower.endsWith('.jsonl') || lower.endsWith('.ndjson')) return 'jsonl'
-  return text.replace(/^\uFEFF/, '').trimStart().startsWith('{') ? 'jsonl' : 'csv'
+  return text
+    .replace(/^\uFEFF/, '')
+    .trimStart()
+    .startsWith('{')
+    ? 'jsonl'
+    : 'csv'
 }
 
 /**

@@ -33,7 +33,9 @@ export async function deleteUnusedOwnerLinks(db: SqlRunner, ownerId: string, kin
 }
 
 export async function findOwnerLinkByHash(db: SqlRunner, tokenHash: string): Promise<OwnerLinkRow | null> {
-  const [row] = await db.all<OwnerLinkRow>(`SELECT "id", "ownerId", "kind", "expiresAt", "usedAt" FROM "OwnerLink" WHERE "tokenHash" = $1`, [tokenHash])
+  const [row] = await db.all<OwnerLinkRow>(`SELECT "id", "ownerId", "kind", "expiresAt", "usedAt" FROM "OwnerLink" WHERE "tokenHash" = $1`, [
+    tokenHash,
+  ])
   return row ?? null
 }
 

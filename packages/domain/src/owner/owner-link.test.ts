@@ -87,7 +87,10 @@ describe('setPasswordWithLink', () => {
     ['a secret of the wrong shape', 'not-a-secret'],
     ['an empty secret', ''],
   ])('says %s is not valid', async (_name, secret) => {
-    expect(await setPasswordWithLink(t.deps, { secret, password: NEW_PASSWORD, confirm: NEW_PASSWORD })).toEqual({ kind: 'problem', problem: 'unknown' })
+    expect(await setPasswordWithLink(t.deps, { secret, password: NEW_PASSWORD, confirm: NEW_PASSWORD })).toEqual({
+      kind: 'problem',
+      problem: 'unknown',
+    })
   })
 
   it.each([

@@ -19,13 +19,20 @@ export const LINK_PROBLEM_TEXT: Record<LinkProblem, { title: string; message: st
     title: 'This link is not valid',
     message: 'This link is not valid: it may be mistyped, or a newer link replaced it. Ask your administrator for a new one.',
   },
-  used: { title: 'This link was already used', message: 'This link was already used to set a password. Ask your administrator for a new one if you need it.' },
+  used: {
+    title: 'This link was already used',
+    message: 'This link was already used to set a password. Ask your administrator for a new one if you need it.',
+  },
   expired: { title: 'This link has expired', message: 'This link has expired. Ask your administrator for a new one.' },
 }
 
 export type LinkState = { kind: 'usable'; ownerName: string; linkKind: OwnerLinkRow['kind'] } | { kind: 'problem'; problem: LinkProblem }
 
-async function linkState(deps: Pick<Deps, 'sql'>, secret: string, now: Date): Promise<{ link: OwnerLinkRow; owner: { id: string; email: string; name: string } } | LinkProblem> {
+async function linkState(
+  deps: Pick<Deps, 'sql'>,
+  secret: string,
+  now: Date,
+): Promise<{ link: OwnerLinkRow; owner: { id: string; email: string; name: string } } | LinkProblem> {
   if (!SECRET_SHAPE.test(secret)) return 'unknown'
   const link = await findOwnerLinkByHash(deps.sql, hashSecret(secret))
   if (!link) return 'unknown'
@@ -43,19 +50,26 @@ export async function checkOwnerLink(deps: Pick<Deps, 'sql' | 'clock'>, secret: 
 
 const InputSchema = z.object({ secret: z.string().max(200), password: z.string().max(4096), confirm: z.string().max(4096) })
 
-export type SetPasswordResult = { kind: 'done' } | { kind: 'problem'; problem: LinkProblem } | { kind: 'refused'; reason: string; ownerName: string; linkKind: OwnerLinkRow['kind'] }
+export type SetPasswordResult =
+  | { kind: 'done' }
+  | { kind: 'problem'; problem: LinkProblem }
+  | { kind: 'refused'; reason: string; ownerName: string; linkKind: OwnerLinkRow['kind'] }
 
 /**
  * Sets an owner's password with a one-time link (docs/protocol.md §7): the password hash, the link marked used, every
  * session of the owner ended and an audit entry, in one transaction. The link is marked used by a conditional update,
  * so of two uses at the same time exactly one sets its password.
  */
-export async function setPasswordWithLink(deps: Pick<Deps, 'sql' | 'clock'>, input: { secret: string; password: string; confirm: string }): Promise<SetPasswordResult> {
+export async function setPasswordWithLink(
+  deps: Pick<Deps, 'sql' | 'clock'>,
+  input: { secret: string; password: string; confirm: string },
+): Promise<SetPasswordResult> {
   const { secret, password, confirm } = InputSchema.parse(input)
   const state = await linkState(deps, secret, deps.clock())
   if (typeof state === 'string') return { kind: 'problem', problem: state }
   const { link, owner } = state
-  if (password !== confirm) return { kind: 'refused', reason: 'The two passwords are not the same: type the new password twice.', ownerName: owner.name, linkKind: link.kind }
+  if (password !== confirm)
+    return { kind: 'refused', reason: 'The two passwords are not the same: type the new password twice.', ownerName: owner.name, linkKind: link.kind }
   const problem = passwordProblem(password, owner)
   if (problem) return { kind: 'refused', reason: problem, ownerName: owner.name, linkKind: link.kind }
   // Hashed before the transaction: no slow work while the write lock is held.

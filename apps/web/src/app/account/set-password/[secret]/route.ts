@@ -33,7 +33,11 @@ export const POST = frontChannelRoute(async (deps, req, params) => {
     })
   }
   const form = await readForm(req)
-  const result = await setPasswordWithLink(deps, { secret: params.secret ?? '', password: form.get('password') ?? '', confirm: form.get('confirm') ?? '' })
+  const result = await setPasswordWithLink(deps, {
+    secret: params.secret ?? '',
+    password: form.get('password') ?? '',
+    confirm: form.get('confirm') ?? '',
+  })
   switch (result.kind) {
     case 'problem':
       return linkProblemPage(result.problem)
