@@ -73,8 +73,9 @@ const NONCE_ROUTES = new Set(['interact', 'grant'])
  * A request path as the request log may hold it (docs/protocol.md §8.9): the interaction nonce of
  * `/interact/{id}/{nonce}/…` and `/grant/{id}/{nonce}/…` replaced by `[redacted]` (with the id, it opens the
  * interaction), and so is the secret of an owner's link `/account/set-password/{secret}` (docs/protocol.md §7),
- * under any spelling the router accepts (percent-encoded, upper case, doubled or dot segments); the query left out (finish URLs carry `interact_ref` and `hash` there); the rest cut to 200 characters so a hostile
- * URL cannot flood the log. Takes a path or a whole URL.
+ * under any spelling the router accepts (percent-encoded, upper case, doubled or dot segments); the query left out
+ * (finish URLs carry `interact_ref` and `hash` there); the rest cut to 200 characters so a hostile URL cannot flood
+ * the log. Takes a path or a whole URL.
  */
 export function loggablePath(pathOrUrl: string): string {
   let path: string
