@@ -13,7 +13,7 @@ let ownerId: string
 const PASSWORD = 'violet kettle under stairs'
 
 beforeAll(async () => {
-  server = await startServer({ IDENTITY_SERVER_URL: undefined })
+  server = await startServer({ IDENTITY_SERVER_URL: undefined, TRUST_PROXY: 'true' })
   // The owner and their links live in the server's database, written beside it as the admin console would.
   store = await openStore(`file:${server.dbFile}`)
   ownerId = (
@@ -141,6 +141,27 @@ describe('the set-password page', () => {
     expect(await res.text()).toContain('This form was sent from another site')
     expect(await signsIn('cross site password')).toBe(false)
     expect((await fetch(url)).status).toBe(200)
+  })
+
+  it('answers a very long secret or password with a page, not an error', async () => {
+    const long = await post(`${server.url}account/set-password/${'C'.repeat(4000)}`, { password: PASSWORD, confirm: PASSWORD })
+    expect(long.status).toBe(404)
+    const url = await issue()
+    const huge = 'x'.repeat(7000)
+    const res = await post(url, { password: huge, confirm: huge })
+    expect(res.status).toBe(400)
+    expect(await res.text()).toContain('The password is too long')
+  })
+
+  it('limits posts per caller IP, so secrets cannot be guessed quickly; other callers go on', async () => {
+    const guess = `${server.url}account/set-password/${'B'.repeat(43)}`
+    const from = (ip: string) => post(guess, { password: PASSWORD, confirm: PASSWORD }, { 'x-forwarded-for': ip })
+    for (let i = 0; i < 20; i++) expect((await from('203.0.113.9')).status).toBe(404)
+    const refused = await from('203.0.113.9')
+    expect(refused.status).toBe(429)
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0)
+    expect(await refused.text()).toContain('Too many attempts')
+    expect((await from('198.51.100.7')).status).toBe(404)
   })
 
   it('never writes the link in the server log', async () => {

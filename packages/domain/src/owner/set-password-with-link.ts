@@ -48,7 +48,8 @@ export async function checkOwnerLink(deps: Pick<Deps, 'sql' | 'clock'>, secret: 
   return typeof state === 'string' ? { kind: 'problem', problem: state } : { kind: 'usable', ownerName: state.owner.name, linkKind: state.link.kind }
 }
 
-const InputSchema = z.object({ secret: z.string().max(200), password: z.string().max(4096), confirm: z.string().max(4096) })
+// Any strings: a secret of the wrong shape is a link that is not valid, a password of the wrong length is refused in words.
+const InputSchema = z.object({ secret: z.string(), password: z.string(), confirm: z.string() })
 
 export type SetPasswordResult =
   | { kind: 'done' }
