@@ -103,10 +103,8 @@ async function main() {
     const rotated = await client.token.rotate({ url: issued.access_token.manage, accessToken: issued.access_token.value })
     say(`new token ${mask(rotated.access_token.value)}; the old one introspects ${JSON.stringify(await introspect(issued.access_token.value))}`)
 
-    step('Revoking the token and the grant')
-    await client.token.revoke({ url: rotated.access_token.manage, accessToken: rotated.access_token.value })
-    await client.grant.cancel({ url: pending.continue.uri, accessToken: pending.continue.access_token.value })
-    say(`the rotated token now introspects ${JSON.stringify(await introspect(rotated.access_token.value))}`)
+    step(`The owner's own page: open ${authServer}account and sign in as ${DEMO_OWNER.email} / ${DEMO_OWNER.password}`)
+    say('the demo app is listed there in plain words with Revoke access; once revoked, its token introspects inactive at once')
     console.log('\nThe whole lifecycle completed.')
   } finally {
     await wallets.close()

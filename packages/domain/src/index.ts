@@ -32,7 +32,7 @@ export type { ConsentClient } from './consent/consent-checks'
 export { createOwner } from './owner/create-owner'
 export { issueOwnerLink, SET_PASSWORD_PATH } from './owner/owner-link'
 export { setPasswordWithLink, checkOwnerLink, LINK_PROBLEM_TEXT, type LinkProblem, type SetPasswordResult } from './owner/set-password-with-link'
-export { passwordProblem, PASSWORD_RULES_TEXT, PASSWORD_MIN_LENGTH, PASSWORD_MAX_LENGTH } from './owner/password-rules'
+export { passwordProblem, PASSWORD_RULES_TEXT, PASSWORD_LENGTH } from './owner/password-rules'
 export { importOwners, type ImportReport, type ImportRowResult } from './owner/import-owners'
 export { parseOwnerFile, ownerFileFormat, type OwnerFileRow } from './owner/owner-import-file'
 export { signInOwner, OWNER_SESSION_SECONDS } from './owner/sign-in-owner'
@@ -69,3 +69,19 @@ export { GRANT_STATES, FINALIZED_REASONS, GRANT_STATUS_NAMES, type GrantStatusNa
 export { TOKEN_STATUSES, type TokenStatus } from './admin/admin-views'
 export { ACCESS_TYPES } from './access/access.wire'
 export { INTERACTION_COOKIE, OWNER_COOKIE, ADMIN_COOKIE, readCookie, setCookie, adminCookieJar } from './session/cookies'
+export {
+  listConnectedApps,
+  findConnectedApp,
+  revokeFromAccount,
+  ownerHistory,
+  changeOwnerPassword,
+  grantEnd,
+  accountSession,
+  accountFormIsGenuine,
+  signOutOfAccount,
+  type AccountSession,
+  type ConnectedApp,
+  type HistoryEntry,
+  type PasswordChange,
+} from './account/account'
+export { revokeGrantAs, auditActor, type GrantRevoker } from './admin/admin-revoke-grant'

@@ -46,7 +46,7 @@ export function render(deps: Deps, req: Request, params: Record<string, string>,
       return new Response(null, { status: 302, headers })
     }
     case 'accepted':
-      return wantsJson(req) ? new Response(null, { status: 202 }) : messagePage(202, 'Done', result.message)
+      return wantsJson(req) ? new Response(null, { status: 202 }) : messagePage(202, 'Done', result.message, result.link)
     case 'page':
       return wantsJson(req)
         ? json(result.status, { error: { code: result.code, description: result.message } })

@@ -1,4 +1,4 @@
-import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, PASSWORD_RULES_TEXT } from '@gnap/domain'
+import { PASSWORD_LENGTH, PASSWORD_RULES_TEXT } from '@gnap/domain'
 import { html } from './html'
 import { renderPage } from './pages'
 
@@ -26,15 +26,15 @@ export function setPasswordPage(view: {
           name="password"
           type="password"
           autocomplete="new-password"
-          minlength="${PASSWORD_MIN_LENGTH}"
-          maxlength="${PASSWORD_MAX_LENGTH}"
+          minlength="${PASSWORD_LENGTH.min}"
+          maxlength="${PASSWORD_LENGTH.max}"
           required
           aria-describedby="rules${view.error ? ' problem' : ''}"
           ${view.error ? html`aria-invalid="true"` : null}
         />
         <p id="rules" class="note">${PASSWORD_RULES_TEXT}</p>
         <label for="confirm">Type it again</label>
-        <input id="confirm" name="confirm" type="password" autocomplete="new-password" maxlength="${PASSWORD_MAX_LENGTH}" required />
+        <input id="confirm" name="confirm" type="password" autocomplete="new-password" maxlength="${PASSWORD_LENGTH.max}" required />
         ${view.error ? html`<p id="problem" class="error" role="alert">${view.error}</p>` : null}
         <button class="primary" type="submit">Set password</button>
       </form>`,

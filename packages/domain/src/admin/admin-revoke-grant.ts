@@ -4,22 +4,26 @@ import { insertAuditEntry } from './audit.repo'
 import { ConsoleError } from './console-error'
 import type { AdminIdentity } from './admin-session'
 
+/** Who revokes a grant by hand: an administrator in the console, or the owner on their own account page. */
+export type GrantRevoker = { kind: 'admin'; id: string; email: string } | { kind: 'owner'; id: string; email: string }
+
+/** How the audit log names a revoker: an administrator by email, an owner as `owner:<email>`. */
+export const auditActor = (who: GrantRevoker): string => (who.kind === 'admin' ? who.email : `owner:${who.email}`)
+
 /**
- * An administrator revokes a grant: exactly what DELETE /continue/{id} does (pending or approved →
- * finalized/revoked, finalized/issued → finalized/revoked, every live token revoked; the client's next continue,
- * rotation or introspection fails), with the audit row written in the same transaction.
+ * A person revokes a grant: exactly what DELETE /continue/{id} does (pending or approved → finalized/revoked,
+ * finalized/issued → finalized/revoked, every live token revoked; the client's next continue, rotation or
+ * introspection fails), with the audit row naming them written in the same transaction. Callers check first that
+ * `who` may revoke this grant (an administrator any; an owner only a grant on their own wallet addresses).
  * @throws ConsoleError not_found for an unknown grant, conflict for a grant already revoked or rejected
  */
-export async function adminRevokeGrant(
-  deps: Deps,
-  input: { grantId: string; admin: AdminIdentity },
-): Promise<{ grantId: string; revokedTokens: number }> {
+export async function revokeGrantAs(deps: Deps, input: { grantId: string; who: GrantRevoker }): Promise<{ grantId: string; revokedTokens: number }> {
   const now = deps.clock()
   const result = await deps.sql.transaction(async (tx) => {
     const revocation = await revokeGrantInTransaction(tx, input.grantId, now)
     if (revocation.outcome === 'revoked') {
       await insertAuditEntry(tx, {
-        actor: input.admin.email,
+        actor: auditActor(input.who),
         action: 'grant.revoke',
         target: `grant:${input.grantId}`,
         detail: `${revocation.revokedTokens} live token${revocation.revokedTokens === 1 ? '' : 's'} revoked`,
@@ -36,7 +40,18 @@ export async function adminRevokeGrant(
     case 'unchanged':
       throw new ConsoleError('conflict', 'the grant was rejected: there is nothing to revoke')
     case 'revoked':
-      deps.log.info({ grantId: input.grantId, admin: input.admin.id }, 'grant revoked by an administrator')
+      deps.log.info(
+        { grantId: input.grantId, by: input.who.kind, subjectId: input.who.id },
+        `grant revoked by ${input.who.kind === 'admin' ? 'an administrator' : 'its owner'}`,
+      )
       return { grantId: input.grantId, revokedTokens: result.revokedTokens }
   }
+}
+
+/**
+ * An administrator revokes a grant (revokeGrantAs).
+ * @throws ConsoleError not_found for an unknown grant, conflict for a grant already revoked or rejected
+ */
+export function adminRevokeGrant(deps: Deps, input: { grantId: string; admin: AdminIdentity }): Promise<{ grantId: string; revokedTokens: number }> {
+  return revokeGrantAs(deps, { grantId: input.grantId, who: { kind: 'admin', id: input.admin.id, email: input.admin.email } })
 }

@@ -1,5 +1,5 @@
 import type { Deps } from '../deps'
-import { grantEndpoint } from '../config/config'
+import { grantEndpoint, serverUrl } from '../config/config'
 import { isInteractionExpired, isInteractionSession } from '../grant/grant-state'
 import { moveGrant } from '../grant/grant.repo'
 import { findInteraction, finishInteractionOnce } from './interaction.repo'
@@ -65,7 +65,12 @@ export async function finishInteraction(
   if (!changed) return page(404, 'unknown_interaction', 'Request already handled', 'This request has already been completed or cancelled.')
   deps.log.info({ grantId: grant.id, approved }, 'interaction finished')
 
-  if (!finishUri) return { kind: 'accepted', message: approved ? 'Approved. You can return to the app.' : 'Denied. You can return to the app.' }
+  if (!finishUri) {
+    if (!approved) return { kind: 'accepted', message: 'Denied. You can return to the app.' }
+    // Approved on the built-in consent screen: the owner has an account page here, where they can take it back.
+    const link = interaction.ownerId ? { href: serverUrl(deps.config, 'account'), text: 'See and manage the apps you have connected' } : undefined
+    return { kind: 'accepted', message: 'Approved. You can return to the app.', ...(link ? { link } : {}) }
+  }
   if (!approved) return { kind: 'redirect', location: withQuery(finishUri, { result: 'grant_rejected' }) }
   const hash = finishHash({
     clientNonce: grant.clientNonce ?? '',

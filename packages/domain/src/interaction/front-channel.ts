@@ -6,7 +6,7 @@ import type { GnapErrorCode } from '../errors'
  */
 export type FrontChannelResult =
   | { kind: 'redirect'; location: string; session?: { value: string; maxAgeSeconds: number } }
-  | { kind: 'accepted'; message: string }
+  | { kind: 'accepted'; message: string; link?: PageLink }
   | { kind: 'page'; status: number; code: GnapErrorCode; title: string; message: string; link?: PageLink }
 
 /** A link a page offers instead of a redirect: the person decides whether to follow it (docs/protocol.md §2.7). */

@@ -1,0 +1,22 @@
+import { signInOwner } from '@gnap/domain'
+import { callerIp } from '../../../server/caller-ip'
+import { frontChannelRoute, readForm, seeOther } from '../../../server/front-channel'
+import { accountSignInPage } from '../../../server/account-pages'
+import { setOwnerCookie, tooManySignIns } from '../../../server/account-route'
+
+export const dynamic = 'force-dynamic'
+
+// Sign-in to the account page: the consent screen's sign-in (same limits, same session), then back to /account.
+export const POST = frontChannelRoute(async (deps, req) => {
+  const form = await readForm(req)
+  let session: Awaited<ReturnType<typeof signInOwner>>
+  try {
+    session = await signInOwner(deps, { email: form.get('email') ?? '', password: form.get('password') ?? '', ip: callerIp(req, deps.config) })
+  } catch (e) {
+    const limited = tooManySignIns(e)
+    if (!limited) throw e
+    return accountSignInPage(limited.message, 429, limited.headers)
+  }
+  if (!session) return seeOther('/account?failed')
+  return seeOther('/account', setOwnerCookie(deps, session.value))
+})

@@ -1,0 +1,12 @@
+import { signOutOfAccount } from '@gnap/domain'
+import { frontChannelRoute, readForm, seeOther } from '../../../server/front-channel'
+import { formRefused, ownerCookie, setOwnerCookie } from '../../../server/account-route'
+
+export const dynamic = 'force-dynamic'
+
+// Ends the owner's session (its CSRF token required: another site's form cannot sign an owner out).
+export const POST = frontChannelRoute(async (deps, req) => {
+  const form = await readForm(req)
+  if (!(await signOutOfAccount(deps, ownerCookie(req), form.get('csrf')))) return formRefused()
+  return seeOther('/account', setOwnerCookie(deps, null))
+})

@@ -1,0 +1,171 @@
+import type { ConnectedApp, HistoryEntry } from '@gnap/domain'
+import { html, type Html } from './html'
+import { renderPage } from './pages'
+
+// The owner's own pages under /account (docs/protocol.md §2.12): server-rendered like the consent screen, plain
+// forms without script, every value escaped by the html tag. Every form carries the session's CSRF token.
+
+const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December']
+const pad2 = (n: number) => String(n).padStart(2, '0')
+
+/** `1 December 2026 at 14:15 UTC`. */
+export function formatWhen(d: Date): string {
+  return `${d.getUTCDate()} ${MONTHS[d.getUTCMonth()] ?? ''} ${d.getUTCFullYear()} at ${pad2(d.getUTCHours())}:${pad2(d.getUTCMinutes())} UTC`
+}
+
+const csrfField = (csrf: string) => html`<input type="hidden" name="csrf" value="${csrf}" />`
+
+export function accountSignInPage(error: string | null, status = 200, headers: Record<string, string> = {}): Response {
+  return renderPage(
+    status,
+    'Sign in to your account',
+    html`<p class="eyebrow">Your account</p>
+      <h1>Sign in to see the apps connected to your wallet</h1>
+      <form class="sign-in" method="post" action="/account/sign-in">
+        <label for="email">Email</label>
+        <input id="email" name="email" type="email" autocomplete="username" required />
+        <label for="password">Password</label>
+        <input id="password" name="password" type="password" autocomplete="current-password" required />
+        ${error ? html`<p class="error" role="alert">${error}</p>` : null}
+        <button class="primary" type="submit">Sign in</button>
+      </form>`,
+    headers,
+  )
+}
+
+const NOTICES: Record<string, string> = {
+  revoked: 'Access revoked. The app can no longer use your wallet.',
+  'password-changed': 'Your password has been changed. You have been signed out everywhere else.',
+}
+
+function appCard(app: ConnectedApp): Html {
+  return html`<section class="item app" aria-labelledby="app-${app.grantId}">
+    <h3 id="app-${app.grantId}">${app.clientName}</h3>
+    <p class="client">Wallet address: <span>${app.clientWalletAddress}</span></p>
+    <p class="can">It can:</p>
+    <ul>
+      ${app.access.map(
+        (a) =>
+          html`<li>
+            <strong>${a.title}</strong>${
+              a.lines.length
+                ? html`<ul>
+                    ${a.lines.map((l) => html`<li>${l}</li>`)}
+                  </ul>`
+                : null
+            }
+          </li>`,
+      )}
+    </ul>
+    <dl class="facts">
+      <dt>Approved</dt>
+      <dd>${app.approvedAt ? formatWhen(app.approvedAt) : 'Did not need your approval (receiving payments only)'}</dd>
+      <dt>Last token issued</dt>
+      <dd>${app.lastTokenAt ? formatWhen(app.lastTokenAt) : 'Not yet'}</dd>
+      <dt>Access ends</dt>
+      <dd>${app.endsAt ? formatWhen(app.endsAt) : 'Not until you revoke it'}</dd>
+    </dl>
+    <p>
+      <a class="button danger" href="/account/apps/${encodeURIComponent(app.grantId)}/revoke" aria-describedby="app-${app.grantId}">Revoke access</a>
+    </p>
+  </section>`
+}
+
+const HISTORY_WORDS: Record<HistoryEntry['what'], string> = { approved: 'You approved', denied: 'You denied', revoked: 'Access revoked for' }
+
+function historyLine(entry: HistoryEntry): Html {
+  const by =
+    entry.what === 'revoked' ? (entry.by === 'you' ? ' by you' : entry.by === 'an administrator' ? ' by an administrator' : ' by the app itself') : ''
+  return html`<li><span class="when">${formatWhen(entry.at)}</span> ${HISTORY_WORDS[entry.what]} ${entry.clientName}${by}</li>`
+}
+
+export function accountPage(view: {
+  owner: { name: string; email: string; walletAddresses: string[] }
+  apps: ConnectedApp[]
+  history: HistoryEntry[]
+  csrf: string
+  notice: string | null
+}): Response {
+  const notice = view.notice ? NOTICES[view.notice] : undefined
+  return renderPage(
+    200,
+    'Your connected apps',
+    html`<p class="eyebrow">Your account</p>
+      <h1>Apps connected to your wallet</h1>
+      <p class="who">Signed in as ${view.owner.name} (${view.owner.email})</p>
+      ${notice ? html`<p class="notice" role="status">${notice}</p>` : null}
+      <h2 id="apps">Apps with access</h2>
+      ${
+        view.apps.length === 0
+          ? html`<p>No app has access to your wallet addresses.</p>`
+          : html`<div aria-labelledby="apps">${view.apps.map(appCard)}</div>`
+      }
+      <h2 id="history">Recent activity</h2>
+      ${
+        view.history.length === 0
+          ? html`<p>Nothing yet.</p>`
+          : html`<ul class="history" aria-labelledby="history">
+              ${view.history.map(historyLine)}
+            </ul>`
+      }
+      <h2>Your wallet addresses</h2>
+      <ul class="addresses">
+        ${view.owner.walletAddresses.map((wa) => html`<li>${wa}</li>`)}
+      </ul>
+      <p><a class="onward" href="/account/password">Change your password</a></p>
+      <form method="post" action="/account/sign-out" class="note">
+        ${csrfField(view.csrf)}
+        <button class="link" type="submit">Sign out</button>
+      </form>`,
+  )
+}
+
+export function revokeConfirmPage(app: ConnectedApp, csrf: string): Response {
+  return renderPage(
+    200,
+    `Revoke access for ${app.clientName}?`,
+    html`<p class="eyebrow">Your account</p>
+      <h1>Revoke access for ${app.clientName}?</h1>
+      <p class="client">Wallet address: <span>${app.clientWalletAddress}</span></p>
+      <p>It will stop at once: the app can no longer do any of this.</p>
+      <ul>
+        ${app.access.map((a) => html`<li>${a.title}</li>`)}
+      </ul>
+      <p>To give it access again, the app has to ask you again.</p>
+      <form method="post" action="/account/apps/${encodeURIComponent(app.grantId)}/revoke">
+        ${csrfField(csrf)}
+        <div class="actions">
+          <button class="primary danger" type="submit">Revoke access</button>
+          <a class="button secondary" href="/account">Keep access</a>
+        </div>
+      </form>`,
+  )
+}
+
+export function passwordPage(
+  view: { csrf: string; error: string | null; minLength: number },
+  status = 200,
+  headers: Record<string, string> = {},
+): Response {
+  return renderPage(
+    status,
+    'Change your password',
+    html`<p class="eyebrow">Your account</p>
+      <h1>Change your password</h1>
+      <p>Changing it signs you out everywhere else.</p>
+      <form class="sign-in" method="post" action="/account/password">
+        ${csrfField(view.csrf)}
+        <label for="current">Current password</label>
+        <input id="current" name="current" type="password" autocomplete="current-password" required />
+        <label for="new">New password</label>
+        <input id="new" name="new" type="password" autocomplete="new-password" minlength="${view.minLength}" required aria-describedby="new-hint" />
+        <p class="hint" id="new-hint">At least ${view.minLength} characters, not your email address.</p>
+        <label for="confirm">New password again</label>
+        <input id="confirm" name="confirm" type="password" autocomplete="new-password" required />
+        ${view.error ? html`<p class="error" role="alert">${view.error}</p>` : null}
+        <button class="primary" type="submit">Change password</button>
+      </form>
+      <p><a class="onward" href="/account">Back to your apps</a></p>`,
+    headers,
+  )
+}
