@@ -2,6 +2,7 @@
 // LOG_LEVEL=debug, then the server's whole output (stdout and stderr) is searched for every secret issued or used.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { IDP_SECRET, INTROSPECTION_SECRET } from '@gnap/test-support'
+import { createOwner, issueOwnerLink, openStore } from '@gnap/domain'
 import { consent, finishParams, outgoingAccess, sleep, startWorld, type World } from './support/world'
 import { incomingAccess, signedRequest, type IssuedToken, type SignedInput } from './support/raw-http'
 
@@ -128,6 +129,33 @@ describe('a full run with LOG_LEVEL=debug', () => {
     expect(unsigned.status).toBe(400)
     const wrongPlace = await signed({ method: 'DELETE', url: approved.answer.continue.uri, token: token.value })
     expect(wrongPlace.status).toBe(401)
+
+    // An owner's one-time link (docs/protocol.md §7): opened, a refused password, the password set, the used link.
+    const store = await openStore(`file:${w.server.dbFile}`)
+    try {
+      const { id } = await createOwner(store.sql, {
+        email: 'erin@example.com',
+        name: 'Erin',
+        password: 'erin first password',
+        walletAddresses: ['https://wallet.example/erin'],
+      })
+      const link = await issueOwnerLink(store.sql, { ownerId: id, kind: 'invitation', now: new Date(), ttlSeconds: 600, baseUrl: w.server.url })
+      remember('set-password link secret', link.url.split('/').pop())
+      const newPassword = 'erin chose this one'
+      remember('new password', newPassword)
+      const form = (password: string) =>
+        fetch(link.url, {
+          method: 'POST',
+          headers: { 'content-type': 'application/x-www-form-urlencoded', 'sec-fetch-site': 'same-origin' },
+          body: new URLSearchParams({ password, confirm: password }).toString(),
+        })
+      expect((await fetch(link.url)).status).toBe(200)
+      expect((await form('short')).status).toBe(400)
+      expect((await form(newPassword)).status).toBe(200)
+      expect((await form(newPassword)).status).toBe(410)
+    } finally {
+      await store.close()
+    }
   })
 
   it('wrote log lines at debug level', () => {
@@ -152,6 +180,8 @@ describe('a full run with LOG_LEVEL=debug', () => {
       'introspection secret',
       'identity-provider secret',
       'Signature header',
+      'set-password link secret',
+      'new password',
     ]) {
       expect(kinds.has(kind), kind).toBe(true)
     }

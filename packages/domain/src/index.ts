@@ -50,7 +50,11 @@ export {
   OwnerIdInputSchema,
 } from './owner/manage-owners'
 export { listOwners, getOwnerDetail, ListOwnersInputSchema, OWNER_PAGE_MAX, type OwnerDetail, type OwnerListItem } from './owner/owner-views'
-export { issueOwnerLink } from './owner/owner-link'
+export { issueOwnerLink, SET_PASSWORD_PATH } from './owner/owner-link'
+export { setPasswordWithLink, checkOwnerLink, LINK_PROBLEM_TEXT, type LinkProblem, type SetPasswordResult } from './owner/set-password-with-link'
+export { passwordProblem, PASSWORD_RULES_TEXT, PASSWORD_LENGTH } from './owner/password-rules'
+export { importOwners, type ImportReport, type ImportRowResult } from './owner/import-owners'
+export { parseOwnerFile, ownerFileFormat, type OwnerFileRow } from './owner/owner-import-file'
 export { signInOwner, OWNER_SESSION_SECONDS } from './owner/sign-in-owner'
 export { signOutOwner } from './owner/sign-out-owner'
 export { createSession } from './session/create-session'
@@ -101,4 +105,3 @@ export {
   type PasswordChange,
 } from './account/account'
 export { revokeGrantAs, auditActor, type GrantRevoker } from './admin/admin-revoke-grant'
-export { passwordProblem, PASSWORD_LENGTH } from './owner/password-rules'

@@ -57,6 +57,12 @@ describe('loggablePath (docs/protocol.md §8.9)', () => {
     [`/%67rant/i-1/${nonce}`, '/%67rant/i-1/[redacted]'],
     [`//interact//i-1//${nonce}`, '//interact//i-1//[redacted]'],
     [`/x/../grant/i-1/${nonce}`, '/grant/i-1/[redacted]'],
+    ['/account/set-password/LinkSecret_0123456789', '/account/set-password/[redacted]'],
+    ['https://as.example/account/set-password/LinkSecret_0123456789?x=1', '/account/set-password/[redacted]'],
+    ['/Account/%73et-password/LinkSecret_0123456789', '/Account/%73et-password/[redacted]'],
+    ['//account//set-password//LinkSecret_0123456789', '//account//set-password//[redacted]'],
+    ['/x/../account/set-password/LinkSecret_0123456789/', '/account/set-password/[redacted]/'],
+    ['/account/connected-apps/abc', '/account/connected-apps/abc'],
     ['/continue/abc', '/continue/abc'],
     ['/?x=secret', '/'],
   ])('logs %s as %s', (path, logged) => {

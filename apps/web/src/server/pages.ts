@@ -25,7 +25,13 @@ export function renderPage(status: number, title: string, body: Html, headers: R
  * A message page: what happened and what the person can do, with an optional link onwards (an http(s) URL only:
  * a page never links to a script or data URL).
  */
-export function messagePage(status: number, title: string, message: string, link?: { href: string; text: string }): Response {
+export function messagePage(
+  status: number,
+  title: string,
+  message: string,
+  link?: { href: string; text: string },
+  headers: Record<string, string> = {},
+): Response {
   const href = link && /^https?:\/\//i.test(link.href) ? link.href : null
   return renderPage(
     status,
@@ -33,6 +39,7 @@ export function messagePage(status: number, title: string, message: string, link
     html`<h1>${title}</h1>
       <p>${message}</p>
       ${link && href ? html`<p><a class="onward" href="${href}" rel="noreferrer">${link.text}</a></p>` : null}`,
+    headers,
   )
 }
 

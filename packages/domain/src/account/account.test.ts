@@ -157,8 +157,8 @@ describe('changeOwnerPassword', () => {
 
   it.each([
     ['a wrong current password', { currentPassword: 'not-my-password' }, 'Your current password is not right.'],
-    ['a short new password', { newPassword: 'short' }, 'Use at least 12 characters.'],
-    ['my email as the new password', { newPassword: 'alice@example.com' }, 'Do not use your email address as your password.'],
+    ['a short new password', { newPassword: 'short' }, 'The password is too short: use at least 12 characters.'],
+    ['my email as the new password', { newPassword: 'alice@example.com' }, 'The password is your email address: choose another one.'],
     ['a confirmation that differs', { confirmPassword: 'another-new-password' }, 'The new password and its confirmation differ.'],
   ])('refuses %s and changes nothing', async (_name, over, problem) => {
     const current = (await signInOwner(t.deps, { email: ALICE.email, password: ALICE.password }))!

@@ -20,6 +20,8 @@ export type AuditAction =
   | 'owner.enable'
   | 'owner.delete'
   | 'owner.link'
+  | 'owner.set-password'
+  | 'owner.import'
 
 export async function insertAuditEntry(
   db: SqlRunner,

@@ -69,6 +69,8 @@ export const EnvSchema = z
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     // Token rows dead (expired, rotated or revoked) for longer than this are deleted; grants are kept (docs/protocol.md §7).
     ACCESS_TOKEN_DELETION_DAYS: z.coerce.number().int().positive().max(3650).default(30),
+    // How long an owner's invitation or password-reset link stays usable (docs/protocol.md §7).
+    OWNER_LINK_EXPIRY_DAYS: z.coerce.number().int().positive().max(365).default(7),
     // Grant requests (POST /) per minute, fixed window; 0 switches a limit off.
     RATE_LIMIT_GRANTS_PER_MINUTE: z.coerce.number().int().min(0).max(1_000_000).default(120),
     RATE_LIMIT_GRANTS_PER_MINUTE_PER_IP: z.coerce.number().int().min(0).max(1_000_000).default(600),
@@ -122,6 +124,8 @@ export interface GnapConfig {
   signatureWindowSeconds: number
   signatureClockSkewSeconds: number
   accessTokenDeletionDays: number
+  /** Days an invitation or password-reset link stays usable. */
+  ownerLinkExpiryDays: number
   /** Grant requests per minute per client wallet address; 0 = no limit. */
   grantRequestsPerMinutePerClient: number
   /** Grant requests per minute per caller IP (one shared counter without trustProxy); 0 = no limit. */
@@ -148,6 +152,7 @@ export function configFromEnv(env: Env): GnapConfig {
     signatureWindowSeconds: env.SIGNATURE_WINDOW_SECONDS,
     signatureClockSkewSeconds: env.SIGNATURE_CLOCK_SKEW_SECONDS,
     accessTokenDeletionDays: env.ACCESS_TOKEN_DELETION_DAYS,
+    ownerLinkExpiryDays: env.OWNER_LINK_EXPIRY_DAYS,
     grantRequestsPerMinutePerClient: env.RATE_LIMIT_GRANTS_PER_MINUTE,
     grantRequestsPerMinutePerIp: env.RATE_LIMIT_GRANTS_PER_MINUTE_PER_IP,
     trustProxy: env.TRUST_PROXY,

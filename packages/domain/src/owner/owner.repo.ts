@@ -203,3 +203,20 @@ export async function findLiveGrantIdsNamingWalletAddress(db: SqlRunner, url: st
 export async function touchOwner(tx: SqlRunner, id: string, now: Date): Promise<void> {
   await tx.run(`UPDATE "Owner" SET "updatedAt" = $1 WHERE "id" = $2`, [now, id])
 }
+
+/** Replaces an owner's password hash; whether the owner exists. */
+export async function updateOwnerPasswordHash(db: SqlRunner, id: string, passwordHash: string): Promise<boolean> {
+  return (await db.run(`UPDATE "Owner" SET "passwordHash" = $1 WHERE "id" = $2`, [passwordHash, id])) === 1
+}
+
+/** An owner's email and name, for the password rules and the audit log; null when no owner has this id. */
+export async function findOwnerIdentity(db: SqlRunner, id: string): Promise<{ id: string; email: string; name: string } | null> {
+  const [row] = await db.all<{ id: string; email: string; name: string }>(`SELECT "id", "email", "name" FROM "Owner" WHERE "id" = $1`, [id])
+  return row ?? null
+}
+
+/** Renames an owner (the search key follows the name). */
+export async function updateOwnerName(db: SqlRunner, id: string, name: string, now: Date): Promise<void> {
+  await db.run(`UPDATE "Owner" SET "name" = $1, "nameKey" = $2, "updatedAt" = $3 WHERE "id" = $4`, [name, name.toLowerCase(), now, id])
+}
+

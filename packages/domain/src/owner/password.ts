@@ -62,7 +62,9 @@ let dummyHash: Promise<string> | null = null
  * through `admitPasswordCheck`, which bounds how many run at once.
  */
 export async function verifyPassword(storedHash: string | null, password: string): Promise<boolean> {
-  if (storedHash === null) {
+  // No account, or no password set yet (an invited owner who has not used the link; an empty hash alike): as slow as
+  // a real check, and never a match.
+  if (!storedHash) {
     dummyHash ??= hash(`no-account-${Math.random()}`)
     await verify(await dummyHash, password).catch(() => false)
     return false

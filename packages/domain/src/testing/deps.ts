@@ -42,6 +42,7 @@ export function testConfig(overrides: Partial<GnapConfig> = {}): GnapConfig {
     signatureWindowSeconds: 300,
     signatureClockSkewSeconds: 30,
     accessTokenDeletionDays: 30,
+    ownerLinkExpiryDays: 7,
     grantRequestsPerMinutePerClient: 120,
     grantRequestsPerMinutePerIp: 600,
     trustProxy: false,

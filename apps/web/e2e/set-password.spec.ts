@@ -1,0 +1,95 @@
+// An invited owner sets a password through their one-time link (docs/protocol.md §7), keyboard only, then signs in on
+// the consent screen with it and approves a real SDK grant.
+import fs from 'node:fs'
+import path from 'node:path'
+import AxeBuilder from '@axe-core/playwright'
+import type { Page, TestInfo } from '@playwright/test'
+import { importOwners, openStore } from '@gnap/domain'
+import { expect, signIn, test } from './support/fixtures'
+import type { ConsentWorld } from './support/consent-world'
+
+const SCREENSHOTS = path.resolve(import.meta.dirname, '../test-results/screenshots')
+const PHONE = { width: 390, height: 844 }
+const PASSWORD = 'paper lantern over the bay'
+
+async function seriousViolations(page: Page) {
+  const { violations } = await new AxeBuilder({ page }).analyze()
+  return violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => ({ id: v.id, impact: v.impact, help: v.help, targets: v.nodes.map((n) => n.target.join(' ')) }))
+}
+
+async function screenshot(page: Page, testInfo: TestInfo, name: string) {
+  fs.mkdirSync(SCREENSHOTS, { recursive: true })
+  const body = await page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`), fullPage: true })
+  await testInfo.attach(name, { body, contentType: 'image/png' })
+}
+
+/** Imports one owner into the server's database as `pnpm owners import` does; their invitation link. */
+async function invite(world: ConsentWorld, owner: { email: string; name: string; walletAddress: string }): Promise<string> {
+  const store = await openStore(`file:${world.server.dbFile}`)
+  try {
+    const report = await importOwners(
+      { sql: store.sql, clock: () => new Date(), config: { authServerUrl: world.server.url, ownerLinkExpiryDays: 7 } },
+      [{ line: 1, email: owner.email, name: owner.name, walletAddresses: [owner.walletAddress] }],
+    )
+    const link = report.invitations[0]?.url
+    if (!link) throw new Error(`expected an invitation, got ${JSON.stringify(report.rows)}`)
+    return link
+  } finally {
+    await store.close()
+  }
+}
+
+test('an invited owner sets a password with the keyboard on a phone, then approves a grant with it', async ({ page, world }, testInfo) => {
+  const carol = { email: 'carol@example.com', name: 'Carol Invited', walletAddress: 'https://wallet.example/carol' }
+  const link = await invite(world, carol)
+  await page.setViewportSize(PHONE)
+
+  await page.goto(link)
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Choose your password')
+  await expect(page.getByText('For Carol Invited.')).toBeVisible()
+  await expect(page.getByText('At least 12 characters')).toBeVisible()
+  expect(await seriousViolations(page), 'set-password form').toEqual([])
+  await screenshot(page, testInfo, 'set-password-phone')
+
+  // Keyboard only: a first attempt with a common password, refused in words, then the real one.
+  await page.keyboard.press('Tab')
+  await expect(page.getByLabel('New password')).toBeFocused()
+  await page.keyboard.type('qwerty123456')
+  await page.keyboard.press('Tab')
+  await expect(page.getByLabel('Type it again')).toBeFocused()
+  await page.keyboard.type('qwerty123456')
+  await page.keyboard.press('Enter')
+  await expect(page.getByRole('alert')).toHaveText('This password is on a list of commonly used passwords: choose another one.')
+  await expect(page.getByLabel('New password')).toHaveAttribute('aria-invalid', 'true')
+  expect(await seriousViolations(page), 'set-password form with an error').toEqual([])
+
+  await page.keyboard.press('Tab')
+  await expect(page.getByLabel('New password')).toBeFocused()
+  await page.keyboard.type(PASSWORD)
+  await page.keyboard.press('Tab')
+  await page.keyboard.type(PASSWORD)
+  await page.keyboard.press('Tab')
+  await expect(page.getByRole('button', { name: 'Set password' })).toBeFocused()
+  await page.keyboard.press('Enter')
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Password set')
+  await expect(page.getByText('Password set — you can now sign in')).toBeVisible()
+  await expect(page.getByRole('link', { name: 'Go to your account' })).toHaveAttribute('href', `${world.server.url}account`)
+  expect(await seriousViolations(page), 'password set page').toEqual([])
+  await screenshot(page, testInfo, 'set-password-done-phone')
+
+  // The link is spent.
+  await page.goto(link)
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('This link was already used')
+  expect(await seriousViolations(page), 'used link page').toEqual([])
+
+  // Carol signs in on the consent screen with the password she chose and approves the SDK's grant.
+  const { pending } = await world.requestGrant({ identifier: carol.walletAddress })
+  await page.goto(pending.interact.redirect)
+  await signIn(page, carol.email, PASSWORD)
+  await expect(page.getByText(`Signed in as ${carol.name}.`)).toBeVisible()
+  await page.getByRole('button', { name: 'Approve' }).click()
+  await page.waitForURL((url) => url.href.startsWith(`${world.finish.uri}?`))
+  expect(new URL(page.url()).searchParams.get('interact_ref')).toMatch(/^[0-9a-f-]{36}$/)
+})

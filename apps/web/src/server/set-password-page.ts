@@ -1,0 +1,43 @@
+import { PASSWORD_LENGTH, PASSWORD_RULES_TEXT } from '@gnap/domain'
+import { html } from './html'
+import { renderPage } from './pages'
+
+// The page an owner's one-time link opens (docs/protocol.md §7): a new password, typed twice. It posts to its own
+// URL, so the link's secret never leaves the address bar, and carries no script.
+
+export function setPasswordPage(view: {
+  ownerName: string
+  invitation: boolean
+  error: string | null
+  status?: number
+  headers?: Record<string, string>
+}): Response {
+  const title = view.invitation ? 'Choose your password' : 'Choose a new password'
+  return renderPage(
+    view.status ?? 200,
+    title,
+    html`<p class="eyebrow">${view.invitation ? 'Welcome' : 'Password reset'}</p>
+      <h1>${title}</h1>
+      <p class="who">For ${view.ownerName}.</p>
+      <form class="sign-in" method="post">
+        <label for="password">New password</label>
+        <input
+          id="password"
+          name="password"
+          type="password"
+          autocomplete="new-password"
+          minlength="${PASSWORD_LENGTH.min}"
+          maxlength="${PASSWORD_LENGTH.max}"
+          required
+          aria-describedby="rules${view.error ? ' problem' : ''}"
+          ${view.error ? html`aria-invalid="true"` : null}
+        />
+        <p id="rules" class="note">${PASSWORD_RULES_TEXT}</p>
+        <label for="confirm">Type it again</label>
+        <input id="confirm" name="confirm" type="password" autocomplete="new-password" maxlength="${PASSWORD_LENGTH.max}" required />
+        ${view.error ? html`<p id="problem" class="error" role="alert">${view.error}</p>` : null}
+        <button class="primary" type="submit">Set password</button>
+      </form>`,
+    view.headers,
+  )
+}
