@@ -1,10 +1,12 @@
 // An invited owner sets a password through their one-time link (docs/protocol.md §7), keyboard only, then signs in on
-// the consent screen with it and approves a real SDK grant.
+// the consent screen with it and approves a real SDK grant; and the whole way from an empty Owners page: an
+// administrator creates the owner in the console, copies the invitation link it shows once, and the owner uses it.
 import fs from 'node:fs'
 import path from 'node:path'
 import AxeBuilder from '@axe-core/playwright'
 import type { Page, TestInfo } from '@playwright/test'
-import { importOwners, openStore } from '@gnap/domain'
+import { createAdmin, importOwners, openStore } from '@gnap/domain'
+import { ADMIN, signInAsAdmin } from './support/admin-world'
 import { expect, signIn, test } from './support/fixtures'
 import type { ConsentWorld } from './support/consent-world'
 
@@ -92,4 +94,58 @@ test('an invited owner sets a password with the keyboard on a phone, then approv
   await page.getByRole('button', { name: 'Approve' }).click()
   await page.waitForURL((url) => url.href.startsWith(`${world.finish.uri}?`))
   expect(new URL(page.url()).searchParams.get('interact_ref')).toMatch(/^[0-9a-f-]{36}$/)
+})
+
+test('an administrator creates an owner and copies the invitation link; the owner sets a password and approves a real SDK grant', async ({
+  page,
+  world,
+}) => {
+  const dave = { email: 'dave@example.com', name: 'Dave Console', walletAddress: 'https://wallet.example/dave' }
+  const store = await openStore(`file:${world.server.dbFile}`)
+  try {
+    await createAdmin(store.sql, ADMIN)
+  } finally {
+    await store.close()
+  }
+
+  // The administrator: create the owner, then an invitation link, shown once on the owner's page.
+  await signInAsAdmin(page, world.server.url)
+  await expect(page).toHaveURL(`${world.server.url}admin`)
+  await page.goto(`${world.server.url}admin/owners/new`)
+  await page.getByLabel('Email').fill(dave.email)
+  await page.getByLabel('Name').fill(dave.name)
+  await page.getByLabel('Wallet addresses').fill(dave.walletAddress)
+  await page.getByRole('button', { name: 'Create owner' }).click()
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(dave.name)
+  await page.getByRole('button', { name: 'Create invitation link' }).click()
+  const shown = page.locator('.link-box')
+  await expect(shown).toHaveText(new RegExp(`^${world.server.url}account/set-password/[A-Za-z0-9_-]{43}$`))
+  const link = (await shown.textContent())!.trim()
+
+  // The owner, in a browser of their own: set a password with the link, then approve the SDK client's request.
+  const ownerPage = await page.context().browser()!.newPage()
+  try {
+    await ownerPage.goto(link)
+    await expect(ownerPage.getByRole('heading', { level: 1 })).toHaveText('Choose your password')
+    await ownerPage.getByLabel('New password').fill(PASSWORD)
+    await ownerPage.getByLabel('Type it again').fill(PASSWORD)
+    await ownerPage.getByRole('button', { name: 'Set password' }).click()
+    await expect(ownerPage.getByRole('heading', { level: 1 })).toHaveText('Password set')
+
+    const { pending } = await world.requestGrant({ identifier: dave.walletAddress })
+    await ownerPage.goto(pending.interact.redirect)
+    await signIn(ownerPage, dave.email, PASSWORD)
+    await expect(ownerPage.getByText(`Signed in as ${dave.name}.`)).toBeVisible()
+    await ownerPage.getByRole('button', { name: 'Approve' }).click()
+    await ownerPage.waitForURL((url) => url.href.startsWith(`${world.finish.uri}?`))
+    const interactRef = new URL(ownerPage.url()).searchParams.get('interact_ref')!
+    await new Promise((r) => setTimeout(r, pending.continue.wait! * 1000))
+    const granted = await world.client.grant.continue(
+      { url: pending.continue.uri, accessToken: pending.continue.access_token.value },
+      { interact_ref: interactRef },
+    )
+    expect(granted).toMatchObject({ access_token: { value: expect.any(String) } })
+  } finally {
+    await ownerPage.close()
+  }
 })

@@ -219,4 +219,3 @@ export async function findOwnerIdentity(db: SqlRunner, id: string): Promise<{ id
 export async function updateOwnerName(db: SqlRunner, id: string, name: string, now: Date): Promise<void> {
   await db.run(`UPDATE "Owner" SET "name" = $1, "nameKey" = $2, "updatedAt" = $3 WHERE "id" = $4`, [name, name.toLowerCase(), now, id])
 }
-
