@@ -39,7 +39,7 @@ describe('importOwners', () => {
       [5, 'refused', '"not-an-email" is not an email address'],
       [6, 'refused', 'no name'],
       [7, 'refused', 'wallet address "ftp://wallet.example/erin" is not an http(s) URL'],
-      [8, 'refused', 'wallet address https://wallet.example/alice belongs to another owner'],
+      [8, 'refused', 'the wallet address https://wallet.example/alice already belongs to another owner'],
       [9, 'refused', 'the same email is on line 3: one row per owner'],
     ])
     const bob = await t.db.owner.findUniqueOrThrow({ where: { email: 'bob@example.com' }, include: { walletAddresses: true } })
@@ -114,12 +114,24 @@ describe('importOwners', () => {
       ].join('\n'),
     )
     expect(outcomes(report)).toEqual([
-      [2, 'refused', 'wallet address https://wallet.example/alice belongs to another owner'],
-      [3, 'refused', 'wallet address https://wallet.example/alice belongs to another owner'],
+      [2, 'refused', 'the wallet address https://wallet.example/alice already belongs to another owner'],
+      [3, 'refused', 'the wallet address https://wallet.example/alice already belongs to another owner'],
     ])
     expect(await databaseText(t)).toBe(before)
     const next = await run('email,name,wallet_addresses\ncarol@example.com,Carol,https://wallet.example/carol\n')
     expect(outcomes(next)).toEqual([[2, 'created', null]])
+  })
+
+  it('refuses a wallet address above or below another owner’s, as the console does', async () => {
+    await run(`email,name,wallet_addresses\nalice@example.com,Alice,https://wallet.example/alice\n`)
+    const report = await run(
+      `email,name,wallet_addresses\ngrace@example.com,Grace,https://wallet.example/alice/savings\nheidi@example.com,Heidi,https://wallet.example\n`,
+    )
+    expect(outcomes(report)).toEqual([
+      [2, 'refused', 'the wallet address https://wallet.example/alice/savings overlaps https://wallet.example/alice, which belongs to another owner'],
+      [3, 'refused', 'the wallet address https://wallet.example overlaps https://wallet.example/alice, which belongs to another owner'],
+    ])
+    expect(await counts()).toMatchObject({ owners: 1, addresses: 1 })
   })
 
   it('reads JSON Lines, refusing lines that are not JSON objects', async () => {

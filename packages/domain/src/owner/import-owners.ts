@@ -1,7 +1,9 @@
 import type { GnapConfig } from '../config/config'
 import type { Sql } from '../db/sql'
 import { insertAuditEntry } from '../admin/audit.repo'
+import { ConsoleError } from '../admin/console-error'
 import { isUniqueViolation } from '../db/errors'
+import { assertWalletAddressesFree } from './manage-owners'
 import type { SqlRunner } from '../db/sql'
 import { newId } from '../secrets'
 import { issueOwnerLink } from './owner-link'
@@ -71,10 +73,6 @@ function validate(row: Exclude<OwnerFileRow, { problem: string }>): ValidRow | s
 /** Thrown inside a row's transaction to roll it back with a reason. */
 class Refused extends Error {}
 
-async function ownerOf(tx: SqlRunner, url: string): Promise<string | null> {
-  return (await findOwnerOfWalletAddress(tx, url))?.id ?? null
-}
-
 /**
  * Creates or updates owners from an operator's file (docs/protocol.md §7), one transaction per row: a refused row
  * writes nothing and the next row goes on. Owners are matched by email (trimmed, lower case), so nothing is
@@ -112,8 +110,9 @@ export async function importOwners(
       report.rows.push({ line: row.line, email: valid.email, outcome: result.outcome, detail: result.detail })
       if (result.invitation) report.invitations.push({ line: row.line, email: valid.email, ...result.invitation })
     } catch (e) {
-      if (!(e instanceof Refused) && !isUniqueViolation(e)) throw e
-      const detail = e instanceof Refused ? e.message : 'the email or a wallet address was taken by another owner meanwhile'
+      if (!(e instanceof Refused) && !(e instanceof ConsoleError) && !isUniqueViolation(e)) throw e
+      const detail =
+        e instanceof Refused || e instanceof ConsoleError ? e.message : 'the email or a wallet address was taken by another owner meanwhile'
       report.rows.push({ line: row.line, email: valid.email, outcome: 'refused', detail })
     }
   }
@@ -129,10 +128,8 @@ async function importRow(
   const current = existing ? await findOwnerWithWalletAddresses(tx, existing.id) : null
   const have = new Set((current?.walletAddresses ?? []).map((u) => normalUrl(u) ?? u))
   const added = row.walletAddresses.filter((u) => !have.has(u))
-  for (const url of added) {
-    const holder = await ownerOf(tx, url)
-    if (holder !== null && holder !== current?.id) throw new Refused(`wallet address ${url} belongs to another owner`)
-  }
+  // The console's rule (docs/protocol.md §2.13): no address that is, or is above or below, another owner's.
+  await assertWalletAddressesFree(tx, added, current?.id ?? null)
   if (!current) {
     const id = newId()
     await insertOwner(tx, { id, email: row.email, name: row.name, passwordHash: null, walletAddresses: row.walletAddresses, now: at.now })

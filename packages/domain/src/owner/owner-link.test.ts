@@ -82,6 +82,14 @@ describe('setPasswordWithLink', () => {
     expect(await verifyPassword(await storedHash(), ALICE.password)).toBe(true)
   })
 
+  it('sets nothing for a disabled owner, and says the account is disabled', async () => {
+    const url = (await issue('reset')).url
+    await t.db.owner.update({ where: { id: ownerId }, data: { status: 'disabled' } })
+    expect(await checkOwnerLink(t.deps, secretOf(url))).toEqual({ kind: 'problem', problem: 'disabled' })
+    expect(await use(url)).toEqual({ kind: 'problem', problem: 'disabled' })
+    expect(await verifyPassword(await storedHash(), ALICE.password)).toBe(true)
+  })
+
   it.each([
     ['an unknown secret', 'A'.repeat(43)],
     ['a secret of the wrong shape', 'not-a-secret'],

@@ -209,9 +209,12 @@ export async function updateOwnerPasswordHash(db: SqlRunner, id: string, passwor
   return (await db.run(`UPDATE "Owner" SET "passwordHash" = $1 WHERE "id" = $2`, [passwordHash, id])) === 1
 }
 
-/** An owner's email and name, for the password rules and the audit log; null when no owner has this id. */
-export async function findOwnerIdentity(db: SqlRunner, id: string): Promise<{ id: string; email: string; name: string } | null> {
-  const [row] = await db.all<{ id: string; email: string; name: string }>(`SELECT "id", "email", "name" FROM "Owner" WHERE "id" = $1`, [id])
+/** An owner's email, name and status, for the password rules and the audit log; null when no owner has this id. */
+export async function findOwnerIdentity(db: SqlRunner, id: string): Promise<{ id: string; email: string; name: string; status: string } | null> {
+  const [row] = await db.all<{ id: string; email: string; name: string; status: string }>(
+    `SELECT "id", "email", "name", "status" FROM "Owner" WHERE "id" = $1`,
+    [id],
+  )
   return row ?? null
 }
 

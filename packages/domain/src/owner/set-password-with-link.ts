@@ -11,7 +11,7 @@ import { passwordProblem } from './password-rules'
 /** A link's secret as issued: 43 base64url characters. Anything else is not looked up. */
 const SECRET_SHAPE = /^[A-Za-z0-9_-]{43}$/
 
-export type LinkProblem = 'unknown' | 'used' | 'expired'
+export type LinkProblem = 'unknown' | 'used' | 'expired' | 'disabled'
 
 /** What a person is told about a link that cannot be used (docs/protocol.md §7). */
 export const LINK_PROBLEM_TEXT: Record<LinkProblem, { title: string; message: string }> = {
@@ -24,6 +24,10 @@ export const LINK_PROBLEM_TEXT: Record<LinkProblem, { title: string; message: st
     message: 'This link was already used to set a password. Ask your administrator for a new one if you need it.',
   },
   expired: { title: 'This link has expired', message: 'This link has expired. Ask your administrator for a new one.' },
+  disabled: {
+    title: 'This account is disabled',
+    message: 'This account is disabled, so its password cannot be set. Ask your administrator to enable it and give you a new link.',
+  },
 }
 
 export type LinkState = { kind: 'usable'; ownerName: string; linkKind: OwnerLinkRow['kind'] } | { kind: 'problem'; problem: LinkProblem }
@@ -32,14 +36,16 @@ async function linkState(
   deps: Pick<Deps, 'sql'>,
   secret: string,
   now: Date,
-): Promise<{ link: OwnerLinkRow; owner: { id: string; email: string; name: string } } | LinkProblem> {
+): Promise<{ link: OwnerLinkRow; owner: { id: string; email: string; name: string; status: string } } | LinkProblem> {
   if (!SECRET_SHAPE.test(secret)) return 'unknown'
   const link = await findOwnerLinkByHash(deps.sql, hashSecret(secret))
   if (!link) return 'unknown'
   if (link.usedAt !== null) return 'used'
   if (link.expiresAt.getTime() <= now.getTime()) return 'expired'
   const owner = await findOwnerIdentity(deps.sql, link.ownerId)
-  return owner ? { link, owner } : 'unknown'
+  if (!owner) return 'unknown'
+  // A disabled owner's link sets nothing (docs/protocol.md §2.13): enabling the owner and a new link are needed.
+  return owner.status === 'disabled' ? 'disabled' : { link, owner }
 }
 
 /** Whether a set-password link can be used now, for the page that shows its form. */

@@ -12,7 +12,7 @@ export const dynamic = 'force-dynamic'
 /** Posts per caller IP (or, without TRUST_PROXY, all together) in ten minutes: secrets are 256-bit, this only keeps guessing slow. */
 const SET_PASSWORD_POSTS = { perIp: 20, shared: 600, windowSeconds: 600 } as const
 
-const STATUS: Record<LinkProblem, number> = { unknown: 404, used: 410, expired: 410 }
+const STATUS: Record<LinkProblem, number> = { unknown: 404, used: 410, expired: 410, disabled: 403 }
 
 const linkProblemPage = (problem: LinkProblem) => messagePage(STATUS[problem], LINK_PROBLEM_TEXT[problem].title, LINK_PROBLEM_TEXT[problem].message)
 
