@@ -1,6 +1,6 @@
 import type { ConnectedApp, HistoryEntry } from '@gnap/domain'
 import { html, type Html } from './html'
-import { renderPage } from './pages'
+import { renderPage, signInForm } from './pages'
 
 // The owner's own pages under /account (docs/protocol.md §2.12): server-rendered like the consent screen, plain
 // forms without script, every value escaped by the html tag. Every form carries the session's CSRF token.
@@ -21,14 +21,7 @@ export function accountSignInPage(error: string | null, status = 200, headers: R
     'Sign in to your account',
     html`<p class="eyebrow">Your account</p>
       <h1>Sign in to see the apps connected to your wallet</h1>
-      <form class="sign-in" method="post" action="/account/sign-in">
-        <label for="email">Email</label>
-        <input id="email" name="email" type="email" autocomplete="username" required />
-        <label for="password">Password</label>
-        <input id="password" name="password" type="password" autocomplete="current-password" required />
-        ${error ? html`<p class="error" role="alert">${error}</p>` : null}
-        <button class="primary" type="submit">Sign in</button>
-      </form>`,
+      ${signInForm('/account/sign-in', error)}`,
     headers,
   )
 }

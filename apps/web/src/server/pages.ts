@@ -51,15 +51,7 @@ export function signInPage(client: ConsentClient, error: string | null, status =
     'Sign in to review the request',
     html`<p class="eyebrow">Authorization request</p>
       <h1>Sign in to review what ${client.name} asks for</h1>
-      ${clientLine(client)}
-      <form class="sign-in" method="post" action="sign-in">
-        <label for="email">Email</label>
-        <input id="email" name="email" type="email" autocomplete="username" required />
-        <label for="password">Password</label>
-        <input id="password" name="password" type="password" autocomplete="current-password" required />
-        ${error ? html`<p class="error" role="alert">${error}</p>` : null}
-        <button class="primary" type="submit">Sign in</button>
-      </form>`,
+      ${clientLine(client)} ${signInForm('sign-in', error)}`,
     headers,
   )
 }
@@ -113,4 +105,16 @@ export function notYoursPage(view: { client: ConsentClient; ownerName: string; c
       </p>
       ${signOut(view.csrf, view.ownerName)}`,
   )
+}
+
+/** The owner's sign-in form (the consent screen's and /account's): email, password, the refusal if any. */
+export function signInForm(action: string, error: string | null | undefined) {
+  return html`<form class="sign-in" method="post" action="${action}">
+    <label for="email">Email</label>
+    <input id="email" name="email" type="email" autocomplete="username" required />
+    <label for="password">Password</label>
+    <input id="password" name="password" type="password" autocomplete="current-password" required />
+    ${error ? html`<p class="error" role="alert">${error}</p>` : null}
+    <button class="primary" type="submit">Sign in</button>
+  </form>`
 }

@@ -1,3 +1,4 @@
+import Link from 'next/link'
 import type { ReactNode } from 'react'
 import type { GrantStatusName, TokenStatus } from '@gnap/domain'
 import { formatDateTime, GRANT_STATUS_LABEL, TOKEN_STATUS_LABEL } from '../_lib/format'
@@ -42,5 +43,26 @@ export function Empty({ title, children }: { title: string; children?: ReactNode
       <strong>{title}</strong>
       {children}
     </div>
+  )
+}
+
+/** The keyset pager under a list: whether more follow, a link back to the first page when not on it, and the next. */
+export function Pager({ noun, firstHref, nextHref }: { noun: string; firstHref: string | null; nextHref: string | null }) {
+  return (
+    <nav className="pager" aria-label={`Pages of ${noun}`}>
+      <span className="muted">{nextHref ? `More ${noun} on the next page.` : 'This is the last page.'}</span>
+      <div className="links">
+        {firstHref && (
+          <Link href={firstHref} className="button quiet">
+            First page
+          </Link>
+        )}
+        {nextHref && (
+          <Link href={nextHref} className="button secondary">
+            Next page
+          </Link>
+        )}
+      </div>
+    </nav>
   )
 }

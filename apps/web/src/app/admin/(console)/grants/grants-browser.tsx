@@ -19,7 +19,7 @@ import {
   type GrantQuery,
   type SortKey,
 } from '../../_lib/grant-query'
-import { Empty, ErrorMessage, GrantStatusBadge, Loading, Time } from '../../_components/ui'
+import { Empty, ErrorMessage, GrantStatusBadge, Loading, Pager, Time } from '../../_components/ui'
 
 const lastSegment = (text: string) => {
   const t = text.trim()
@@ -261,21 +261,11 @@ export function GrantsBrowser() {
               </tbody>
             </table>
           </div>
-          <nav className="pager" aria-label="Pages of grants">
-            <span className="muted">{grants.data?.nextCursor ? 'More grants on the next page.' : 'This is the last page.'}</span>
-            <div className="links">
-              {query.cursor && (
-                <Link href={`/admin/grants${grantQueryString({ ...query, cursor: undefined })}`} className="button quiet">
-                  First page
-                </Link>
-              )}
-              {grants.data?.nextCursor && (
-                <Link href={`/admin/grants${grantQueryString({ ...query, cursor: grants.data.nextCursor })}`} className="button secondary">
-                  Next page
-                </Link>
-              )}
-            </div>
-          </nav>
+          <Pager
+            noun="grants"
+            firstHref={query.cursor ? `/admin/grants${grantQueryString({ ...query, cursor: undefined })}` : null}
+            nextHref={grants.data?.nextCursor ? `/admin/grants${grantQueryString({ ...query, cursor: grants.data.nextCursor })}` : null}
+          />
         </>
       )}
     </>

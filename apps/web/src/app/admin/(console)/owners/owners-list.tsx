@@ -6,7 +6,7 @@ import { useRouter, useSearchParams } from 'next/navigation'
 import type { FormEvent } from 'react'
 import { useTRPC } from '../../_lib/trpc'
 import { errorCode, errorMessage } from '../../_lib/errors'
-import { Empty, ErrorMessage, Loading, Time } from '../../_components/ui'
+import { Empty, ErrorMessage, Loading, Pager, Time } from '../../_components/ui'
 import { OwnerStatusBadge } from './owner-status'
 
 const listHref = (q: string, after?: string) => {
@@ -147,21 +147,11 @@ export function OwnersList() {
               </tbody>
             </table>
           </div>
-          <nav className="pager" aria-label="Pages of owners">
-            <span className="muted">{owners.data?.nextCursor ? 'More owners on the next page.' : 'This is the last page.'}</span>
-            <div className="links">
-              {after && (
-                <Link href={listHref(q)} className="button quiet">
-                  First page
-                </Link>
-              )}
-              {owners.data?.nextCursor && (
-                <Link href={listHref(q, owners.data.nextCursor)} className="button secondary">
-                  Next page
-                </Link>
-              )}
-            </div>
-          </nav>
+          <Pager
+            noun="owners"
+            firstHref={after ? listHref(q) : null}
+            nextHref={owners.data?.nextCursor ? listHref(q, owners.data.nextCursor) : null}
+          />
         </>
       )}
     </>
