@@ -63,7 +63,11 @@ export function OwnerDetailView({ id, created }: { id: string; created: boolean 
             <dt>Status</dt>
             <dd>
               <OwnerStatusBadge status={o.status} />{' '}
-              {o.status === 'active' ? 'Can sign in and decide on requests.' : 'Cannot sign in; their open requests say the account is disabled.'}
+              {o.status === 'disabled'
+                ? 'Cannot sign in; their open requests say the account is disabled.'
+                : o.hasPassword
+                  ? 'Can sign in and decide on requests.'
+                  : 'Can sign in and decide on requests once they set a password.'}
             </dd>
             <dt>Password</dt>
             <dd>{o.hasPassword ? 'Set by the owner' : 'Not set yet: the owner cannot sign in until they use an invitation link'}</dd>
