@@ -33,8 +33,8 @@ function withScriptSafeShadow(factory: PrismaBetterSQLite3) {
 }
 
 /**
- * The PostgreSQL adapter for the schema engine, with the four workarounds of TOOLCHAIN.md (PostgreSQL) measured
- * with Prisma 6.19.3, @prisma/adapter-pg and pg 8. Loaded only for a PostgreSQL URL, so SQLite runs never import pg.
+ * The PostgreSQL adapter for the schema engine, with four workarounds (numbered below) measured with Prisma 6.19.3,
+ * @prisma/adapter-pg and pg 8 (docs/protocol.md §9 describes the storage). Loaded only for a PostgreSQL URL, so SQLite runs never import pg.
  */
 function postgresAdapter() {
   // pg and the adapter are dependencies of @gnap/domain, which opens the database at run time.
