@@ -22,6 +22,8 @@ export type AuditAction =
   | 'owner.link'
   | 'owner.set-password'
   | 'owner.import'
+  | 'client.block'
+  | 'client.unblock'
 
 export async function insertAuditEntry(
   db: SqlRunner,
