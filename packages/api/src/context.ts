@@ -1,4 +1,4 @@
-import { adminFromSession, csrfMatches, type AdminIdentity, type Deps } from '@gnap/domain'
+import { actorOfAdmin, adminFromSession, csrfMatches, type AdminIdentity, type ConsoleActor, type Deps } from '@gnap/domain'
 
 /** Mutations carry the session's CSRF token (from `auth.session` / `auth.signIn`) in this header. */
 export const CSRF_HEADER = 'x-csrf-token'
@@ -16,6 +16,8 @@ export interface Context {
   deps: Deps
   /** The signed-in administrator, or null (no cookie, unknown, expired or owner session). */
   admin: AdminIdentity | null
+  /** Who calls, with their role (docs/protocol.md §2.14): the signed-in administrator, or null. */
+  actor: ConsoleActor | null
   /** Whether the request carried the CSRF token of this admin session. */
   csrfOk: boolean
   /** The admin session (cookie value and expiry), server-side only: for sign-out and the CSRF token. */
@@ -51,6 +53,7 @@ export async function createContext(opts: CreateContextOptions): Promise<Context
   return {
     deps: opts.deps,
     admin: found?.admin ?? null,
+    actor: found ? actorOfAdmin(found.admin) : null,
     csrfOk: found !== null && csrfMatches(found, opts.csrfToken),
     session: found && opts.sessionValue ? { value: opts.sessionValue, expiresAt: found.expiresAt } : null,
     ip: opts.ip,

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { ACCESS_TYPES, FINALIZED_REASONS, GRANT_STATES, GRANT_STATUS_NAMES, TOKEN_STATUSES } from '@gnap/domain'
+import { ACCESS_TYPES, ADMIN_ROLES, FINALIZED_REASONS, GRANT_STATES, GRANT_STATUS_NAMES, TOKEN_STATUSES } from '@gnap/domain'
 
 // Output schemas of every procedure. Strict objects listing the fields the console may see: a field that is not
 // listed (a token value, a hash, a session or CSRF hash, a password hash, an interact_ref or nonce) makes the
@@ -10,7 +10,7 @@ const id = z.string().min(1).max(64)
 const date = z.date()
 const url = z.string().max(4096)
 
-const AdminSchema = z.strictObject({ id, email: z.string().max(254) })
+const AdminSchema = z.strictObject({ id, email: z.string().max(254), role: z.enum(ADMIN_ROLES) })
 
 export const SessionInfoSchema = z.strictObject({
   admin: AdminSchema,

@@ -1,6 +1,15 @@
 import { initTRPC, TRPCError, type TRPC_ERROR_CODE_KEY } from '@trpc/server'
 import superjson from 'superjson'
-import { isConsoleError, isDatabaseUnavailable, isGnapError, serviceUnavailable, type ConsoleErrorCode, type GnapErrorCode } from '@gnap/domain'
+import {
+  isConsoleError,
+  isDatabaseUnavailable,
+  isGnapError,
+  roleAllows,
+  serviceUnavailable,
+  type AdminRole,
+  type ConsoleErrorCode,
+  type GnapErrorCode,
+} from '@gnap/domain'
 import type { Context } from './context'
 
 // The only initTRPC of the repository. Dates cross the wire through superjson, so the browser's
@@ -107,16 +116,37 @@ export const createCallerFactory = t.createCallerFactory
 /** Sign-in only: every other procedure needs an admin session. */
 export const publicProcedure = t.procedure.use(mapErrors)
 
-/** An administrator is signed in (live admin session): UNAUTHORIZED otherwise. */
-export const adminProcedure = publicProcedure.use(({ ctx, next }) => {
-  if (!ctx.admin || !ctx.session) throw new TRPCError({ code: 'UNAUTHORIZED', message: 'sign in as an administrator' })
-  return next({ ctx: { ...ctx, admin: ctx.admin, session: ctx.session } })
+/** An administrator is signed in (live admin session), whatever their role: UNAUTHORIZED otherwise. */
+export const signedInProcedure = publicProcedure.use(({ ctx, next }) => {
+  if (!ctx.admin || !ctx.session || !ctx.actor) throw new TRPCError({ code: 'UNAUTHORIZED', message: 'sign in as an administrator' })
+  return next({ ctx: { ...ctx, admin: ctx.admin, session: ctx.session, actor: ctx.actor } })
 })
 
-/** An admin procedure whose mutations also need the session's CSRF token: FORBIDDEN otherwise. */
-export const mutationProcedure = adminProcedure.use(({ ctx, type, next }) => {
+/** A signed-in procedure whose mutations also need the session's CSRF token: FORBIDDEN otherwise. */
+export const mutationProcedure = signedInProcedure.use(({ ctx, type, next }) => {
   if (type === 'mutation' && !ctx.csrfOk) {
     throw new TRPCError({ code: 'FORBIDDEN', message: 'missing or stale CSRF token: reload the page and try again' })
   }
   return next()
 })
+
+/**
+ * A procedure for `role` and the roles above it (docs/protocol.md §2.14): UNAUTHORIZED without a caller, FORBIDDEN
+ * for a lower role, and mutations need the CSRF token of a cookie session. Every console procedure but sign-in
+ * and the caller's own session is built from one of the three below.
+ */
+function roleProcedure(role: AdminRole) {
+  return mutationProcedure.use(({ ctx, next }) => {
+    if (!roleAllows(ctx.actor.role, role)) {
+      throw new TRPCError({ code: 'FORBIDDEN', message: `this needs the ${role} role; yours is ${ctx.actor.role}` })
+    }
+    return next()
+  })
+}
+
+/** Reads: every role. */
+export const viewerProcedure = roleProcedure('viewer')
+/** Revoking grants and tokens, blocking clients: `operator` and `admin`. */
+export const operatorProcedure = roleProcedure('operator')
+/** Owners, administrators and API keys: `admin` only. */
+export const adminOnlyProcedure = roleProcedure('admin')

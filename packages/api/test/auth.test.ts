@@ -126,7 +126,11 @@ describe('auth.signIn', () => {
     const set = jar.events[0]!
     if (set.kind !== 'set') throw new Error('no cookie set')
     expect(set.expiresAt).toEqual(new Date(t.clock.now.getTime() + ADMIN_SESSION_SECONDS * 1000))
-    expect(out).toEqual({ admin: { id: expect.any(String), email: ADMIN.email }, expiresAt: set.expiresAt, csrfToken: expect.any(String) })
+    expect(out).toEqual({
+      admin: { id: expect.any(String), email: ADMIN.email, role: 'admin' },
+      expiresAt: set.expiresAt,
+      csrfToken: expect.any(String),
+    })
     expect(JSON.stringify(out)).not.toContain(set.value)
     // The cookie opens the console; the CSRF token matches it.
     const caller = await callerWith(t, { session: set.value, csrf: out.csrfToken })

@@ -1,4 +1,4 @@
-import { createAdmin, createOwner, createSession, csrfTokenFor, signInAdmin, signInOwner } from '@gnap/domain'
+import { createAdmin, createOwner, createSession, csrfTokenFor, signInAdmin, signInOwner, type AdminRole } from '@gnap/domain'
 import { buildTestDeps, type TestDeps } from '@gnap/domain/testing'
 import { TRPCError } from '@trpc/server'
 import { expect } from 'vitest'
@@ -26,7 +26,7 @@ export function recordingJar(): RecordingJar {
 }
 
 /** An administrator account and a live session of theirs, with its CSRF token. */
-export async function signedInAdmin(t: TestDeps, admin = ADMIN) {
+export async function signedInAdmin(t: TestDeps, admin: { email: string; password: string; role?: AdminRole } = ADMIN) {
   await createAdmin(t.sql, admin)
   const session = await signInAdmin(t.deps, { ...admin, ip: '192.0.2.10' })
   if (!session) throw new Error('sign-in failed')
@@ -46,8 +46,8 @@ export async function callerWith(t: TestDeps, opts: { session?: string | null; c
 }
 
 /** The caller of a signed-in administrator whose requests carry the CSRF token. */
-export async function adminCaller(t: TestDeps) {
-  const s = await signedInAdmin(t)
+export async function adminCaller(t: TestDeps, role: AdminRole = 'admin') {
+  const s = await signedInAdmin(t, { ...ADMIN, email: role === 'admin' ? ADMIN.email : `${role}@example.com`, role })
   return { caller: await callerWith(t, { session: s.value, csrf: s.csrf }), session: s }
 }
 

@@ -1,10 +1,10 @@
 import { listAuditLog, ListAuditLogInputSchema } from '@gnap/domain'
-import { adminProcedure, router } from '../trpc'
+import { viewerProcedure, router } from '../trpc'
 import { AuditPageSchema } from '../schemas'
 
 export const auditRouter = router({
   /** What administrators did (who, what, when), newest first, in keyset pages. */
-  list: adminProcedure
+  list: viewerProcedure
     .input(ListAuditLogInputSchema)
     .output(AuditPageSchema)
     .query(({ ctx, input }) => listAuditLog(ctx.deps, input)),

@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import { TRPCError } from '@trpc/server'
 import { csrfTokenFor, signInAdmin, signOutAdmin } from '@gnap/domain'
-import { adminProcedure, mutationProcedure, publicProcedure, router } from '../trpc'
+import { signedInProcedure, mutationProcedure, publicProcedure, router } from '../trpc'
 import { OkSchema, SessionInfoSchema } from '../schemas'
 
 export const authRouter = router({
@@ -21,7 +21,7 @@ export const authRouter = router({
     }),
 
   /** Who is signed in, until when, and the CSRF token of the session (the console loads it once per page). */
-  session: adminProcedure.output(SessionInfoSchema).query(({ ctx }) => ({
+  session: signedInProcedure.output(SessionInfoSchema).query(({ ctx }) => ({
     admin: ctx.admin,
     expiresAt: ctx.session.expiresAt,
     csrfToken: csrfTokenFor(ctx.session.value),

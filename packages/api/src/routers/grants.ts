@@ -1,23 +1,23 @@
 import { adminRevokeGrant, getGrantDetail, listGrants, ListGrantsInputSchema } from '@gnap/domain'
-import { adminProcedure, mutationProcedure, router } from '../trpc'
+import { viewerProcedure, operatorProcedure, router } from '../trpc'
 import { GrantDetailSchema, GrantIdInputSchema, GrantPageSchema, GrantRevokedSchema } from '../schemas'
 
 export const grantsRouter = router({
   /** The grants table: filters (AND), sort, keyset pages. BAD_REQUEST for a stale or foreign cursor. */
-  list: adminProcedure
+  list: viewerProcedure
     .input(ListGrantsInputSchema)
     .output(GrantPageSchema)
     .query(({ ctx, input }) => listGrants(ctx.deps, input)),
 
   /** One grant with its client, history, interaction, access items in plain words and tokens. NOT_FOUND. */
-  byId: adminProcedure
+  byId: viewerProcedure
     .input(GrantIdInputSchema)
     .output(GrantDetailSchema)
     .query(({ ctx, input }) => getGrantDetail(ctx.deps, input.id)),
 
   /** Revokes the grant as DELETE /continue does, with an audit row. NOT_FOUND; CONFLICT when already revoked or rejected. */
-  revoke: mutationProcedure
+  revoke: operatorProcedure
     .input(GrantIdInputSchema)
     .output(GrantRevokedSchema)
-    .mutation(({ ctx, input }) => adminRevokeGrant(ctx.deps, { grantId: input.id, admin: ctx.admin })),
+    .mutation(({ ctx, input }) => adminRevokeGrant(ctx.deps, { grantId: input.id, actor: ctx.actor })),
 })

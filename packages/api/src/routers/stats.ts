@@ -1,10 +1,10 @@
 import { getStats, GetStatsInputSchema } from '@gnap/domain'
-import { adminProcedure, router } from '../trpc'
+import { viewerProcedure, router } from '../trpc'
 import { StatsSchema } from '../schemas'
 
 export const statsRouter = router({
   /** The overview: grants by state, token events and a per-day series over [from, to) (at most 366 days). */
-  overview: adminProcedure
+  overview: viewerProcedure
     .input(GetStatsInputSchema)
     .output(StatsSchema)
     .query(({ ctx, input }) => getStats(ctx.deps, input)),

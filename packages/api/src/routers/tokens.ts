@@ -1,23 +1,23 @@
 import { adminRevokeToken, getTokenChain, getTokenDetail } from '@gnap/domain'
-import { adminProcedure, mutationProcedure, router } from '../trpc'
+import { viewerProcedure, operatorProcedure, router } from '../trpc'
 import { GrantIdForChainInputSchema, ManagementIdInputSchema, TokenChainSchema, TokenDetailSchema, TokenRevokedSchema } from '../schemas'
 
 export const tokensRouter = router({
   /** A grant's tokens from the first to the current one. NOT_FOUND for an unknown grant. */
-  chain: adminProcedure
+  chain: viewerProcedure
     .input(GrantIdForChainInputSchema)
     .output(TokenChainSchema)
     .query(({ ctx, input }) => getTokenChain(ctx.deps, input.grantId)),
 
   /** The token page: a token by the management id of its manage URL, with its grant. NOT_FOUND. */
-  byManagementId: adminProcedure
+  byManagementId: viewerProcedure
     .input(ManagementIdInputSchema)
     .output(TokenDetailSchema)
     .query(({ ctx, input }) => getTokenDetail(ctx.deps, input.managementId)),
 
   /** Revokes one live (or expired) token, with an audit row. NOT_FOUND; CONFLICT when already rotated or revoked. */
-  revoke: mutationProcedure
+  revoke: operatorProcedure
     .input(ManagementIdInputSchema)
     .output(TokenRevokedSchema)
-    .mutation(({ ctx, input }) => adminRevokeToken(ctx.deps, { managementId: input.managementId, admin: ctx.admin })),
+    .mutation(({ ctx, input }) => adminRevokeToken(ctx.deps, { managementId: input.managementId, actor: ctx.actor })),
 })

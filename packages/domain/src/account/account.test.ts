@@ -101,7 +101,7 @@ describe('revokeFromAccount', () => {
     const g = await issueInteractiveGrant(t)
     const grantId = await grantIdOf(g.continueId)
     expect(await revokeFromAccount(t.deps, alice, 'no-such-grant')).toBe('not-found')
-    await adminRevokeGrant(t.deps, { grantId, admin: { id: 'admin-1', email: 'admin@example.com' } })
+    await adminRevokeGrant(t.deps, { grantId, actor: { kind: 'admin', id: 'admin-1', label: 'admin@example.com', role: 'admin' } })
     expect(await revokeFromAccount(t.deps, alice, grantId)).toBe('not-found')
     expect(await t.db.auditLog.findMany()).toMatchObject([{ actor: 'admin@example.com' }])
   })
@@ -117,7 +117,10 @@ describe('ownerHistory', () => {
     t.clock.advance(60)
     const other = await approvedGrant(t)
     t.clock.advance(60)
-    await adminRevokeGrant(t.deps, { grantId: await grantIdOf(other.continueId), admin: { id: 'a', email: 'admin@example.com' } })
+    await adminRevokeGrant(t.deps, {
+      grantId: await grantIdOf(other.continueId),
+      actor: { kind: 'admin', id: 'a', label: 'admin@example.com', role: 'operator' },
+    })
     await issueInteractiveGrant(t, forBob())
     const history = await ownerHistory(t.deps, alice)
     expect(history.map((h) => [h.what, h.by])).toEqual([

@@ -2,13 +2,13 @@ import type { Deps } from '../deps'
 import { revokeGrantInTransaction } from '../grant/revoke-grant'
 import { insertAuditEntry } from './audit.repo'
 import { ConsoleError } from './console-error'
-import type { AdminIdentity } from './admin-session'
+import type { ConsoleActor } from './roles'
 
 /** Who revokes a grant by hand: an administrator in the console, or the owner on their own account page. */
-export type GrantRevoker = { kind: 'admin'; id: string; email: string } | { kind: 'owner'; id: string; email: string }
+export type GrantRevoker = { kind: 'console'; actor: ConsoleActor } | { kind: 'owner'; id: string; email: string }
 
-/** How the audit log names a revoker: an administrator by email, an owner as `owner:<email>`. */
-export const auditActor = (who: GrantRevoker): string => (who.kind === 'admin' ? who.email : `owner:${who.email}`)
+/** How the audit log names a revoker: an administrator by email, an API key by name, an owner as `owner:<email>`. */
+export const auditActor = (who: GrantRevoker): string => (who.kind === 'console' ? who.actor.label : `owner:${who.email}`)
 
 /**
  * A person revokes a grant: exactly what DELETE /continue/{id} does (pending or approved → finalized/revoked,
@@ -41,8 +41,12 @@ export async function revokeGrantAs(deps: Deps, input: { grantId: string; who: G
       throw new ConsoleError('conflict', 'the grant was rejected: there is nothing to revoke')
     case 'revoked':
       deps.log.info(
-        { grantId: input.grantId, by: input.who.kind, subjectId: input.who.id },
-        `grant revoked by ${input.who.kind === 'admin' ? 'an administrator' : 'its owner'}`,
+        {
+          grantId: input.grantId,
+          by: input.who.kind === 'console' ? input.who.actor.kind : 'owner',
+          subjectId: input.who.kind === 'console' ? input.who.actor.id : input.who.id,
+        },
+        `grant revoked by ${input.who.kind === 'console' ? 'an operator' : 'its owner'}`,
       )
       return { grantId: input.grantId, revokedTokens: result.revokedTokens }
   }
@@ -52,6 +56,6 @@ export async function revokeGrantAs(deps: Deps, input: { grantId: string; who: G
  * An administrator revokes a grant (revokeGrantAs).
  * @throws ConsoleError not_found for an unknown grant, conflict for a grant already revoked or rejected
  */
-export function adminRevokeGrant(deps: Deps, input: { grantId: string; admin: AdminIdentity }): Promise<{ grantId: string; revokedTokens: number }> {
-  return revokeGrantAs(deps, { grantId: input.grantId, who: { kind: 'admin', id: input.admin.id, email: input.admin.email } })
+export function adminRevokeGrant(deps: Deps, input: { grantId: string; actor: ConsoleActor }): Promise<{ grantId: string; revokedTokens: number }> {
+  return revokeGrantAs(deps, { grantId: input.grantId, who: { kind: 'console', actor: input.actor } })
 }

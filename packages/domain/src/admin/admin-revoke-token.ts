@@ -2,7 +2,7 @@ import type { Deps } from '../deps'
 import { findTokenByManagementId, revokeLiveTokens } from '../access-token/access-token.repo'
 import { insertAuditEntry } from './audit.repo'
 import { ConsoleError } from './console-error'
-import type { AdminIdentity } from './admin-session'
+import type { ConsoleActor } from './roles'
 
 /**
  * An administrator revokes one token, live or expired (as DELETE /token/{id} does: an expired token could still be
@@ -11,7 +11,7 @@ import type { AdminIdentity } from './admin-session'
  */
 export async function adminRevokeToken(
   deps: Deps,
-  input: { managementId: string; admin: AdminIdentity },
+  input: { managementId: string; actor: ConsoleActor },
 ): Promise<{ managementId: string; grantId: string }> {
   const now = deps.clock()
   const managementId = input.managementId.trim().toLowerCase()
@@ -23,7 +23,7 @@ export async function adminRevokeToken(
       throw new ConsoleError('conflict', `the token was already ${token.state === 'rotated' ? 'rotated' : 'revoked'}`)
     }
     await insertAuditEntry(tx, {
-      actor: input.admin.email,
+      actor: input.actor.label,
       action: 'token.revoke',
       target: `token:${managementId}`,
       detail: `of grant ${token.grantId}`,
@@ -31,6 +31,6 @@ export async function adminRevokeToken(
     })
     return token.grantId
   })
-  deps.log.info({ grantId, admin: input.admin.id }, 'access token revoked by an administrator')
+  deps.log.info({ grantId, by: input.actor.kind, actorId: input.actor.id }, 'access token revoked by an administrator')
   return { managementId, grantId }
 }

@@ -1,3 +1,5 @@
+import type { AdminRole } from './roles'
+
 // Administrators' sessions: shared by the sign-in, sign-out and session use cases. Failed sign-ins are limited by
 // the limiter the consent screen's owners share (rate-limit/sign-in-limit.ts, scope `admin`).
 
@@ -8,4 +10,5 @@ export const ADMIN_SESSION_SECONDS = 8 * 60 * 60
 export interface AdminIdentity {
   id: string
   email: string
+  role: AdminRole
 }

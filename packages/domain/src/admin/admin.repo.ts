@@ -1,18 +1,22 @@
 import type { SqlRunner } from '../db/sql'
 import { newId } from '../secrets'
 import type { AdminIdentity } from './admin-session'
+import type { AdminRole } from './roles'
 
 // Every SQL statement about administrators' accounts (their audit log: audit.repo.ts).
 
+/** A live administrator and their hash, for sign-in (a disabled one is null). */
 export async function findAdminByEmail(db: SqlRunner, email: string): Promise<(AdminIdentity & { passwordHash: string }) | null> {
-  const [row] = await db.all<AdminIdentity & { passwordHash: string }>(`SELECT "id", "email", "passwordHash" FROM "Admin" WHERE "email" = $1`, [
-    email,
-  ])
+  const [row] = await db.all<AdminIdentity & { passwordHash: string }>(
+    `SELECT "id", "email", "role", "passwordHash" FROM "Admin" WHERE "email" = $1 AND "disabledAt" IS NULL`,
+    [email],
+  )
   return row ?? null
 }
 
+/** A live administrator (a disabled one is null: their sessions stop working at once). */
 export async function findAdminById(db: SqlRunner, id: string): Promise<AdminIdentity | null> {
-  const [row] = await db.all<AdminIdentity>(`SELECT "id", "email" FROM "Admin" WHERE "id" = $1`, [id])
+  const [row] = await db.all<AdminIdentity>(`SELECT "id", "email", "role" FROM "Admin" WHERE "id" = $1 AND "disabledAt" IS NULL`, [id])
   return row ?? null
 }
 
@@ -22,12 +26,13 @@ export async function countAdmins(db: SqlRunner): Promise<number> {
 }
 
 /** @throws a unique violation (`isUniqueViolation`) for a taken email */
-export async function insertAdmin(db: SqlRunner, input: { email: string; passwordHash: string; now: Date }): Promise<AdminIdentity> {
-  const admin = { id: newId(), email: input.email }
-  await db.run(`INSERT INTO "Admin" ("id", "email", "passwordHash", "createdAt") VALUES ($1, $2, $3, $4)`, [
+export async function insertAdmin(db: SqlRunner, input: { email: string; passwordHash: string; role: AdminRole; now: Date }): Promise<AdminIdentity> {
+  const admin = { id: newId(), email: input.email, role: input.role }
+  await db.run(`INSERT INTO "Admin" ("id", "email", "passwordHash", "role", "createdAt") VALUES ($1, $2, $3, $4, $5)`, [
     admin.id,
     admin.email,
     input.passwordHash,
+    admin.role,
     input.now,
   ])
   return admin
@@ -35,7 +40,7 @@ export async function insertAdmin(db: SqlRunner, input: { email: string; passwor
 
 /** Every administrator with their password hash (few rows: the console's accounts). */
 export async function listAdminsWithHashes(db: SqlRunner): Promise<(AdminIdentity & { passwordHash: string })[]> {
-  return db.all<AdminIdentity & { passwordHash: string }>(`SELECT "id", "email", "passwordHash" FROM "Admin" ORDER BY "email"`)
+  return db.all<AdminIdentity & { passwordHash: string }>(`SELECT "id", "email", "role", "passwordHash" FROM "Admin" ORDER BY "email"`)
 }
 
 export async function deleteAdmin(db: SqlRunner, id: string): Promise<void> {

@@ -2,6 +2,8 @@ import { z } from 'zod'
 import type { SqlRunner } from '../db/sql'
 import { hashPassword } from '../owner/password'
 import { insertAdmin } from './admin.repo'
+import type { AdminIdentity } from './admin-session'
+import { ADMIN_ROLES } from './roles'
 
 const AdminInputSchema = z.strictObject({
   email: z
@@ -10,6 +12,8 @@ const AdminInputSchema = z.strictObject({
     .transform((e) => e.toLowerCase()),
   // Longer than the owners' minimum: an administrator can revoke every grant.
   password: z.string().min(12).max(256),
+  // The first administrator, created from the environment, is an `admin`.
+  role: z.enum(ADMIN_ROLES).default('admin'),
 })
 
 type AdminInput = z.input<typeof AdminInputSchema>
@@ -19,7 +23,7 @@ type AdminInput = z.input<typeof AdminInputSchema>
  * @throws ZodError for a malformed email or a password shorter than 12 characters; a unique violation
  *   (`isUniqueViolation`) for a taken email
  */
-export async function createAdmin(db: SqlRunner, input: AdminInput): Promise<{ id: string; email: string }> {
+export async function createAdmin(db: SqlRunner, input: AdminInput): Promise<AdminIdentity> {
   const data = AdminInputSchema.parse(input)
-  return insertAdmin(db, { email: data.email, passwordHash: await hashPassword(data.password), now: new Date() })
+  return insertAdmin(db, { email: data.email, passwordHash: await hashPassword(data.password), role: data.role, now: new Date() })
 }

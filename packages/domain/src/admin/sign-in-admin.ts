@@ -32,6 +32,6 @@ export async function signInAdmin(deps: Deps, input: { email: string; password: 
   return deps.sql.transaction(async (tx) => {
     const session = await createSession(tx, { kind: 'admin', subjectId: admin.id, ttlSeconds: ADMIN_SESSION_SECONDS, now })
     await insertAuditEntry(tx, { actor: admin.email, action: 'admin.sign-in', target: `admin:${admin.email}`, now })
-    return { ...session, admin: { id: admin.id, email: admin.email } }
+    return { ...session, admin: { id: admin.id, email: admin.email, role: admin.role } }
   })
 }

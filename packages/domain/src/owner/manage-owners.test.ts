@@ -10,7 +10,7 @@ import { getOwnerDetail, listOwners } from './owner-views'
 
 const t = useTestDeps()
 
-const ADMIN = { id: 'admin-1', email: 'root@example.com' }
+const ADMIN = { kind: 'admin', id: 'admin-1', label: 'root@example.com', role: 'admin' } as const
 const ALICE = { email: 'alice@example.com', name: 'Alice', walletAddresses: ['https://wallet.example/alice'] }
 const PASSWORD = 'correct horse battery staple'
 
@@ -25,7 +25,7 @@ describe('adminCreateOwner', () => {
   it('creates an owner with a normalised wallet address, no password and an audit entry naming the administrator', async () => {
     const { id } = await adminCreateOwner(t.deps, {
       owner: { ...ALICE, email: 'Alice@Example.com', walletAddresses: ['https://WALLET.example/alice/'] },
-      admin: ADMIN,
+      actor: ADMIN,
     })
     const owner = await t.db.owner.findUniqueOrThrow({ where: { id }, include: { walletAddresses: true } })
     expect(owner).toMatchObject({ email: 'alice@example.com', name: 'Alice', status: 'active', passwordHash: null })
@@ -34,7 +34,7 @@ describe('adminCreateOwner', () => {
   })
 
   it('an owner without a password cannot sign in, whatever the password', async () => {
-    await adminCreateOwner(t.deps, { owner: ALICE, admin: ADMIN })
+    await adminCreateOwner(t.deps, { owner: ALICE, actor: ADMIN })
     for (const password of ['', 'null', PASSWORD]) expect(await signInOwner(t.deps, { email: ALICE.email, password })).toBeNull()
   })
 
@@ -44,9 +44,9 @@ describe('adminCreateOwner', () => {
     ['an address below it', 'https://wallet.example/alice/savings'],
     ['an address above it', 'https://wallet.example'],
   ])('refuses %s of another owner, and writes nothing', async (_name, url) => {
-    await adminCreateOwner(t.deps, { owner: ALICE, admin: ADMIN })
+    await adminCreateOwner(t.deps, { owner: ALICE, actor: ADMIN })
     await expect(
-      adminCreateOwner(t.deps, { owner: { email: 'bob@example.com', name: 'Bob', walletAddresses: [url] }, admin: ADMIN }),
+      adminCreateOwner(t.deps, { owner: { email: 'bob@example.com', name: 'Bob', walletAddresses: [url] }, actor: ADMIN }),
     ).rejects.toMatchObject(conflict)
     expect(await t.db.owner.count()).toBe(1)
     expect(await t.db.ownerWalletAddress.count()).toBe(1)
@@ -54,9 +54,9 @@ describe('adminCreateOwner', () => {
   })
 
   it('refuses an email that another owner has', async () => {
-    await adminCreateOwner(t.deps, { owner: ALICE, admin: ADMIN })
+    await adminCreateOwner(t.deps, { owner: ALICE, actor: ADMIN })
     await expect(
-      adminCreateOwner(t.deps, { owner: { ...ALICE, email: 'ALICE@example.com', walletAddresses: ['https://wallet.example/alice2'] }, admin: ADMIN }),
+      adminCreateOwner(t.deps, { owner: { ...ALICE, email: 'ALICE@example.com', walletAddresses: ['https://wallet.example/alice2'] }, actor: ADMIN }),
     ).rejects.toMatchObject(conflict)
     expect(await t.db.owner.count()).toBe(1)
   })
@@ -65,60 +65,60 @@ describe('adminCreateOwner', () => {
 describe('editing an owner', () => {
   let id: string
   beforeEach(async () => {
-    id = (await adminCreateOwner(t.deps, { owner: ALICE, admin: ADMIN })).id
+    id = (await adminCreateOwner(t.deps, { owner: ALICE, actor: ADMIN })).id
   })
 
   it('changes the name and email, and refuses the email of another owner', async () => {
     await adminCreateOwner(t.deps, {
       owner: { email: 'bob@example.com', name: 'Bob', walletAddresses: ['https://wallet.example/bob'] },
-      admin: ADMIN,
+      actor: ADMIN,
     })
-    await editOwner(t.deps, { change: { ownerId: id, email: 'alice.b@example.com', name: 'Alice B' }, admin: ADMIN })
+    await editOwner(t.deps, { change: { ownerId: id, email: 'alice.b@example.com', name: 'Alice B' }, actor: ADMIN })
     expect(await t.db.owner.findUniqueOrThrow({ where: { id } })).toMatchObject({ email: 'alice.b@example.com', name: 'Alice B', nameKey: 'alice b' })
-    await expect(editOwner(t.deps, { change: { ownerId: id, email: 'bob@example.com', name: 'Alice' }, admin: ADMIN })).rejects.toMatchObject(
+    await expect(editOwner(t.deps, { change: { ownerId: id, email: 'bob@example.com', name: 'Alice' }, actor: ADMIN })).rejects.toMatchObject(
       conflict,
     )
     expect(await t.db.owner.findUniqueOrThrow({ where: { id } })).toMatchObject({ email: 'alice.b@example.com' })
     const entry = await t.db.auditLog.findFirstOrThrow({ where: { action: 'owner.edit' } })
-    expect(entry).toMatchObject({ actor: ADMIN.email, target: `owner:${id}` })
+    expect(entry).toMatchObject({ actor: ADMIN.label, target: `owner:${id}` })
     expect(entry.detail).toContain('alice@example.com → alice.b@example.com')
   })
 
   it('adds a wallet address, and refuses one that another owner has (normalised)', async () => {
     await adminCreateOwner(t.deps, {
       owner: { email: 'bob@example.com', name: 'Bob', walletAddresses: ['https://wallet.example/bob'] },
-      admin: ADMIN,
+      actor: ADMIN,
     })
-    await addWalletAddress(t.deps, { change: { ownerId: id, walletAddress: 'https://wallet.example/alice-savings' }, admin: ADMIN })
+    await addWalletAddress(t.deps, { change: { ownerId: id, walletAddress: 'https://wallet.example/alice-savings' }, actor: ADMIN })
     await expect(
-      addWalletAddress(t.deps, { change: { ownerId: id, walletAddress: 'HTTPS://wallet.example/bob/' }, admin: ADMIN }),
+      addWalletAddress(t.deps, { change: { ownerId: id, walletAddress: 'HTTPS://wallet.example/bob/' }, actor: ADMIN }),
     ).rejects.toMatchObject(conflict)
     await expect(
-      addWalletAddress(t.deps, { change: { ownerId: id, walletAddress: 'https://wallet.example/alice' }, admin: ADMIN }),
+      addWalletAddress(t.deps, { change: { ownerId: id, walletAddress: 'https://wallet.example/alice' }, actor: ADMIN }),
     ).rejects.toMatchObject(conflict)
     expect((await getOwnerDetail(t.deps, id)).walletAddresses).toEqual(['https://wallet.example/alice', 'https://wallet.example/alice-savings'])
   })
 
   it('removes a wallet address, revoking the grants naming it only when asked, and never the last one', async () => {
-    await addWalletAddress(t.deps, { change: { ownerId: id, walletAddress: 'https://wallet.example/alice-savings' }, admin: ADMIN })
+    await addWalletAddress(t.deps, { change: { ownerId: id, walletAddress: 'https://wallet.example/alice-savings' }, actor: ADMIN })
     const kept = await issueInteractiveGrant(t)
     const savings = grantRequest({ access: [outgoingAccess({ identifier: 'https://wallet.example/alice-savings' })] })
     const named = await issueInteractiveGrant(t, savings)
 
     await removeWalletAddress(t.deps, {
       change: { ownerId: id, walletAddress: 'https://wallet.example/alice-savings', revokeGrants: true },
-      admin: ADMIN,
+      actor: ADMIN,
     })
     expect(await grantReason(named.continueId)).toBe('revoked')
     expect(await grantReason(kept.continueId)).toBe('issued')
-    expect(await t.db.auditLog.count({ where: { action: 'grant.revoke', actor: ADMIN.email } })).toBe(1)
+    expect(await t.db.auditLog.count({ where: { action: 'grant.revoke', actor: ADMIN.label } })).toBe(1)
 
     await expect(
-      removeWalletAddress(t.deps, { change: { ownerId: id, walletAddress: 'https://wallet.example/alice', revokeGrants: false }, admin: ADMIN }),
+      removeWalletAddress(t.deps, { change: { ownerId: id, walletAddress: 'https://wallet.example/alice', revokeGrants: false }, actor: ADMIN }),
     ).rejects.toMatchObject(conflict)
 
-    await addWalletAddress(t.deps, { change: { ownerId: id, walletAddress: 'https://wallet.example/alice-savings' }, admin: ADMIN })
-    await removeWalletAddress(t.deps, { change: { ownerId: id, walletAddress: 'https://wallet.example/alice', revokeGrants: false }, admin: ADMIN })
+    await addWalletAddress(t.deps, { change: { ownerId: id, walletAddress: 'https://wallet.example/alice-savings' }, actor: ADMIN })
+    await removeWalletAddress(t.deps, { change: { ownerId: id, walletAddress: 'https://wallet.example/alice', revokeGrants: false }, actor: ADMIN })
     expect(await grantReason(kept.continueId)).toBe('issued')
   })
 })
@@ -131,7 +131,7 @@ describe('disable, enable, delete', () => {
 
   it('a disabled owner is told so only after the right password, loses their sessions, and can sign in again once enabled', async () => {
     const session = await signInOwner(t.deps, { email: ALICE.email, password: PASSWORD })
-    await disableOwner(t.deps, { change: { ownerId: id, revokeGrants: false }, admin: ADMIN })
+    await disableOwner(t.deps, { change: { ownerId: id, revokeGrants: false }, actor: ADMIN })
     expect(await findSession(t.sql, 'owner', session!.value, t.deps.clock())).toBeNull()
     expect(await signInOwner(t.deps, { email: ALICE.email, password: 'wrong password here' })).toBeNull()
     await expect(signInOwner(t.deps, { email: ALICE.email, password: PASSWORD })).rejects.toMatchObject({
@@ -139,17 +139,17 @@ describe('disable, enable, delete', () => {
       message: 'this account is disabled',
     })
 
-    await enableOwner(t.deps, { change: { ownerId: id }, admin: ADMIN })
+    await enableOwner(t.deps, { change: { ownerId: id }, actor: ADMIN })
     expect(await signInOwner(t.deps, { email: ALICE.email, password: PASSWORD })).toMatchObject({ value: expect.any(String) })
     expect(await auditActions()).toEqual(['root@example.com owner.disable', 'root@example.com owner.enable'])
   })
 
   it('disabling revokes the owner’s grants when asked, and keeps them otherwise', async () => {
     const grant = await issueInteractiveGrant(t)
-    await disableOwner(t.deps, { change: { ownerId: id, revokeGrants: false }, admin: ADMIN })
+    await disableOwner(t.deps, { change: { ownerId: id, revokeGrants: false }, actor: ADMIN })
     expect(await grantReason(grant.continueId)).toBe('issued')
-    await enableOwner(t.deps, { change: { ownerId: id }, admin: ADMIN })
-    await disableOwner(t.deps, { change: { ownerId: id, revokeGrants: true }, admin: ADMIN })
+    await enableOwner(t.deps, { change: { ownerId: id }, actor: ADMIN })
+    await disableOwner(t.deps, { change: { ownerId: id, revokeGrants: true }, actor: ADMIN })
     expect(await grantReason(grant.continueId)).toBe('revoked')
   })
 
@@ -161,9 +161,9 @@ describe('disable, enable, delete', () => {
     )
     const otherOwner = await requestPendingGrant(t, grantRequest({ access: [outgoingAccess({ identifier: 'https://wallet.example/alice-other' })] }))
     await signInOwner(t.deps, { email: ALICE.email, password: PASSWORD })
-    await editOwner(t.deps, { change: { ownerId: id, email: ALICE.email, name: 'Alice A' }, admin: ADMIN })
+    await editOwner(t.deps, { change: { ownerId: id, email: ALICE.email, name: 'Alice A' }, actor: ADMIN })
 
-    const { revokedGrants } = await adminDeleteOwner(t.deps, { change: { ownerId: id }, admin: ADMIN })
+    const { revokedGrants } = await adminDeleteOwner(t.deps, { change: { ownerId: id }, actor: ADMIN })
     expect(revokedGrants).toBe(2)
     expect(await grantReason(issued.continueId)).toBe('revoked')
     expect(await grantReason(below.continueId)).toBe('revoked')
@@ -187,7 +187,7 @@ describe('listOwners and getOwnerDetail', () => {
           name: i % 2 ? `Zoe ${i}` : `Yann ${i}`,
           walletAddresses: [`https://wallet.example/u${i}`, `https://pay.example/u${i}`],
         },
-        admin: ADMIN,
+        actor: ADMIN,
       })
       t.clock.advance(1)
     }
@@ -238,7 +238,7 @@ describe('listOwners: a search without @ that starts no name looks in emails', (
       ['maria.lopez@example.com', 'Maria Lopez'],
       ['mgarcia@example.com', 'Marie Gar'],
     ] as const) {
-      await adminCreateOwner(t.deps, { owner: { email, name, walletAddresses: [`https://wallet.example/${email.split('@')[0]}`] }, admin: ADMIN })
+      await adminCreateOwner(t.deps, { owner: { email, name, walletAddresses: [`https://wallet.example/${email.split('@')[0]}`] }, actor: ADMIN })
     }
     expect((await listOwners(t.deps, { search: 'maria' })).items.map((o) => o.name)).toEqual(['Maria Garcia', 'Maria Lopez'])
     const first = await listOwners(t.deps, { search: 'maria.', limit: 1 })

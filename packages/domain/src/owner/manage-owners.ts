@@ -4,7 +4,7 @@ import type { SqlRunner } from '../db/sql'
 import { newId } from '../secrets'
 import { insertAuditEntry, type AuditAction } from '../admin/audit.repo'
 import { ConsoleError } from '../admin/console-error'
-import type { AdminIdentity } from '../admin/admin-session'
+import type { ConsoleActor } from '../admin/roles'
 import { revokeGrantInTransaction } from '../grant/revoke-grant'
 import { deleteSessionsOf } from '../session/session.repo'
 import { normalUrl } from './owns-access'
@@ -98,11 +98,11 @@ async function requireOwner(tx: SqlRunner, ownerId: string): Promise<OwnerRow> {
   return owner
 }
 
-const audit = (tx: SqlRunner, admin: AdminIdentity, action: AuditAction, ownerId: string, detail: string, now: Date) =>
-  insertAuditEntry(tx, { actor: admin.email, action, target: `owner:${ownerId}`, detail, now })
+const audit = (tx: SqlRunner, actor: ConsoleActor, action: AuditAction, ownerId: string, detail: string, now: Date) =>
+  insertAuditEntry(tx, { actor: actor.label, action, target: `owner:${ownerId}`, detail, now })
 
 /** Revokes every live grant naming one of `urls` (or a resource below it), each with its own audit entry. */
-async function revokeGrantsNaming(tx: SqlRunner, urls: string[], admin: AdminIdentity, why: string, now: Date): Promise<number> {
+async function revokeGrantsNaming(tx: SqlRunner, urls: string[], actor: ConsoleActor, why: string, now: Date): Promise<number> {
   let revoked = 0
   for (const url of urls) {
     for (const grantId of await findLiveGrantIdsNamingWalletAddress(tx, url)) {
@@ -110,7 +110,7 @@ async function revokeGrantsNaming(tx: SqlRunner, urls: string[], admin: AdminIde
       if (r.outcome !== 'revoked') continue
       revoked++
       await insertAuditEntry(tx, {
-        actor: admin.email,
+        actor: actor.label,
         action: 'grant.revoke',
         target: `grant:${grantId}`,
         detail: `${why}; ${r.revokedTokens} live token${r.revokedTokens === 1 ? '' : 's'} revoked`,
@@ -130,7 +130,7 @@ const grantsWord = (n: number) => `${n} grant${n === 1 ? '' : 's'} revoked`
  */
 export async function adminCreateOwner(
   deps: Deps,
-  input: { owner: z.input<typeof CreateOwnerInputSchema>; admin: AdminIdentity },
+  input: { owner: z.input<typeof CreateOwnerInputSchema>; actor: ConsoleActor },
 ): Promise<{ id: string }> {
   const data = CreateOwnerInputSchema.parse(input.owner)
   const id = newId()
@@ -139,7 +139,7 @@ export async function adminCreateOwner(
     await assertEmailFree(tx, data.email, null)
     await assertWalletAddressesFree(tx, data.walletAddresses, null)
     await insertOwner(tx, { id, email: data.email, name: data.name, passwordHash: null, walletAddresses: data.walletAddresses, now })
-    await audit(tx, input.admin, 'owner.create', id, `${data.email}, ${data.walletAddresses.join(', ')}`, now)
+    await audit(tx, input.actor, 'owner.create', id, `${data.email}, ${data.walletAddresses.join(', ')}`, now)
   })
   return { id }
 }
@@ -148,7 +148,7 @@ export async function adminCreateOwner(
  * Changes an owner's name and email.
  * @throws ConsoleError not_found, conflict for an email of another owner
  */
-export async function editOwner(deps: Deps, input: { change: z.input<typeof EditOwnerInputSchema>; admin: AdminIdentity }): Promise<{ id: string }> {
+export async function editOwner(deps: Deps, input: { change: z.input<typeof EditOwnerInputSchema>; actor: ConsoleActor }): Promise<{ id: string }> {
   const data = EditOwnerInputSchema.parse(input.change)
   const now = deps.clock()
   await deps.sql.transaction(async (tx) => {
@@ -159,7 +159,7 @@ export async function editOwner(deps: Deps, input: { change: z.input<typeof Edit
       owner.email !== data.email ? `email ${owner.email} → ${data.email}` : null,
       owner.name !== data.name ? `name ${owner.name} → ${data.name}` : null,
     ].filter(Boolean)
-    await audit(tx, input.admin, 'owner.edit', owner.id, changes.join('; ') || 'no change', now)
+    await audit(tx, input.actor, 'owner.edit', owner.id, changes.join('; ') || 'no change', now)
   })
   return { id: data.ownerId }
 }
@@ -167,7 +167,7 @@ export async function editOwner(deps: Deps, input: { change: z.input<typeof Edit
 /** @throws ConsoleError not_found, conflict for an address (or one above or below it) that is already owned */
 export async function addWalletAddress(
   deps: Deps,
-  input: { change: z.input<typeof WalletAddressInputSchema>; admin: AdminIdentity },
+  input: { change: z.input<typeof WalletAddressInputSchema>; actor: ConsoleActor },
 ): Promise<{ id: string }> {
   const data = WalletAddressInputSchema.parse(input.change)
   const now = deps.clock()
@@ -176,7 +176,7 @@ export async function addWalletAddress(
     await assertWalletAddressesFree(tx, [data.walletAddress], owner.id)
     await insertOwnerWalletAddress(tx, owner.id, data.walletAddress)
     await touchOwner(tx, owner.id, now)
-    await audit(tx, input.admin, 'owner.wallet-address.add', owner.id, data.walletAddress, now)
+    await audit(tx, input.actor, 'owner.wallet-address.add', owner.id, data.walletAddress, now)
   })
   return { id: data.ownerId }
 }
@@ -188,7 +188,7 @@ export async function addWalletAddress(
  */
 export async function removeWalletAddress(
   deps: Deps,
-  input: { change: z.input<typeof RemoveWalletAddressInputSchema>; admin: AdminIdentity },
+  input: { change: z.input<typeof RemoveWalletAddressInputSchema>; actor: ConsoleActor },
 ): Promise<{ id: string; revokedGrants: number }> {
   const data = RemoveWalletAddressInputSchema.parse(input.change)
   const now = deps.clock()
@@ -198,13 +198,13 @@ export async function removeWalletAddress(
     if (!addresses.includes(data.walletAddress)) throw new ConsoleError('not_found', 'this owner has no such wallet address')
     if (addresses.length === 1) throw new ConsoleError('conflict', 'an owner keeps at least one wallet address: add another first')
     const revoked = data.revokeGrants
-      ? await revokeGrantsNaming(tx, [data.walletAddress], input.admin, `wallet address ${data.walletAddress} removed`, now)
+      ? await revokeGrantsNaming(tx, [data.walletAddress], input.actor, `wallet address ${data.walletAddress} removed`, now)
       : 0
     await deleteOwnerWalletAddress(tx, data.walletAddress)
     await touchOwner(tx, owner.id, now)
     await audit(
       tx,
-      input.admin,
+      input.actor,
       'owner.wallet-address.remove',
       owner.id,
       `${data.walletAddress}; ${data.revokeGrants ? grantsWord(revoked) : 'grants kept'}`,
@@ -222,7 +222,7 @@ export async function removeWalletAddress(
  */
 export async function disableOwner(
   deps: Deps,
-  input: { change: z.input<typeof SetOwnerStatusInputSchema>; admin: AdminIdentity },
+  input: { change: z.input<typeof SetOwnerStatusInputSchema>; actor: ConsoleActor },
 ): Promise<{ id: string; revokedGrants: number }> {
   const data = SetOwnerStatusInputSchema.parse(input.change)
   const now = deps.clock()
@@ -232,23 +232,23 @@ export async function disableOwner(
     await updateOwnerStatus(tx, owner.id, 'disabled', now)
     await deleteSessionsOf(tx, 'owner', owner.id)
     const revoked = data.revokeGrants
-      ? await revokeGrantsNaming(tx, await findWalletAddressesOf(tx, owner.id), input.admin, `owner ${owner.email} disabled`, now)
+      ? await revokeGrantsNaming(tx, await findWalletAddressesOf(tx, owner.id), input.actor, `owner ${owner.email} disabled`, now)
       : 0
-    await audit(tx, input.admin, 'owner.disable', owner.id, data.revokeGrants ? grantsWord(revoked) : 'grants kept', now)
+    await audit(tx, input.actor, 'owner.disable', owner.id, data.revokeGrants ? grantsWord(revoked) : 'grants kept', now)
     return revoked
   })
   return { id: data.ownerId, revokedGrants }
 }
 
 /** @throws ConsoleError not_found; conflict when not disabled */
-export async function enableOwner(deps: Deps, input: { change: z.input<typeof OwnerIdInputSchema>; admin: AdminIdentity }): Promise<{ id: string }> {
+export async function enableOwner(deps: Deps, input: { change: z.input<typeof OwnerIdInputSchema>; actor: ConsoleActor }): Promise<{ id: string }> {
   const data = OwnerIdInputSchema.parse(input.change)
   const now = deps.clock()
   await deps.sql.transaction(async (tx) => {
     const owner = await requireOwner(tx, data.ownerId)
     if (owner.status !== 'disabled') throw new ConsoleError('conflict', 'the owner is not disabled')
     await updateOwnerStatus(tx, owner.id, 'active', now)
-    await audit(tx, input.admin, 'owner.enable', owner.id, owner.email, now)
+    await audit(tx, input.actor, 'owner.enable', owner.id, owner.email, now)
   })
   return { id: data.ownerId }
 }
@@ -260,17 +260,17 @@ export async function enableOwner(deps: Deps, input: { change: z.input<typeof Ow
  */
 export async function adminDeleteOwner(
   deps: Deps,
-  input: { change: z.input<typeof OwnerIdInputSchema>; admin: AdminIdentity },
+  input: { change: z.input<typeof OwnerIdInputSchema>; actor: ConsoleActor },
 ): Promise<{ id: string; revokedGrants: number }> {
   const data = OwnerIdInputSchema.parse(input.change)
   const now = deps.clock()
   const revokedGrants = await deps.sql.transaction(async (tx) => {
     const owner = await requireOwner(tx, data.ownerId)
     const addresses = await findWalletAddressesOf(tx, owner.id)
-    const revoked = await revokeGrantsNaming(tx, addresses, input.admin, `owner ${owner.email} deleted`, now)
+    const revoked = await revokeGrantsNaming(tx, addresses, input.actor, `owner ${owner.email} deleted`, now)
     await deleteSessionsOf(tx, 'owner', owner.id)
     await deleteOwnerRow(tx, owner.id)
-    await audit(tx, input.admin, 'owner.delete', owner.id, `${owner.email} (${addresses.join(', ')}); ${grantsWord(revoked)}`, now)
+    await audit(tx, input.actor, 'owner.delete', owner.id, `${owner.email} (${addresses.join(', ')}); ${grantsWord(revoked)}`, now)
     return revoked
   })
   return { id: data.ownerId, revokedGrants }
@@ -288,7 +288,7 @@ export const IssueOwnerLinkInputSchema = z.strictObject({ ownerId: OwnerIdSchema
  */
 export async function adminIssueOwnerLink(
   deps: Deps,
-  input: { change: z.input<typeof IssueOwnerLinkInputSchema>; admin: AdminIdentity },
+  input: { change: z.input<typeof IssueOwnerLinkInputSchema>; actor: ConsoleActor },
 ): Promise<{ url: string; expiresAt: Date }> {
   const data = IssueOwnerLinkInputSchema.parse(input.change)
   const now = deps.clock()
@@ -302,7 +302,7 @@ export async function adminIssueOwnerLink(
       ttlSeconds: OWNER_LINK_TTL_SECONDS,
       baseUrl: deps.config.authServerUrl,
     })
-    await audit(tx, input.admin, 'owner.link', owner.id, `${data.kind} link, valid until ${link.expiresAt.toISOString()}`, now)
+    await audit(tx, input.actor, 'owner.link', owner.id, `${data.kind} link, valid until ${link.expiresAt.toISOString()}`, now)
     return link
   })
 }
