@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { ACCESS_TYPES, ADMIN_ROLES, FINALIZED_REASONS, GRANT_STATES, GRANT_STATUS_NAMES, TOKEN_STATUSES } from '@gnap/domain'
+import { ACCESS_TYPES, ADMIN_ROLES, FINALIZED_REASONS, GRANT_STATES, GRANT_STATUS_NAMES, TOKEN_STATUSES, type GrantStatusName } from '@gnap/domain'
 
 // Output schemas of every procedure. Strict objects listing the fields the console may see: a field that is not
 // listed (a token value, a hash, a session or CSRF hash, a password hash, an interact_ref or nonce) makes the
@@ -138,9 +138,38 @@ export const TokenRevokedSchema = z.strictObject({ managementId: id, grantId: id
 
 export const ClientListSchema = z.strictObject({
   items: z.array(
-    z.strictObject({ walletAddress: url, name: z.string().max(1024).nullable(), grants: z.number().int().min(0), lastGrantAt: date.nullable() }),
+    z.strictObject({
+      walletAddress: url,
+      name: z.string().max(1024).nullable(),
+      grants: z.number().int().min(0),
+      lastGrantAt: date.nullable(),
+      blocked: z.boolean(),
+    }),
   ),
 })
+
+const reason = z.string().max(500)
+const actorLabel = z.string().max(254)
+
+export const ClientBlockListSchema = z.strictObject({
+  items: z.array(z.strictObject({ walletAddress: url, reason, blockedBy: actorLabel, blockedAt: date })),
+})
+
+export const ClientDetailSchema = z.strictObject({
+  walletAddress: url,
+  name: z.string().max(1024).nullable(),
+  block: z.strictObject({ reason, blockedBy: actorLabel, blockedAt: date }).nullable(),
+  grantCounts: z.strictObject(Object.fromEntries(GRANT_STATUS_NAMES.map((s) => [s, z.number().int().min(0)])) as Record<GrantStatusName, z.ZodNumber>),
+  grants: z.array(
+    z.strictObject({ id, status: z.enum(GRANT_STATUS_NAMES), accessTypes: z.array(z.enum(ACCESS_TYPES)), createdAt: date, updatedAt: date }),
+  ),
+  tokens: z.array(z.strictObject({ managementId: id, grantId: id, status: z.enum(TOKEN_STATUSES), issuedAt: date, expiresAt: date })),
+  lastActivityAt: date.nullable(),
+  audit: z.array(z.strictObject({ id, actor: actorLabel, action: z.string().max(64), detail: z.string().max(4096).nullable(), createdAt: date })),
+})
+
+export const ClientBlockedSchema = z.strictObject({ walletAddress: url, revokedGrants: z.number().int().min(0), revokedTokens: z.number().int().min(0) })
+export const ClientUnblockedSchema = z.strictObject({ walletAddress: url })
 
 const count = z.number().int().min(0)
 

@@ -16,8 +16,9 @@ const t = useTestDeps()
 
 const OTHER_CLIENT = 'https://wallet.example/other-app'
 const OPERATOR = 'operator@example.com'
+const actor = { kind: 'admin', id: 'admin-1', label: OPERATOR, role: 'operator' } as const
 
-const block = (walletAddress = TEST_CLIENT, reason = 'its signing key leaked') => blockClient(t.deps, { walletAddress, reason, actor: OPERATOR })
+const block = (walletAddress = TEST_CLIENT, reason = 'its signing key leaked') => blockClient(t.deps, { walletAddress, reason, actor })
 const blocked = () => gnapError('invalid_client', 401)
 const nonInteractive = (client = TEST_CLIENT) => grantRequest({ access: [incomingAccess()], interact: null, client })
 
@@ -48,7 +49,7 @@ async function liveRowsOf(client: string) {
   return { grants, tokens }
 }
 
-describe('blockClient (docs/protocol.md §2.14)', () => {
+describe('blockClient (docs/protocol.md §2.15)', () => {
   it('revokes every grant the client holds and every live token, and nothing of another client', async () => {
     const issued = await issueNonInteractiveGrant(t)
     const interactive = await issueInteractiveGrant(t)
@@ -99,7 +100,7 @@ describe('blockClient (docs/protocol.md §2.14)', () => {
   })
 })
 
-describe('a blocked client is refused with 401 invalid_client (docs/protocol.md §2.14)', () => {
+describe('a blocked client is refused with 401 invalid_client (docs/protocol.md §2.15)', () => {
   it('on a grant request, before its keys are fetched, whatever the spelling of its wallet address', async () => {
     await block()
     for (const client of [TEST_CLIENT, 'https://WALLET.example/test-app', `${TEST_CLIENT}/`]) {
@@ -143,11 +144,11 @@ describe('a blocked client is refused with 401 invalid_client (docs/protocol.md 
   })
 })
 
-describe('unblockClient (docs/protocol.md §2.14)', () => {
+describe('unblockClient (docs/protocol.md §2.15)', () => {
   it('lets the client request grants again; the grants revoked by the block stay revoked', async () => {
     const old = await issueNonInteractiveGrant(t)
     await block()
-    await unblockClient(t.deps, { walletAddress: TEST_CLIENT, actor: OPERATOR })
+    await unblockClient(t.deps, { walletAddress: TEST_CLIENT, actor })
 
     const fresh = await issueNonInteractiveGrant(t)
     expect(await introspect(t.deps, { access_token: fresh.tokenValue })).toMatchObject({ active: true })
@@ -163,7 +164,7 @@ describe('unblockClient (docs/protocol.md §2.14)', () => {
   })
 
   it('refuses a client that is not blocked (conflict), writing nothing', async () => {
-    await expect(unblockClient(t.deps, { walletAddress: TEST_CLIENT, actor: OPERATOR })).rejects.toMatchObject({ code: 'conflict' })
+    await expect(unblockClient(t.deps, { walletAddress: TEST_CLIENT, actor })).rejects.toMatchObject({ code: 'conflict' })
     expect(await t.db.auditLog.count()).toBe(0)
   })
 })
