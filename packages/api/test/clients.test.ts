@@ -3,7 +3,7 @@ import { introspectToken, requestGrant, rotateAccessToken } from '@gnap/domain'
 import { TEST_CLIENT, authAs, grantRequest, incomingAccess, issueNonInteractiveGrant, type TestDeps } from '@gnap/domain/testing'
 import { adminCaller, apiTestDeps, expectTrpcError } from './support'
 
-const introspect = (deps: TestDeps['deps'], body: { access_token: string }) => introspectToken(deps, { accessToken: body.access_token })
+const introspect = (deps: TestDeps['deps'], body: { access_token: string }) => introspectToken(deps, { accessToken: body.access_token, access: null })
 
 // Clients in the console (docs/protocol.md §2.15): every role reads them; operators and admins block and unblock,
 // and the block takes effect on the protocol's endpoints at once.
