@@ -82,6 +82,8 @@ export const AUDIT_ACTION_LABEL: Record<string, string> = {
   'owner.enable': 'Enabled an owner',
   'owner.delete': 'Deleted an owner',
   'owner.link': 'Created a sign-in link',
+  'client.block': 'Blocked a client',
+  'client.unblock': 'Unblocked a client',
 }
 
 /** `{ value: '2500', assetCode: 'USD', assetScale: 2 }` → `25.00 USD` (exact: integer arithmetic on the digits). */
