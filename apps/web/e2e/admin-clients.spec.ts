@@ -24,7 +24,10 @@ async function checkPage(page: Page, testInfo: TestInfo, name: string) {
 }
 
 test.describe('clients in the admin console', () => {
-  test('an administrator finds the SDK client, blocks it from the keyboard, its rotation is refused, and unblocks it', async ({ page, world }, testInfo) => {
+  test('an administrator finds the SDK client, blocks it from the keyboard, its rotation is refused, and unblocks it', async ({
+    page,
+    world,
+  }, testInfo) => {
     const url = world.server.url
     await signInAsAdmin(page, url)
     await expect(page).toHaveURL(`${url}admin`)

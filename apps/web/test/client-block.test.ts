@@ -8,7 +8,13 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createAuthenticatedClient, isFinalizedGrant, isPendingGrant, OpenPaymentsClientError, type AuthenticatedClient } from '@interledger/open-payments'
+import {
+  createAuthenticatedClient,
+  isFinalizedGrant,
+  isPendingGrant,
+  OpenPaymentsClientError,
+  type AuthenticatedClient,
+} from '@interledger/open-payments'
 import { createAdmin, openStore } from '@gnap/domain'
 import { adminQuery, databaseUrl, generateClientKey, startWalletAddressServer } from '@gnap/domain/testing'
 import { INTROSPECTION_SECRET, startInstances, testServerEnv, type Instance } from '@gnap/test-support'

@@ -159,7 +159,9 @@ export const ClientDetailSchema = z.strictObject({
   walletAddress: url,
   name: z.string().max(1024).nullable(),
   block: z.strictObject({ reason, blockedBy: actorLabel, blockedAt: date }).nullable(),
-  grantCounts: z.strictObject(Object.fromEntries(GRANT_STATUS_NAMES.map((s) => [s, z.number().int().min(0)])) as Record<GrantStatusName, z.ZodNumber>),
+  grantCounts: z.strictObject(
+    Object.fromEntries(GRANT_STATUS_NAMES.map((s) => [s, z.number().int().min(0)])) as Record<GrantStatusName, z.ZodNumber>,
+  ),
   grants: z.array(
     z.strictObject({ id, status: z.enum(GRANT_STATUS_NAMES), accessTypes: z.array(z.enum(ACCESS_TYPES)), createdAt: date, updatedAt: date }),
   ),
@@ -168,7 +170,11 @@ export const ClientDetailSchema = z.strictObject({
   audit: z.array(z.strictObject({ id, actor: actorLabel, action: z.string().max(64), detail: z.string().max(4096).nullable(), createdAt: date })),
 })
 
-export const ClientBlockedSchema = z.strictObject({ walletAddress: url, revokedGrants: z.number().int().min(0), revokedTokens: z.number().int().min(0) })
+export const ClientBlockedSchema = z.strictObject({
+  walletAddress: url,
+  revokedGrants: z.number().int().min(0),
+  revokedTokens: z.number().int().min(0),
+})
 export const ClientUnblockedSchema = z.strictObject({ walletAddress: url })
 
 const count = z.number().int().min(0)

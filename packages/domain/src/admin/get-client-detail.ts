@@ -74,7 +74,13 @@ export async function getClientDetail(deps: Deps, input: z.input<typeof ClientAd
       createdAt: g.createdAt,
       updatedAt: g.updatedAt,
     })),
-    tokens: tokens.map((t) => ({ managementId: t.managementId, grantId: t.grantId, status: tokenStatus(t, now), issuedAt: t.createdAt, expiresAt: t.expiresAt })),
+    tokens: tokens.map((t) => ({
+      managementId: t.managementId,
+      grantId: t.grantId,
+      status: tokenStatus(t, now),
+      issuedAt: t.createdAt,
+      expiresAt: t.expiresAt,
+    })),
     lastActivityAt,
     audit,
   }

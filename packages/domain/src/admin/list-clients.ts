@@ -31,7 +31,10 @@ export async function listClients(deps: Deps, input: ListClientsInput): Promise<
   const { search, limit } = ListClientsInputSchema.parse(input)
   const groups = await groupClients(deps.reads, { prefix: search || null, take: limit })
   const clients = groups.map((g) => g.client)
-  const [names, blocked] = await Promise.all([findLatestClientNames(deps.reads, clients), findBlockedAmong(deps.sql, [...new Set(clients.map(blockedClientKey))])])
+  const [names, blocked] = await Promise.all([
+    findLatestClientNames(deps.reads, clients),
+    findBlockedAmong(deps.sql, [...new Set(clients.map(blockedClientKey))]),
+  ])
   return groups.map((g) => ({
     walletAddress: g.client,
     name: names.get(g.client) ?? null,

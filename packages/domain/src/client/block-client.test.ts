@@ -76,7 +76,12 @@ describe('blockClient (docs/protocol.md §2.15)', () => {
       { client: TEST_CLIENT, reason: 'its signing key leaked', blockedBy: OPERATOR, createdAt: t.clock.now },
     ])
     expect(await t.db.auditLog.findMany({ select: { actor: true, action: true, target: true, detail: true } })).toEqual([
-      { actor: OPERATOR, action: 'client.block', target: `client:${TEST_CLIENT}`, detail: 'its signing key leaked (1 grant and 1 live token revoked)' },
+      {
+        actor: OPERATOR,
+        action: 'client.block',
+        target: `client:${TEST_CLIENT}`,
+        detail: 'its signing key leaked (1 grant and 1 live token revoked)',
+      },
     ])
   })
 
@@ -135,7 +140,9 @@ describe('a blocked client is refused with 401 invalid_client (docs/protocol.md 
 
   it('tells the client only that it is blocked, not the reason', async () => {
     await block(TEST_CLIENT, 'fraud investigation 4711')
-    await expect(requestGrant(t.deps, nonInteractive(), authAs(null))).rejects.toThrow(expect.objectContaining({ message: expect.not.stringContaining('4711') }))
+    await expect(requestGrant(t.deps, nonInteractive(), authAs(null))).rejects.toThrow(
+      expect.objectContaining({ message: expect.not.stringContaining('4711') }),
+    )
   })
 
   it('leaves another client alone', async () => {
@@ -317,6 +324,11 @@ describe('the console views of clients', () => {
   })
 
   it('shows a wallet address no grant names, so it can be blocked before it asks', async () => {
-    expect(await getClientDetail(t.deps, { walletAddress: OTHER_CLIENT })).toMatchObject({ grants: [], tokens: [], lastActivityAt: null, block: null })
+    expect(await getClientDetail(t.deps, { walletAddress: OTHER_CLIENT })).toMatchObject({
+      grants: [],
+      tokens: [],
+      lastActivityAt: null,
+      block: null,
+    })
   })
 })

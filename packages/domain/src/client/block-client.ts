@@ -48,7 +48,10 @@ export async function blockClient(
     })
     return r
   })
-  deps.log.info({ client: walletAddress, grants: revoked.grants, tokens: revoked.tokens, by: input.actor.kind, subjectId: input.actor.id }, 'client blocked')
+  deps.log.info(
+    { client: walletAddress, grants: revoked.grants, tokens: revoked.tokens, by: input.actor.kind, subjectId: input.actor.id },
+    'client blocked',
+  )
   return { walletAddress, revokedGrants: revoked.grants, revokedTokens: revoked.tokens }
 }
 
@@ -56,7 +59,10 @@ export async function blockClient(
  * Unblocks a client: it may request grants again. The grants revoked when it was blocked stay revoked.
  * @throws ZodError for a malformed wallet address; ConsoleError conflict when it is not blocked
  */
-export async function unblockClient(deps: Deps, input: z.input<typeof UnblockClientInputSchema> & { actor: ConsoleActor }): Promise<{ walletAddress: string }> {
+export async function unblockClient(
+  deps: Deps,
+  input: z.input<typeof UnblockClientInputSchema> & { actor: ConsoleActor },
+): Promise<{ walletAddress: string }> {
   const { walletAddress } = UnblockClientInputSchema.parse({ walletAddress: input.walletAddress })
   const now = deps.clock()
   await deps.sql.transaction(async (tx) => {

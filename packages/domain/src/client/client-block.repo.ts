@@ -36,9 +36,10 @@ export async function deleteClientBlock(tx: SqlRunner, client: string): Promise<
 
 /** The blocks, newest first. */
 export function findClientBlocks(db: SqlRunner, take: number): Promise<ClientBlockRow[]> {
-  return db.all<ClientBlockRow>(`SELECT "client", "reason", "blockedBy", "createdAt" FROM "ClientBlock" ORDER BY "createdAt" DESC, "client" ASC LIMIT $1`, [
-    take,
-  ])
+  return db.all<ClientBlockRow>(
+    `SELECT "client", "reason", "blockedBy", "createdAt" FROM "ClientBlock" ORDER BY "createdAt" DESC, "client" ASC LIMIT $1`,
+    [take],
+  )
 }
 
 /** Which of these wallet addresses are blocked. */

@@ -179,7 +179,9 @@ export function ClientDetailView({ address }: { address: string }) {
         ) : (
           <div className="table-wrap">
             <table>
-              <caption className="visually-hidden">The client’s access tokens, newest first{c.tokens.length === 50 ? ' (the latest 50)' : ''}</caption>
+              <caption className="visually-hidden">
+                The client’s access tokens, newest first{c.tokens.length === 50 ? ' (the latest 50)' : ''}
+              </caption>
               <thead>
                 <tr>
                   <th scope="col">Token</th>
@@ -266,8 +268,8 @@ function Block({ client, live, onDone }: { client: ClientDetail; live: number; o
   return (
     <>
       <p className="hint">
-        Use this when a client misbehaves or its key has leaked. It stops at once, on every server: its grants are revoked, its tokens stop
-        working, and its new requests are refused until someone unblocks it.
+        Use this when a client misbehaves or its key has leaked. It stops at once, on every server: its grants are revoked, its tokens stop working,
+        and its new requests are refused until someone unblocks it.
       </p>
       <div className="field">
         <label htmlFor="block-reason">Reason</label>
