@@ -7,10 +7,10 @@ import { useRef, useState } from 'react'
 import type { AppRouter } from '@gnap/api'
 import { useTRPC } from '../../../_lib/trpc'
 import { errorMessage } from '../../../_lib/errors'
-import { ACCESS_TYPE_LABEL, AUDIT_ACTION_LABEL, GRANT_STATUS_LABEL } from '../../../_lib/format'
+import { ACCESS_TYPE_LABEL, GRANT_STATUS_LABEL } from '../../../_lib/format'
 import { ConfirmedAction, useConfirmation } from '../../../_components/confirm-dialog'
 import { Notice } from '../../../_components/notice'
-import { Empty, ErrorMessage, GrantStatusBadge, Loading, Time, TokenStatusBadge } from '../../../_components/ui'
+import { AuditEntries, Empty, ErrorMessage, GrantStatusBadge, Loading, Time, TokenStatusBadge } from '../../../_components/ui'
 import { ClientStatusBadge } from '../client-status'
 
 type ClientDetail = inferRouterOutputs<AppRouter>['clients']['byWalletAddress']
@@ -218,22 +218,7 @@ export function ClientDetailView({ address }: { address: string }) {
         )}
       </section>
 
-      <section className="panel" aria-labelledby="audit-heading">
-        <h2 id="audit-heading">Audit entries about this client</h2>
-        {c.audit.length === 0 ? (
-          <p className="muted">None yet.</p>
-        ) : (
-          <ol className="timeline">
-            {c.audit.map((a) => (
-              <li key={a.id}>
-                <Time value={a.createdAt} />
-                {AUDIT_ACTION_LABEL[a.action] ?? a.action} by {a.actor}
-                {a.detail && <span className="cell-sub">{a.detail}</span>}
-              </li>
-            ))}
-          </ol>
-        )}
-      </section>
+      <AuditEntries heading="Audit entries about this client" entries={c.audit} />
     </>
   )
 }

@@ -8,10 +8,10 @@ import { useId, useState, type FormEvent } from 'react'
 import type { AppRouter } from '@gnap/api'
 import { useTRPC } from '../../../_lib/trpc'
 import { errorMessage } from '../../../_lib/errors'
-import { AUDIT_ACTION_LABEL, formatSeconds } from '../../../_lib/format'
+import { formatSeconds } from '../../../_lib/format'
 import { ConfirmedAction, useConfirmation } from '../../../_components/confirm-dialog'
 import { Notice } from '../../../_components/notice'
-import { Empty, ErrorMessage, GrantStatusBadge, Loading, Time } from '../../../_components/ui'
+import { AuditEntries, Empty, ErrorMessage, GrantStatusBadge, Loading, Time } from '../../../_components/ui'
 import { OwnerStatusBadge } from '../owner-status'
 
 type OwnerDetail = inferRouterOutputs<AppRouter>['owners']['byId']
@@ -153,22 +153,7 @@ export function OwnerDetailView({ id, created }: { id: string; created: boolean 
         )}
       </section>
 
-      <section className="panel" aria-labelledby="audit-heading">
-        <h2 id="audit-heading">Audit entries about this owner</h2>
-        {o.audit.length === 0 ? (
-          <p className="muted">None yet.</p>
-        ) : (
-          <ol className="timeline">
-            {o.audit.map((a) => (
-              <li key={a.id}>
-                <Time value={a.createdAt} />
-                {AUDIT_ACTION_LABEL[a.action] ?? a.action} by {a.actor}
-                {a.detail && <span className="cell-sub">{a.detail}</span>}
-              </li>
-            ))}
-          </ol>
-        )}
-      </section>
+      <AuditEntries heading="Audit entries about this owner" entries={o.audit} />
 
       <DangerZone owner={o} onDone={setNotice} />
     </>
