@@ -6,7 +6,12 @@
 import type { Page, TestInfo } from '@playwright/test'
 import { OpenPaymentsClientError } from '@interledger/open-payments'
 import { createAdmin, openStore } from '@gnap/domain'
-import { PAYROLL, SHOP, expect, screenshot, seriousViolations, signInAsAdmin, test } from './support/admin-world'
+import { PAYROLL, SHOP, expect, screenshot, seriousViolations, signInAsAdmin, startAdminWorld, type AdminWorld } from './support/admin-world'
+import { worldTest } from './support/fixtures'
+
+// A world of its own (its own server and database): blocking revokes the SDK client's grant, which the other console
+// specs, sharing theirs, expect to find issued.
+const test = worldTest<AdminWorld>(startAdminWorld)
 
 const PHONE = { width: 390, height: 844 }
 const DESKTOP = { width: 1280, height: 800 }
