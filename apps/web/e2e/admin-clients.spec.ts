@@ -133,6 +133,14 @@ test.describe('clients in the admin console', () => {
     })
   })
 
+  test('the clients pages redirect to sign-in without a session', async ({ page, world }) => {
+    const url = world.server.url
+    for (const path of ['admin/clients', `admin/clients/view?address=${encodeURIComponent(SHOP)}`]) {
+      await page.goto(`${url}${path}`)
+      await expect(page, path).toHaveURL(`${url}admin/sign-in`)
+    }
+  })
+
   test('a viewer sees a client but no block button', async ({ page, world }) => {
     const store = await openStore(`file:${world.server.dbFile}`)
     try {
