@@ -24,7 +24,7 @@ export const csvSafeCell = (text: string): string => (FORMULA_START.test(text) ?
 const csv = (records: string[][]) => stringify(records, { record_delimiter: '\r\n' })
 
 /**
- * The filtered log, newest first, as CSV chunks: the header line, then one chunk per page. Stops after `maxRows`
+ * The filtered log, newest first, as CSV chunks: the header line with the first page, then one chunk per page. Stops after `maxRows`
  * entries with a last line saying so when more match.
  * @throws ZodError for filters out of range (at once, before any chunk)
  */
@@ -36,16 +36,15 @@ export function auditLogCsv(
   const filters = AuditLogFiltersSchema.parse(filtersInput)
   const maxRows = opts.maxRows ?? AUDIT_EXPORT_MAX_ROWS
   return (async function* () {
-    yield csv([[...AUDIT_CSV_COLUMNS]])
     let after: { createdAt: Date; id: string } | null = null
     let written = 0
     for (;;) {
       const take = Math.min(PAGE, maxRows - written)
       const rows = await findAuditEntries(deps.reads, { filters, after, take: take + 1 })
       const page = rows.slice(0, take)
-      if (page.length > 0) {
-        yield csv(page.map((r) => [r.createdAt.toISOString(), r.actor, r.action, r.target, r.detail ?? ''].map(csvSafeCell)))
-      }
+      const records = page.map((r) => [r.createdAt.toISOString(), r.actor, r.action, r.target, r.detail ?? ''].map(csvSafeCell))
+      // The header goes with the first page, so a database that fails does so before anything was written.
+      yield csv(after === null && written === 0 ? [[...AUDIT_CSV_COLUMNS], ...records] : records)
       written += page.length
       const last = page[page.length - 1]
       if (rows.length <= take || !last) return

@@ -5,7 +5,6 @@ import Link from 'next/link'
 import { useRouter, useSearchParams } from 'next/navigation'
 import { useMemo, type FormEvent } from 'react'
 import { useTRPC } from '../../_lib/trpc'
-import { errorCode, errorMessage } from '../../_lib/errors'
 import { ACCESS_TYPE_LABEL } from '../../_lib/format'
 import {
   ACCESS_TYPES,
@@ -19,7 +18,7 @@ import {
   type GrantQuery,
   type SortKey,
 } from '../../_lib/grant-query'
-import { Empty, ErrorMessage, GrantStatusBadge, Loading, Pager, Time } from '../../_components/ui'
+import { Empty, GrantStatusBadge, ListError, Loading, Pager, Time } from '../../_components/ui'
 
 const lastSegment = (text: string) => {
   const t = text.trim()
@@ -71,7 +70,6 @@ export function GrantsBrowser() {
   const filtered = hasFilters(query)
   const otherFilters = Boolean(query.state || query.reason || query.type || query.client || query.from || query.to)
   const items = grants.data?.items ?? []
-  const staleCursor = grants.isError && errorCode(grants.error) === 'BAD_REQUEST' && query.cursor !== undefined
 
   return (
     <>
@@ -159,20 +157,12 @@ export function GrantsBrowser() {
 
       {grants.isPending && <Loading>Loading grants…</Loading>}
       {grants.isError && (
-        <ErrorMessage
-          title={staleCursor ? 'This page of results is no longer valid.' : 'The grants could not be loaded.'}
-          action={
-            staleCursor ? (
-              <Link href={`/admin/grants${grantQueryString({ ...query, cursor: undefined })}`}>Go to the first page</Link>
-            ) : (
-              <button type="button" className="button secondary" onClick={() => void grants.refetch()}>
-                Try again
-              </button>
-            )
-          }
-        >
-          {errorMessage(grants.error)}
-        </ErrorMessage>
+        <ListError
+          what="The grants"
+          error={grants.error}
+          firstPageHref={query.cursor ? `/admin/grants${grantQueryString({ ...query, cursor: undefined })}` : null}
+          onRetry={() => void grants.refetch()}
+        />
       )}
 
       {grants.data && items.length === 0 && (
