@@ -77,7 +77,10 @@ test.describe('the audit log in the admin console', () => {
       await page.reload()
       await expect(page.getByLabel('Who', { exact: true })).toHaveValue('support@')
       const link = page.getByRole('link', { name: 'Export CSV (filtered)' })
-      await expect(link).toHaveAttribute('href', '/admin/audit/export.csv?actor=support%40&actorMatch=prefix&action=owner.&from=2026-01-10&to=2026-01-10')
+      await expect(link).toHaveAttribute(
+        'href',
+        '/admin/audit/export.csv?actor=support%40&actorMatch=prefix&action=owner.&from=2026-01-10&to=2026-01-10',
+      )
       const [download] = await Promise.all([page.waitForEvent('download'), link.click()])
       expect(download.suggestedFilename()).toMatch(/^audit-log-\d{8}T\d{6}Z\.csv$/)
       const csv = fs.readFileSync(await download.path(), 'utf8')

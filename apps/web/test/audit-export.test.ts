@@ -1,7 +1,18 @@
 // The audit log's CSV export (docs/protocol.md §2.15), over plain HTTP against `next start`: who may export, the
 // file's headers, the console's filters, RFC 4180 quoting, and cells a spreadsheet would run as formulas.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { ADMIN_COOKIE, createAdmin, createLogger, createOwner, openStore, signInAdmin, signInOwner, walletAddressResolverFor, type Deps, type Store } from '@gnap/domain'
+import {
+  ADMIN_COOKIE,
+  createAdmin,
+  createLogger,
+  createOwner,
+  openStore,
+  signInAdmin,
+  signInOwner,
+  walletAddressResolverFor,
+  type Deps,
+  type Store,
+} from '@gnap/domain'
 import { testConfig } from '@gnap/domain/testing'
 import { startServer, type RunningServer } from '@gnap/test-support'
 
@@ -13,11 +24,20 @@ const EXPORT = '/admin/audit/export.csv'
 
 function depsOf(store: Store): Deps {
   const config = testConfig({ authServerUrl: server.url })
-  return { sql: store.sql, reads: store.reads, config, clock: () => new Date(), log: createLogger('silent'), walletAddresses: walletAddressResolverFor(config) }
+  return {
+    sql: store.sql,
+    reads: store.reads,
+    config,
+    clock: () => new Date(),
+    log: createLogger('silent'),
+    walletAddresses: walletAddressResolverFor(config),
+  }
 }
 
 const entry = (actor: string, action: string, target: string, minute: number, detail: string | null = null) =>
-  store.prisma.auditLog.create({ data: { id: crypto.randomUUID(), actor, action, target, detail, createdAt: new Date(Date.UTC(2026, 0, 10, 9, minute)) } })
+  store.prisma.auditLog.create({
+    data: { id: crypto.randomUUID(), actor, action, target, detail, createdAt: new Date(Date.UTC(2026, 0, 10, 9, minute)) },
+  })
 
 beforeAll(async () => {
   server = await startServer()
@@ -48,7 +68,12 @@ describe('GET /admin/audit/export.csv', () => {
     expect(anonymous.headers.get('content-type')).toMatch(/^application\/json/)
     expect(await anonymous.json()).toEqual({ error: { code: 'unauthorized', description: 'sign in as an administrator' } })
 
-    await createOwner(store.sql, { email: 'alice@example.com', name: 'Alice', password: 'alice password 123', walletAddresses: ['https://wallet.example/alice'] })
+    await createOwner(store.sql, {
+      email: 'alice@example.com',
+      name: 'Alice',
+      password: 'alice password 123',
+      walletAddresses: ['https://wallet.example/alice'],
+    })
     const owner = await signInOwner(depsOf(store), { email: 'alice@example.com', password: 'alice password 123' })
     const asOwner = await get('', `${ADMIN_COOKIE}=${owner!.value}`)
     expect(asOwner.status).toBe(401)

@@ -24,7 +24,7 @@ describe('audit.list', () => {
     await admin.owners.create({ email: 'carol@example.com', name: 'Carol', walletAddresses: ['https://wallet.example/carol'] })
     const { caller: viewer } = await adminCaller(t, 'viewer')
 
-    const revokes = await viewer.audit.list({ filters: { actor: { value: 'operator@' , match: 'prefix' }, action: { value: 'grant.revoke' } } })
+    const revokes = await viewer.audit.list({ filters: { actor: { value: 'operator@', match: 'prefix' }, action: { value: 'grant.revoke' } } })
     expect(revokes.items.map((e) => [e.actor, e.action, e.target])).toEqual([['operator@example.com', 'grant.revoke', `grant:${grantId}`]])
 
     // Three sign-ins at the same instant (the test clock stands still): pages split them by id, none lost.
@@ -58,7 +58,10 @@ describe('audit.list', () => {
     await adminCaller(t, 'viewer')
     const page = await caller.audit.list({ limit: 1, filters: { action: { value: 'admin.sign-in' } } })
     expect(page.nextCursor).not.toBeNull()
-    const error = await expectTrpcError(caller.audit.list({ limit: 1, cursor: page.nextCursor, filters: { action: { value: 'admin.', match: 'prefix' } } }), 'BAD_REQUEST')
+    const error = await expectTrpcError(
+      caller.audit.list({ limit: 1, cursor: page.nextCursor, filters: { action: { value: 'admin.', match: 'prefix' } } }),
+      'BAD_REQUEST',
+    )
     expect(error.message).toMatch(/other filters/)
   })
 
@@ -71,7 +74,12 @@ describe('the audit log is append-only', () => {
   it('no procedure of the router changes or removes an entry: after calling each, every earlier entry is still there as it was', async () => {
     const grant = await issueNonInteractiveGrant(t)
     const grantId = (await t.db.grant.findFirstOrThrow()).id
-    const bob = await createOwner(t.sql, { email: 'bob@example.com', name: 'Bob', password: 'bob-password', walletAddresses: ['https://wallet.example/bob'] })
+    const bob = await createOwner(t.sql, {
+      email: 'bob@example.com',
+      name: 'Bob',
+      password: 'bob-password',
+      walletAddresses: ['https://wallet.example/bob'],
+    })
     const { caller } = await adminCaller(t, 'admin')
     // Deleting the owner and signing out last, so every other procedure runs with the owner and the session.
     const last = ['owners.delete', 'auth.signOut']
@@ -90,7 +98,19 @@ describe('the audit log is append-only', () => {
     }
     // The procedures that change something did run, and wrote their entries.
     expect(new Set(before.map((e) => e.action))).toEqual(
-      new Set(['admin.sign-in', 'admin.sign-out', 'grant.revoke', 'owner.create', 'owner.edit', 'owner.wallet-address.add', 'owner.wallet-address.remove', 'owner.disable', 'owner.enable', 'owner.delete', 'owner.link']),
+      new Set([
+        'admin.sign-in',
+        'admin.sign-out',
+        'grant.revoke',
+        'owner.create',
+        'owner.edit',
+        'owner.wallet-address.add',
+        'owner.wallet-address.remove',
+        'owner.disable',
+        'owner.enable',
+        'owner.delete',
+        'owner.link',
+      ]),
     )
   })
 })

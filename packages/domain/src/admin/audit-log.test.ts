@@ -62,7 +62,12 @@ describe('listAuditLog filters', () => {
 
   it('keeps one actor exactly, or every actor starting with a prefix (case-sensitive, % and _ are plain characters)', async () => {
     await seed()
-    expect(await all({ filters: { actor: { value: 'ops@example.com' } } })).toEqual(['5 token.revoke', '2 owner.disable', '1 owner.create', '0 admin.sign-in'])
+    expect(await all({ filters: { actor: { value: 'ops@example.com' } } })).toEqual([
+      '5 token.revoke',
+      '2 owner.disable',
+      '1 owner.create',
+      '0 admin.sign-in',
+    ])
     expect(await all({ filters: { actor: { value: 'ops', match: 'prefix' } } })).toEqual([
       '5 token.revoke',
       '3 grant.revoke',
@@ -108,7 +113,12 @@ describe('listAuditLog filters', () => {
     await seed()
     expect(
       await all({
-        filters: { actor: { value: 'ops@example.com' }, action: { value: 'owner.', match: 'prefix' }, target: { value: 'owner:o1' }, createdFrom: at(2) },
+        filters: {
+          actor: { value: 'ops@example.com' },
+          action: { value: 'owner.', match: 'prefix' },
+          target: { value: 'owner:o1' },
+          createdFrom: at(2),
+        },
       }),
     ).toEqual(['2 owner.disable'])
   })
@@ -128,7 +138,9 @@ describe('listAuditLog filters', () => {
     await seed()
     const first = await listAuditLog(t.deps, { limit: 2, filters: { action: { value: 'owner.', match: 'prefix' } } })
     expect(first.nextCursor).not.toBeNull()
-    await expect(listAuditLog(t.deps, { limit: 2, cursor: first.nextCursor, filters: { action: { value: 'owner.', match: 'exact' as 'prefix' } } })).rejects.toThrow()
+    await expect(
+      listAuditLog(t.deps, { limit: 2, cursor: first.nextCursor, filters: { action: { value: 'owner.', match: 'exact' as 'prefix' } } }),
+    ).rejects.toThrow()
     const error = await listAuditLog(t.deps, { limit: 2, cursor: first.nextCursor }).catch((e: unknown) => e)
     expect(error).toBeInstanceOf(ConsoleError)
     expect((error as ConsoleError).code).toBe('bad_request')
@@ -165,7 +177,13 @@ describe('auditLogCsv', () => {
     expect(out.startsWith('time,actor,action,target,detail\r\n')).toBe(true)
     expect(out).toContain('"name: ""Bob, Jr.""\nemail changed"')
     expect(parse(out, { columns: true })).toEqual([
-      { time: '2026-11-25T12:08:00.000Z', actor: 'ops@example.com', action: 'owner.edit', target: 'owner:o3', detail: 'name: "Bob, Jr."\nemail changed' },
+      {
+        time: '2026-11-25T12:08:00.000Z',
+        actor: 'ops@example.com',
+        action: 'owner.edit',
+        target: 'owner:o3',
+        detail: 'name: "Bob, Jr."\nemail changed',
+      },
       { time: '2026-11-25T12:02:00.000Z', actor: 'ops@example.com', action: 'owner.disable', target: 'owner:o1', detail: '' },
       { time: '2026-11-25T12:01:00.000Z', actor: 'ops@example.com', action: 'owner.create', target: 'owner:o1', detail: '' },
     ])
@@ -185,7 +203,7 @@ describe('auditLogCsv', () => {
       ['ops@example.com', "'\r=1"],
       ['ops@example.com', "'\t=1"],
       ["'@SUM(A1)", "'-2"],
-      ["'=HYPERLINK(\"https://evil.example\",\"x\")", "'+1+1"],
+      ['\'=HYPERLINK("https://evil.example","x")', "'+1+1"],
     ])
     expect(csvSafeCell('plain')).toBe('plain')
   })

@@ -35,6 +35,7 @@ export function decodeCursor(ordering: string, cursor: string): CursorPosition {
   } catch {
     throw new ConsoleError('bad_request', 'invalid cursor: start again from the first page')
   }
-  if (parsed.o !== ordering) throw new ConsoleError('bad_request', 'the cursor belongs to another sort order or other filters: start again from the first page')
+  if (parsed.o !== ordering)
+    throw new ConsoleError('bad_request', 'the cursor belongs to another sort order or other filters: start again from the first page')
   return { value: new Date(parsed.v), id: parsed.i }
 }

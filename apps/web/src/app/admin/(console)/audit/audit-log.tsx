@@ -6,7 +6,15 @@ import { useRouter, useSearchParams } from 'next/navigation'
 import { useMemo, type FormEvent } from 'react'
 import { useTRPC } from '../../_lib/trpc'
 import { AUDIT_ACTION_LABEL, auditActionLabel } from '../../_lib/format'
-import { AUDIT_ACTION_GROUPS, AUDIT_PAGE_SIZE, auditQueryString, hasAuditFilters, parseAuditQuery, toAuditFilters, type AuditQuery } from '../../_lib/audit-query'
+import {
+  AUDIT_ACTION_GROUPS,
+  AUDIT_PAGE_SIZE,
+  auditQueryString,
+  hasAuditFilters,
+  parseAuditQuery,
+  toAuditFilters,
+  type AuditQuery,
+} from '../../_lib/audit-query'
 import { Empty, ListError, Loading, Pager, Time } from '../../_components/ui'
 
 /** `grant:<id>`, `token:<management id>` and `owner:<id>` link to their pages; anything else is shown as written. */
@@ -62,7 +70,9 @@ export function AuditLog() {
       <div className="page-head">
         <div>
           <h1>Audit log</h1>
-          <p>What administrators did in this console, newest first: sign-ins, revocations and changes to owners. Entries are never changed or removed.</p>
+          <p>
+            What administrators did in this console, newest first: sign-ins, revocations and changes to owners. Entries are never changed or removed.
+          </p>
         </div>
         <a href={exportHref} className="button secondary" download>
           Export CSV{filtered ? ' (filtered)' : ''}

@@ -15,10 +15,16 @@ const refuse = (status: number, code: string, description: string, headers: Reco
   Response.json({ error: { code, description } }, { status, headers: { 'cache-control': 'no-store', ...headers } })
 
 const unavailable = () =>
-  refuse(503, 'service_unavailable', 'the service is temporarily unavailable: try again later', { 'retry-after': String(UNAVAILABLE_RETRY_AFTER_SECONDS) })
+  refuse(503, 'service_unavailable', 'the service is temporarily unavailable: try again later', {
+    'retry-after': String(UNAVAILABLE_RETRY_AFTER_SECONDS),
+  })
 
 /** `audit-log-20261125T121500Z.csv`: when the export was made, in UTC. */
-const fileName = (now: Date) => `audit-log-${now.toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z')}.csv`
+const fileName = (now: Date) =>
+  `audit-log-${now
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\.\d+Z$/, 'Z')}.csv`
 
 export async function GET(req: Request): Promise<Response> {
   try {
