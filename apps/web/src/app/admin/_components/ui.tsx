@@ -1,5 +1,5 @@
 import Link from 'next/link'
-import type { ReactNode } from 'react'
+import type { InputHTMLAttributes, ReactNode } from 'react'
 import type { GrantStatusName, TokenStatus } from '@gnap/domain'
 import { formatDateTime, GRANT_STATUS_LABEL, TOKEN_STATUS_LABEL } from '../_lib/format'
 import { errorCode, errorMessage } from '../_lib/errors'
@@ -79,6 +79,37 @@ export function Empty({ title, children }: { title: string; children?: ReactNode
     <div className="empty">
       <strong>{title}</strong>
       {children}
+    </div>
+  )
+}
+
+/**
+ * A text filter that matches the whole value or its beginning: the "is / starts with" select comes before the field
+ * it qualifies. Uncontrolled (the form reads it on submit); `children` go under the field (a hint, a datalist).
+ */
+export function MatchField(props: {
+  id: string
+  label: string
+  name: string
+  value: string | undefined
+  matchName: string
+  match: 'exact' | 'prefix'
+  /** Names the select for screen readers: "How the address matches". */
+  matchLabel: string
+  input?: InputHTMLAttributes<HTMLInputElement>
+  children?: ReactNode
+}) {
+  return (
+    <div className="wide">
+      <label htmlFor={props.id}>{props.label}</label>
+      <div className="client-field">
+        <select name={props.matchName} defaultValue={props.match} aria-label={props.matchLabel}>
+          <option value="exact">is</option>
+          <option value="prefix">starts with</option>
+        </select>
+        <input id={props.id} name={props.name} type="text" defaultValue={props.value ?? ''} autoComplete="off" spellCheck={false} {...props.input} />
+      </div>
+      {props.children}
     </div>
   )
 }

@@ -15,7 +15,7 @@ import {
   toAuditFilters,
   type AuditQuery,
 } from '../../_lib/audit-query'
-import { Empty, ListError, Loading, Pager, Time } from '../../_components/ui'
+import { Empty, ListError, Loading, MatchField, Pager, Time } from '../../_components/ui'
 
 /** `grant:<id>`, `token:<management id>` and `owner:<id>` link to their pages; anything else is shown as written. */
 function Target({ target }: { target: string }) {
@@ -83,26 +83,20 @@ export function AuditLog() {
         <h2 id="filters-heading">Filters</h2>
         <form key={queryString} onSubmit={applyFilters} role="search" aria-labelledby="filters-heading">
           <div className="filters">
-            <div className="wide">
-              <label htmlFor="f-actor">Who</label>
-              <div className="client-field">
-                <select name="actorMatch" defaultValue={query.actorMatch} aria-label="How who matches">
-                  <option value="exact">is</option>
-                  <option value="prefix">starts with</option>
-                </select>
-                <input
-                  id="f-actor"
-                  name="actor"
-                  defaultValue={query.actor ?? ''}
-                  autoComplete="off"
-                  spellCheck={false}
-                  aria-describedby="f-actor-hint"
-                />
-              </div>
+            <MatchField
+              id="f-actor"
+              label="Who"
+              name="actor"
+              value={query.actor}
+              matchName="actorMatch"
+              match={query.actorMatch}
+              matchLabel="How who matches"
+              input={{ 'aria-describedby': 'f-actor-hint' }}
+            >
               <span className="hint" id="f-actor-hint">
                 An administrator&apos;s email, as written (capitals count).
               </span>
-            </div>
+            </MatchField>
             <div>
               <label htmlFor="f-action">What</label>
               <select id="f-action" name="action" defaultValue={query.action ?? ''}>
@@ -123,26 +117,20 @@ export function AuditLog() {
                 </optgroup>
               </select>
             </div>
-            <div className="wide">
-              <label htmlFor="f-target">Target</label>
-              <div className="client-field">
-                <select name="targetMatch" defaultValue={query.targetMatch} aria-label="How the target matches">
-                  <option value="exact">is</option>
-                  <option value="prefix">starts with</option>
-                </select>
-                <input
-                  id="f-target"
-                  name="target"
-                  defaultValue={query.target ?? ''}
-                  autoComplete="off"
-                  spellCheck={false}
-                  aria-describedby="f-target-hint"
-                />
-              </div>
+            <MatchField
+              id="f-target"
+              label="Target"
+              name="target"
+              value={query.target}
+              matchName="targetMatch"
+              match={query.targetMatch}
+              matchLabel="How the target matches"
+              input={{ 'aria-describedby': 'f-target-hint' }}
+            >
               <span className="hint" id="f-target-hint">
                 For example <code>grant:</code> and an id, or <code>owner:</code> with “starts with” for every owner.
               </span>
-            </div>
+            </MatchField>
             <div>
               <label htmlFor="f-from">From</label>
               <input id="f-from" name="from" type="date" defaultValue={query.from?.slice(0, 10) ?? ''} />

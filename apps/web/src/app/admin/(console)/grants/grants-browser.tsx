@@ -18,7 +18,7 @@ import {
   type GrantQuery,
   type SortKey,
 } from '../../_lib/grant-query'
-import { Empty, GrantStatusBadge, ListError, Loading, Pager, Time } from '../../_components/ui'
+import { Empty, GrantStatusBadge, ListError, Loading, MatchField, Pager, Time } from '../../_components/ui'
 
 const lastSegment = (text: string) => {
   const t = text.trim()
@@ -94,24 +94,16 @@ export function GrantsBrowser() {
             <FilterSelect id="f-state" name="state" label="State" anyLabel="Any state" options={STATES} value={query.state} />
             <FilterSelect id="f-reason" name="reason" label="Finalization reason" anyLabel="Any reason" options={REASONS} value={query.reason} />
             <FilterSelect id="f-type" name="type" label="Access type" anyLabel="Any type" options={ACCESS_TYPES} value={query.type} />
-            <div className="wide">
-              <label htmlFor="f-client">Client wallet address</label>
-              <div className="client-field">
-                <select name="match" defaultValue={query.clientMatch} aria-label="How the address matches">
-                  <option value="exact">is</option>
-                  <option value="prefix">starts with</option>
-                </select>
-                <input
-                  id="f-client"
-                  name="client"
-                  type="text"
-                  inputMode="url"
-                  list="known-clients"
-                  defaultValue={query.client ?? ''}
-                  autoComplete="off"
-                  spellCheck={false}
-                />
-              </div>
+            <MatchField
+              id="f-client"
+              label="Client wallet address"
+              name="client"
+              value={query.client}
+              matchName="match"
+              match={query.clientMatch}
+              matchLabel="How the address matches"
+              input={{ inputMode: 'url', list: 'known-clients' }}
+            >
               <datalist id="known-clients">
                 {clients.data?.items.map((c) => (
                   <option key={c.walletAddress} value={c.walletAddress}>
@@ -119,7 +111,7 @@ export function GrantsBrowser() {
                   </option>
                 ))}
               </datalist>
-            </div>
+            </MatchField>
             <div>
               <label htmlFor="f-from">Requested from</label>
               <input id="f-from" name="from" type="date" defaultValue={query.from ?? ''} />
