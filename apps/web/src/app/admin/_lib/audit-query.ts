@@ -8,7 +8,7 @@ export const AUDIT_PAGE_SIZE = 50
 
 /** Groups of actions, by what they act on: the value is a prefix (`owner.`). */
 export const AUDIT_ACTION_GROUPS: Record<string, string> = {
-  'admin.': 'Any sign-in or sign-out',
+  'admin.': 'Any administrator action',
   'grant.': 'Any grant action',
   'token.': 'Any token action',
   'owner.': 'Any owner action',
