@@ -1,4 +1,4 @@
-// Blocking a client (docs/protocol.md §2.15) seen by the real Open Payments client and by a resource server, on two
+// Blocking a client (docs/protocol.md §2.16) seen by the real Open Payments client and by a resource server, on two
 // instances sharing one database: an operator blocks the client in the console's API on instance a; the client's
 // token introspects inactive on both instances at once, and its rotation, continuation, token revocation and grant
 // requests are refused with 401 invalid_client on both. Unblocking lets it request grants again. On one SQLite file,

@@ -5,7 +5,7 @@ import { adminCaller, apiTestDeps, expectTrpcError } from './support'
 
 const introspect = (deps: TestDeps['deps'], body: { access_token: string }) => introspectToken(deps, { accessToken: body.access_token, access: null })
 
-// Clients in the console (docs/protocol.md §2.15): every role reads them; operators and admins block and unblock,
+// Clients in the console (docs/protocol.md §2.16): every role reads them; operators and admins block and unblock,
 // and the block takes effect on the protocol's endpoints at once.
 let t: TestDeps
 beforeEach(async () => {

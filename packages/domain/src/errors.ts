@@ -96,7 +96,7 @@ export const unresolvableClientKey = (operation: ClientOperation, description = 
 export const badClient = (description: string): GnapError => withStatus('invalid_client', description, 400)
 
 /**
- * An operator blocked the client instance (docs/protocol.md §2.15): its grant requests, continuations and token
+ * An operator blocked the client instance (docs/protocol.md §2.16): its grant requests, continuations and token
  * management are refused with 401 invalid_client. The operator's reason is not told.
  */
 export const clientBlocked = (): GnapError =>

@@ -1,4 +1,4 @@
--- Client instances an operator has blocked, by wallet address (docs/protocol.md §2.15).
+-- Client instances an operator has blocked, by wallet address (docs/protocol.md §2.16).
 CREATE TABLE "ClientBlock" (
     "client" TEXT NOT NULL PRIMARY KEY,
     "reason" TEXT NOT NULL,

@@ -13,7 +13,7 @@ import { z } from 'zod'
 import { operatorProcedure, viewerProcedure, router } from '../trpc'
 import { ClientBlockedSchema, ClientBlockListSchema, ClientDetailSchema, ClientListSchema, ClientUnblockedSchema } from '../schemas'
 
-// Client instances, by wallet address (docs/protocol.md §2.15): every role reads them; operators and admins block
+// Client instances, by wallet address (docs/protocol.md §2.16): every role reads them; operators and admins block
 // and unblock.
 
 export const clientsRouter = router({

@@ -19,7 +19,7 @@ export async function authenticateTokenManagement(
   if (!auth.token) throw new GnapError('invalid_client', 'missing access token: use Authorization: GNAP <token>')
   const token = await findTokenByManagementId(deps.sql, managementId)
   if (!token) throw operation === 'post-token' ? unknownManagementId() : new GnapError('invalid_client', 'unknown access token')
-  // Once the token itself is shown, and before the client's keys are fetched (docs/protocol.md §2.15).
+  // Once the token itself is shown, and before the client's keys are fetched (docs/protocol.md §2.16).
   if (token.clientBlocked && secretMatches(auth.token, token.valueHash)) throw clientBlocked()
   await auth.verifySignature(token.grant.client, operation)
   if (!secretMatches(auth.token, token.valueHash)) {

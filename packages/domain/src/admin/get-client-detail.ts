@@ -30,7 +30,7 @@ export interface ClientDetail {
   walletAddress: string
   /** The name the client gave in its latest grant. */
   name: string | null
-  /** The block on it, if an operator blocked it (docs/protocol.md §2.15). */
+  /** The block on it, if an operator blocked it (docs/protocol.md §2.16). */
   block: ClientBlockView | null
   grantCounts: Record<GrantStatusName, number>
   /** Newest first, at most CLIENT_ROWS_SHOWN. */

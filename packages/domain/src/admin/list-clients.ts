@@ -18,7 +18,7 @@ interface ClientSummary {
   name: string | null
   grants: number
   lastGrantAt: Date | null
-  /** Whether an operator blocked it (docs/protocol.md §2.15). */
+  /** Whether an operator blocked it (docs/protocol.md §2.16). */
   blocked: boolean
 }
 

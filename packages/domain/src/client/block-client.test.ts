@@ -49,7 +49,7 @@ async function liveRowsOf(client: string) {
   return { grants, tokens }
 }
 
-describe('blockClient (docs/protocol.md §2.15)', () => {
+describe('blockClient (docs/protocol.md §2.16)', () => {
   it('revokes every grant the client holds and every live token, and nothing of another client', async () => {
     const issued = await issueNonInteractiveGrant(t)
     const interactive = await issueInteractiveGrant(t)
@@ -105,7 +105,7 @@ describe('blockClient (docs/protocol.md §2.15)', () => {
   })
 })
 
-describe('a blocked client is refused with 401 invalid_client (docs/protocol.md §2.15)', () => {
+describe('a blocked client is refused with 401 invalid_client (docs/protocol.md §2.16)', () => {
   it('on a grant request, before its keys are fetched, whatever the spelling of its wallet address', async () => {
     await block()
     for (const client of [TEST_CLIENT, 'https://WALLET.example/test-app', `${TEST_CLIENT}/`]) {
@@ -151,7 +151,7 @@ describe('a blocked client is refused with 401 invalid_client (docs/protocol.md 
   })
 })
 
-describe('unblockClient (docs/protocol.md §2.15)', () => {
+describe('unblockClient (docs/protocol.md §2.16)', () => {
   it('lets the client request grants again; the grants revoked by the block stay revoked', async () => {
     const old = await issueNonInteractiveGrant(t)
     await block()

@@ -7,7 +7,7 @@ import { revokeGrantsOfClientInTransaction } from '../grant/revoke-grant'
 import { WalletAddressSchema } from '../owner/manage-owners'
 import { deleteClientBlock, insertClientBlock, lockGrantWrites } from './client-block.repo'
 
-// An operator blocks and unblocks a client instance in the console (docs/protocol.md §2.15); the refusals are in
+// An operator blocks and unblocks a client instance in the console (docs/protocol.md §2.16); the refusals are in
 // client-block.ts.
 
 export const BlockClientInputSchema = z.strictObject({

@@ -1,6 +1,6 @@
 import type { Sql, SqlRunner } from '../db/sql'
 
-// Blocked client instances (docs/protocol.md §2.15): one row per blocked wallet address, in its normal form. Read on
+// Blocked client instances (docs/protocol.md §2.16): one row per blocked wallet address, in its normal form. Read on
 // every grant request (by primary key) and joined where continuations and token management load their grant.
 
 export interface ClientBlockRow {

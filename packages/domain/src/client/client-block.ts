@@ -3,7 +3,7 @@ import { clientBlocked } from '../errors'
 import { normalUrl } from '../owner/owns-access'
 import { isClientBlocked } from './client-block.repo'
 
-// Blocking a client instance (docs/protocol.md §2.15). A client instance is its wallet address, the `client` its
+// Blocking a client instance (docs/protocol.md §2.16). A client instance is its wallet address, the `client` its
 // grants store; a block names it in its normal form (WHATWG URL, no trailing slash), so another spelling of the same
 // address (a host in capitals, a trailing slash) is refused too.
 

@@ -23,7 +23,7 @@ export async function authenticateContinuation(
   if (!secretMatches(auth.token, grant.continueTokenHash)) {
     throw new GnapError('invalid_continuation', 'the continuation token does not belong to this grant')
   }
-  // Once the continuation token is shown, and before the client's keys are fetched (docs/protocol.md §2.15).
+  // Once the continuation token is shown, and before the client's keys are fetched (docs/protocol.md §2.16).
   if (grant.clientBlocked) throw clientBlocked()
   await auth.verifySignature(grant.client, operation)
   return { grant, continueToken: auth.token }

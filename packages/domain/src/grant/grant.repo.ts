@@ -14,7 +14,7 @@ export type StoredGrant = Omit<Grant, 'state' | 'finalizedReason'> & GrantStatus
 export type GrantWithRelations = StoredGrant & {
   accessItems: AccessItem[]
   interaction: StoredInteraction | null
-  /** Whether an operator blocked the grant's client (docs/protocol.md §2.15). */
+  /** Whether an operator blocked the grant's client (docs/protocol.md §2.16). */
   clientBlocked: boolean
 }
 
@@ -127,7 +127,7 @@ export async function moveGrant(
 
 /**
  * Moves every grant of a client (its wallet address as stored) that is in one of `from` to a finalized state, in one
- * statement: the set-based form of moveGrant for blocking a client (docs/protocol.md §2.15). The number moved.
+ * statement: the set-based form of moveGrant for blocking a client (docs/protocol.md §2.16). The number moved.
  */
 export async function finalizeGrantsOfClient(
   tx: SqlRunner,

@@ -24,7 +24,7 @@ export async function requestGrant(deps: Deps, request: GrantRequest, auth: Requ
   if (!isAllowedWalletAddressUrl(request.client, config.allowHttpWalletAddresses)) {
     throw badClient('client must be an https wallet address URL')
   }
-  // A blocked client is refused before anything is fetched for it (docs/protocol.md §2.15).
+  // A blocked client is refused before anything is fetched for it (docs/protocol.md §2.16).
   await refuseBlockedClient(deps.sql, request.client)
   // The grant request's client signature (docs/protocol.md §2.1 step 3), by a key the client's wallet address publishes.
   await auth.verifySignature(request.client, 'post-request')

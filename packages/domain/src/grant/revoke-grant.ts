@@ -36,7 +36,7 @@ export async function revokeGrantInTransaction(tx: SqlRunner, grantId: string, n
 /**
  * Revokes every grant of a client (its wallet address as stored) and every live token of them, inside the caller's
  * transaction: the same transitions as revokeGrantInTransaction, in two statements whatever the number of grants
- * (blocking a client, docs/protocol.md §2.15). The numbers of grants and tokens revoked.
+ * (blocking a client, docs/protocol.md §2.16). The numbers of grants and tokens revoked.
  */
 export async function revokeGrantsOfClientInTransaction(tx: SqlRunner, client: string, now: Date): Promise<{ grants: number; tokens: number }> {
   const grants = await finalizeGrantsOfClient(tx, client, REVOCABLE, { finalizedReason: 'revoked', now })
