@@ -41,6 +41,8 @@ export const AUDIT_ACTIONS = [
   'owner.link',
   'owner.set-password',
   'owner.import',
+  'client.block',
+  'client.unblock',
 ] as const satisfies readonly AuditAction[]
 
 // An action added to the type but not to the list fails the type check here.
