@@ -76,7 +76,7 @@ test.describe('two-step sign-in and my account', () => {
 
       await field.fill('000000')
       await page.getByRole('button', { name: 'Turn on two-step sign-in' }).click()
-      await expect(page.getByRole('alert')).toContainText('Two-step sign-in is still off.')
+      await expect(page.getByRole('main').getByRole('alert')).toContainText('Two-step sign-in is still off.')
 
       await field.fill(await freshTotpCode(secret))
       await page.keyboard.press('Enter')
@@ -98,7 +98,7 @@ test.describe('two-step sign-in and my account', () => {
       await checkPage(page, testInfo, 'sign-in-code')
       await page.keyboard.type('123 456')
       await page.keyboard.press('Enter')
-      await expect(page.getByRole('alert')).toHaveText('That code is not right. Type the code your app shows now.')
+      await expect(page.getByRole('main').getByRole('alert')).toHaveText('That code is not right. Type the code your app shows now.')
       await field.fill('')
       await typeCode(page, await freshTotpCode(secret))
       await expect(page).toHaveURL(`${url}admin`)
@@ -115,7 +115,7 @@ test.describe('two-step sign-in and my account', () => {
       await signInAsAdmin(page, url)
       await page.getByRole('button', { name: 'Lost your phone? Use a recovery code' }).click()
       await typeCode(page, recoveryCodes[0]!)
-      await expect(page.getByRole('alert')).toContainText('not right')
+      await expect(page.getByRole('main').getByRole('alert')).toContainText('not right')
       await page.getByLabel('Recovery code').fill('')
       await typeCode(page, recoveryCodes[1]!)
       await expect(page).toHaveURL(`${url}admin`)

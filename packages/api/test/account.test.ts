@@ -56,7 +56,10 @@ describe('two-step sign-in over tRPC', () => {
 
     const jar = recordingJar()
     const anon = await callerWith(t, { jar, ip: IP })
-    await expectTrpcError(anon.auth.verifyCode({ challenge: out.challenge, code: '000000' === totpCodeAt(secret, t.clock.now) ? '111111' : '000000' }), 'UNAUTHORIZED')
+    await expectTrpcError(
+      anon.auth.verifyCode({ challenge: out.challenge, code: '000000' === totpCodeAt(secret, t.clock.now) ? '111111' : '000000' }),
+      'UNAUTHORIZED',
+    )
     expect(jar.events).toEqual([])
     const done = await anon.auth.verifyCode({ challenge: out.challenge, code: totpCodeAt(secret, t.clock.now) })
     expect(done).toMatchObject({ step: 'signed-in', admin: { email: ADMIN.email }, mustEnrol: false })
@@ -137,7 +140,11 @@ describe('my account over tRPC', () => {
     )
     expect(wrong.message).toBe('Your current password is not right.')
     await expect(
-      caller.account.changePassword({ currentPassword: ADMIN.password, newPassword: 'a brand new password', confirmPassword: 'a brand new password' }),
+      caller.account.changePassword({
+        currentPassword: ADMIN.password,
+        newPassword: 'a brand new password',
+        confirmPassword: 'a brand new password',
+      }),
     ).resolves.toEqual({ endedSessions: 1 })
     // A context resolves its session when it is made: a new request with the ended session's cookie.
     await expectTrpcError((await callerWith(t, { session: other.cookie })).auth.session(), 'UNAUTHORIZED')

@@ -46,7 +46,8 @@ export const authRouter = router({
     .mutation(async ({ ctx, input }) => {
       const result = await completeAdminSignIn(ctx.deps, { challenge: input.challenge, code: input.code, ip: ctx.ip })
       if (!result) throw new TRPCError({ code: 'UNAUTHORIZED', message: 'wrong code' })
-      if (result.step === 'expired') throw new TRPCError({ code: 'PRECONDITION_FAILED', message: 'this sign-in has expired: enter your password again' })
+      if (result.step === 'expired')
+        throw new TRPCError({ code: 'PRECONDITION_FAILED', message: 'this sign-in has expired: enter your password again' })
       return signedIn(ctx, result)
     }),
 

@@ -94,7 +94,12 @@ describe('signInAdmin', () => {
 
   it('opens an 8-hour admin session stored as hashes only, and audits it', async () => {
     const s = (await signInAdmin(t.deps, { email: ' OPS@example.com', password: ADMIN.password, ip: '192.0.2.1' })) as AdminSignIn | null
-    expect(s).toMatchObject({ step: 'signed-in', mustEnrol: false, admin: { email: ADMIN.email }, expiresAt: new Date(t.clock.now.getTime() + ADMIN_SESSION_SECONDS * 1000) })
+    expect(s).toMatchObject({
+      step: 'signed-in',
+      mustEnrol: false,
+      admin: { email: ADMIN.email },
+      expiresAt: new Date(t.clock.now.getTime() + ADMIN_SESSION_SECONDS * 1000),
+    })
     const row = await t.db.session.findUniqueOrThrow({ where: { id: hashSecret(s!.value) } })
     expect(row).toMatchObject({ kind: 'admin', subjectId: s!.admin.id })
     expect(await t.db.auditLog.findMany({ select: { actor: true, action: true, target: true } })).toEqual([

@@ -91,7 +91,13 @@ export async function endMySession(deps: Deps, input: { admin: AdminIdentity; se
   if (row.id === current) throw new ConsoleError('bad_request', 'This is the session you are using: sign out instead.')
   await deps.sql.transaction(async (tx) => {
     await deleteSession(tx, row.id)
-    await insertAuditEntry(tx, { actor: input.admin.email, action: 'admin.session-end', target: `admin:${input.admin.email}`, detail: 'one session', now })
+    await insertAuditEntry(tx, {
+      actor: input.admin.email,
+      action: 'admin.session-end',
+      target: `admin:${input.admin.email}`,
+      detail: 'one session',
+      now,
+    })
   })
 }
 

@@ -74,7 +74,8 @@ export async function confirmTotpEnrolment(deps: Deps, input: { admin: AdminIden
     throw new ConsoleError('bad_request', 'This set-up has expired. Start again to get a new QR code.')
   }
   const step = matchTotpStep(pending, input.code, now, null)
-  if (step === null) throw new ConsoleError('bad_request', 'That code is not right. Check that your phone’s clock is right and type the code the app shows now.')
+  if (step === null)
+    throw new ConsoleError('bad_request', 'That code is not right. Check that your phone’s clock is right and type the code the app shows now.')
   const recoveryCodes = Array.from({ length: RECOVERY_CODE_COUNT }, newRecoveryCode)
   await deps.sql.transaction(async (tx) => {
     if ((await activateTotp(tx, { adminId: input.admin.id, secret: pending, step, now })) === 0) {
@@ -139,7 +140,10 @@ export async function disableTotp(deps: Deps, input: { admin: AdminIdentity; cod
  * New recovery codes (the old ones stop working), with a current code (or an unused recovery code).
  * @throws ConsoleError bad_request for a wrong code, conflict when two-step sign-in is off; GnapError 429
  */
-export async function renewRecoveryCodes(deps: Deps, input: { admin: AdminIdentity; code: string; ip: string | null }): Promise<{ recoveryCodes: string[] }> {
+export async function renewRecoveryCodes(
+  deps: Deps,
+  input: { admin: AdminIdentity; code: string; ip: string | null },
+): Promise<{ recoveryCodes: string[] }> {
   const row = await findAdminTotp(deps.sql, input.admin.id)
   if (!row) throw notFound()
   if (row.totpSecret === null) throw new ConsoleError('conflict', 'Two-step sign-in is off: turn it on first.')

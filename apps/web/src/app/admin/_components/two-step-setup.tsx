@@ -38,9 +38,7 @@ export function RecoveryCodes({ codes }: { codes: string[] }) {
   return (
     <section className="message info" aria-labelledby="recovery-heading">
       <h3 id="recovery-heading">Your recovery codes</h3>
-      <p>
-        Save these now, somewhere other than your phone: they are shown only this once. Each code signs you in once if you lose your phone.
-      </p>
+      <p>Save these now, somewhere other than your phone: they are shown only this once. Each code signs you in once if you lose your phone.</p>
       <ul className="recovery-codes" aria-label="Recovery codes">
         {codes.map((c) => (
           <li key={c}>
@@ -105,9 +103,18 @@ export function TwoStepSetup({ onDone, doneLabel }: { onDone(): void; doneLabel:
         <li>
           <p>Scan this QR code with your authenticator app.</p>
           {/* eslint-disable-next-line @next/next/no-img-element -- a data URL drawn on the server, no image to optimise */}
-          <img src={start.data.qrCode} alt="QR code for your authenticator app (the key below, as text)" width={200} height={200} className="qr-code" />
+          <img
+            src={start.data.qrCode}
+            alt="QR code for your authenticator app (the key below, as text)"
+            width={200}
+            height={200}
+            className="qr-code"
+          />
           <p>
-            Or type this key into the app: <code className="secret" aria-label="Key for manual entry">{start.data.secret}</code>
+            Or type this key into the app:{' '}
+            <code className="secret" aria-label="Key for manual entry">
+              {start.data.secret}
+            </code>
           </p>
         </li>
         <li>

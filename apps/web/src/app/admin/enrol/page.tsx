@@ -20,8 +20,8 @@ export default async function EnrolPage() {
         <div className="panel">
           <h1>Turn on two-step sign-in</h1>
           <p>
-            This server asks every administrator to sign in with a password and a code from an app on their phone. Set it up now to use the console, signed
-            in as <strong>{session.admin.email}</strong>.
+            This server asks every administrator to sign in with a password and a code from an app on their phone. Set it up now to use the console,
+            signed in as <strong>{session.admin.email}</strong>.
           </p>
           <EnrolNow />
           <p className="muted">

@@ -73,9 +73,21 @@ export function SignInForm() {
         <h2 id="code-heading">Two-step sign-in</h2>
         {alert}
         {recovery ? (
-          <CodeField key="recovery" id="code" label="Recovery code" hint="One of the codes you saved when you set up two-step sign-in. Each works once." allowRecovery />
+          <CodeField
+            key="recovery"
+            id="code"
+            label="Recovery code"
+            hint="One of the codes you saved when you set up two-step sign-in. Each works once."
+            allowRecovery
+          />
         ) : (
-          <CodeField key="totp" id="code" label="Code from your authenticator app" hint="Six digits. A new one appears every 30 seconds." allowRecovery={false} />
+          <CodeField
+            key="totp"
+            id="code"
+            label="Code from your authenticator app"
+            hint="Six digits. A new one appears every 30 seconds."
+            allowRecovery={false}
+          />
         )}
         <div className="filter-actions">
           <button type="submit" className="button" disabled={verify.isPending}>

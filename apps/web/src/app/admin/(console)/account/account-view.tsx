@@ -65,8 +65,8 @@ function TwoStepSection() {
         <>
           <p>
             Off: your password alone signs you in.
-            {status.data.required && ' This server requires it: set it up now.'} With two-step sign-in, a code from an app on your phone is asked
-            for too, so a stolen password is not enough.
+            {status.data.required && ' This server requires it: set it up now.'} With two-step sign-in, a code from an app on your phone is asked for
+            too, so a stolen password is not enough.
           </p>
           <TwoStepSetup
             key={notice ?? 'setup'}
@@ -195,7 +195,9 @@ function SessionsSection() {
   const endOthers = useMutation(
     trpc.account.endOtherSessions.mutationOptions({
       onSuccess: async (r) => {
-        setNotice(r.endedSessions === 0 ? 'There were no other sessions.' : `${r.endedSessions} other session${r.endedSessions === 1 ? '' : 's'} ended.`)
+        setNotice(
+          r.endedSessions === 0 ? 'There were no other sessions.' : `${r.endedSessions} other session${r.endedSessions === 1 ? '' : 's'} ended.`,
+        )
         await refresh()
       },
     }),
@@ -207,7 +209,9 @@ function SessionsSection() {
       <h2 id="sessions-heading">Where you are signed in</h2>
       <p className="muted">Each browser you signed in with has a session. End the ones you do not recognise or no longer use.</p>
       <Notice text={notice} />
-      {(endOne.isError || endOthers.isError) && <ErrorMessage title="Nothing was ended.">{errorMessage(endOne.error ?? endOthers.error)}</ErrorMessage>}
+      {(endOne.isError || endOthers.isError) && (
+        <ErrorMessage title="Nothing was ended.">{errorMessage(endOne.error ?? endOthers.error)}</ErrorMessage>
+      )}
       {sessions.isPending && <Loading>Loading sessions…</Loading>}
       {sessions.isError && <ErrorMessage title="Your sessions could not be loaded.">{errorMessage(sessions.error)}</ErrorMessage>}
       {sessions.data && (
