@@ -64,6 +64,11 @@ export function TwoStepSetup({ onDone, doneLabel }: { onDone(): void; doneLabel:
   useEffect(() => {
     if (failedAt) errorRef.current?.focus()
   }, [failedAt])
+  // The set-up button is gone once the key is shown: the code field takes the focus, for the keyboard.
+  const shown = Boolean(start.data)
+  useEffect(() => {
+    if (shown) document.getElementById('enrol-code')?.focus()
+  }, [shown])
 
   if (codes) {
     return (
