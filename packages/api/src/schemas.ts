@@ -20,7 +20,41 @@ export const SessionInfoSchema = z.strictObject({
    * this session and cannot be turned back into the cookie.
    */
   csrfToken: z.string().max(128),
+  /** ADMIN_REQUIRE_TOTP and no two-step sign-in yet: the console shows the enrolment only (docs/protocol.md §2.17). */
+  mustEnrol: z.boolean(),
 })
+
+/**
+ * The answer to a right password: a session, or (two-step sign-in on) a challenge to send back with the code. The
+ * challenge is short-lived and single-use, and opens nothing without a right code.
+ */
+export const SignInResultSchema = z.discriminatedUnion('step', [
+  SessionInfoSchema.extend({ step: z.literal('signed-in') }),
+  z.strictObject({ step: z.literal('code'), challenge: z.string().max(128), expiresAt: date }),
+])
+
+export const TwoStepStatusSchema = z.strictObject({
+  enabled: z.boolean(),
+  enabledAt: date.nullable(),
+  recoveryCodesLeft: z.number().int().min(0),
+  required: z.boolean(),
+})
+
+/** Shown once, while enrolment waits for its first code: the secret as text, and as a QR code of its otpauth URI. */
+export const TotpEnrolmentSchema = z.strictObject({
+  secret: z.string().max(128),
+  uri: z.string().max(1024),
+  qrCode: z.string().startsWith('data:image/svg+xml;base64,').max(100_000),
+})
+
+/** Shown once: only their hashes are kept. */
+export const RecoveryCodesSchema = z.strictObject({ recoveryCodes: z.array(z.string().max(32)) })
+
+export const MySessionsSchema = z.array(
+  z.strictObject({ id: z.string().regex(/^[0-9a-f]{64}$/), createdAt: date, expiresAt: date, current: z.boolean() }),
+)
+
+export const EndedSessionsSchema = z.strictObject({ endedSessions: z.number().int().min(0) })
 
 export const OkSchema = z.strictObject({ ok: z.literal(true) })
 

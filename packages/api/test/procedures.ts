@@ -12,6 +12,7 @@ export function everyProcedure(ids: {
   const now = new Date()
   return [
     ['auth.signIn', (c) => c.auth.signIn({ email: 'ops@example.com', password: 'correct horse battery staple' })],
+    ['auth.verifyCode', (c) => c.auth.verifyCode({ challenge: 'no-such-challenge', code: '123456' })],
     ['auth.session', (c) => c.auth.session()],
     ['auth.signOut', (c) => c.auth.signOut()],
     ['grants.list', (c) => c.grants.list({})],
@@ -40,6 +41,18 @@ export function everyProcedure(ids: {
     ['owners.enable', (c) => c.owners.enable({ ownerId: ids.ownerId })],
     ['owners.delete', (c) => c.owners.delete({ ownerId: ids.ownerId })],
     ['owners.issueLink', (c) => c.owners.issueLink({ ownerId: ids.ownerId, kind: 'invitation' })],
+    ['account.twoStep', (c) => c.account.twoStep()],
+    ['account.startTotp', (c) => c.account.startTotp()],
+    ['account.confirmTotp', (c) => c.account.confirmTotp({ code: '123456' })],
+    ['account.disableTotp', (c) => c.account.disableTotp({ code: '123456' })],
+    ['account.renewRecoveryCodes', (c) => c.account.renewRecoveryCodes({ code: '123456' })],
+    [
+      'account.changePassword',
+      (c) => c.account.changePassword({ currentPassword: 'x', newPassword: 'a brand new password', confirmPassword: 'a brand new password' }),
+    ],
+    ['account.sessions', (c) => c.account.sessions()],
+    ['account.endSession', (c) => c.account.endSession({ sessionId: '0'.repeat(64) })],
+    ['account.endOtherSessions', (c) => c.account.endOtherSessions()],
   ]
 }
 
@@ -60,4 +73,11 @@ export const MUTATIONS = [
   'owners.enable',
   'owners.delete',
   'owners.issueLink',
+  'account.startTotp',
+  'account.confirmTotp',
+  'account.disableTotp',
+  'account.renewRecoveryCodes',
+  'account.changePassword',
+  'account.endSession',
+  'account.endOtherSessions',
 ] as const

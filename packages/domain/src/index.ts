@@ -73,7 +73,26 @@ export { ADMIN_SESSION_SECONDS, type AdminIdentity } from './admin/admin-session
 export { ADMIN_ROLES, roleAllows, actorOfAdmin, type AdminRole, type ConsoleActor } from './admin/roles'
 export { SIGN_IN_LIMITS } from './rate-limit/sign-in-limit'
 export { limitSecretFailures, SECRET_FAILURE_LIMITS } from './rate-limit/secret-failure-limit'
-export { signInAdmin } from './admin/sign-in-admin'
+export { signInAdmin, completeAdminSignIn, SIGN_IN_CHALLENGE_SECONDS, type AdminSignIn, type AdminSignInChallenge } from './admin/sign-in-admin'
+export {
+  getTwoStepStatus,
+  startTotpEnrolment,
+  confirmTotpEnrolment,
+  disableTotp,
+  renewRecoveryCodes,
+  TOTP_ENROLMENT_SECONDS,
+  type TwoStepStatus,
+} from './admin/two-step'
+export { totpCodeAt, RECOVERY_CODE_COUNT, TOTP_PERIOD_SECONDS } from './admin/totp'
+export {
+  changeAdminPassword,
+  listMySessions,
+  endMySession,
+  endMyOtherSessions,
+  ChangeAdminPasswordInputSchema,
+  SessionHandleInputSchema,
+  type MySession,
+} from './admin/my-account'
 export { signOutAdmin } from './admin/sign-out-admin'
 export { adminFromSession } from './admin/admin-from-session'
 export { listGrants, ListGrantsInputSchema, GRANT_PAGE_MAX, type ListGrantsInput } from './admin/list-grants'

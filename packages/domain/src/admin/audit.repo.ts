@@ -12,6 +12,11 @@ export type AuditAction =
   | 'token.revoke'
   | 'admin.sign-in'
   | 'admin.sign-out'
+  | 'admin.password-change'
+  | 'admin.session-end'
+  | 'admin.totp-enable'
+  | 'admin.totp-disable'
+  | 'admin.recovery-codes-renew'
   | 'owner.create'
   | 'owner.edit'
   | 'owner.wallet-address.add'
@@ -31,6 +36,11 @@ export const AUDIT_ACTIONS = [
   'token.revoke',
   'admin.sign-in',
   'admin.sign-out',
+  'admin.password-change',
+  'admin.session-end',
+  'admin.totp-enable',
+  'admin.totp-disable',
+  'admin.recovery-codes-renew',
   'owner.create',
   'owner.edit',
   'owner.wallet-address.add',

@@ -13,6 +13,8 @@ import { SignOutButton } from '../_components/sign-out-button'
 export default async function ConsoleLayout({ children }: { children: ReactNode }) {
   const session = await currentAdminSession()
   if (!session) redirect('/admin/sign-in')
+  // ADMIN_REQUIRE_TOTP and no two-step sign-in yet: only the enrolment (docs/protocol.md §2.17).
+  if (session.mustEnrol) redirect('/admin/enrol')
   return (
     <AdminProviders csrfToken={session.csrfToken}>
       <a href="#main" className="skip-link">
@@ -28,6 +30,9 @@ export default async function ConsoleLayout({ children }: { children: ReactNode 
             <span>
               Signed in as <strong>{session.admin.email}</strong>
             </span>
+            <Link href="/admin/account" className="button quiet">
+              My account
+            </Link>
             <SignOutButton />
           </div>
         </div>
