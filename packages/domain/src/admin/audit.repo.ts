@@ -22,6 +22,8 @@ export type AuditAction =
   | 'owner.link'
   | 'owner.set-password'
   | 'owner.import'
+  | 'api-key.create'
+  | 'api-key.revoke'
 
 export async function insertAuditEntry(
   db: SqlRunner,

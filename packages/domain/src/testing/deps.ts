@@ -45,6 +45,7 @@ export function testConfig(overrides: Partial<GnapConfig> = {}): GnapConfig {
     ownerLinkExpiryDays: 7,
     grantRequestsPerMinutePerClient: 120,
     grantRequestsPerMinutePerIp: 600,
+    apiKeyCallsPerMinute: 600,
     trustProxy: false,
     trustedProxyHops: 1,
     ...overrides,
