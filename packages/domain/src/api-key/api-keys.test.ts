@@ -48,6 +48,7 @@ describe('findApiKeyCaller', () => {
 
   it('refuses a key once revoked, and an expired one', async () => {
     const revoked = await createApiKey(t.deps, { name: 'gone', role: 'admin', actor: ADMIN })
+    t.clock.advance(1)
     const expiring = await createApiKey(t.deps, { name: 'brief', role: 'viewer', expiresAt: new Date(t.clock.now.getTime() + 60_000), actor: ADMIN })
     await revokeApiKey(t.deps, { id: revoked.apiKey.id, actor: ADMIN })
     expect(await findApiKeyCaller(t.deps, revoked.key)).toBeNull()
