@@ -5,6 +5,7 @@ import {
   isDatabaseUnavailable,
   isGnapError,
   roleAllows,
+  admitApiKeyCall,
   serviceUnavailable,
   type AdminRole,
   type ConsoleErrorCode,
@@ -113,30 +114,65 @@ const mapErrors = t.middleware(async ({ ctx, path, next }) => {
 export const router = t.router
 export const createCallerFactory = t.createCallerFactory
 
-/** Sign-in only: every other procedure needs an admin session. */
-export const publicProcedure = t.procedure.use(mapErrors)
+/** Refusals of the request's credentials, before any procedure runs (docs/protocol.md §2.16). */
+const credentialErrors = {
+  both: () => new TRPCError({ code: 'BAD_REQUEST', message: 'send either the session cookie or an API key, not both' }),
+  key: () => new TRPCError({ code: 'UNAUTHORIZED', message: 'unknown, expired or revoked API key' }),
+} as const
 
-/** An administrator is signed in (live admin session), whatever their role: UNAUTHORIZED otherwise. */
-export const signedInProcedure = publicProcedure.use(({ ctx, next }) => {
-  if (!ctx.admin || !ctx.session || !ctx.actor) throw new TRPCError({ code: 'UNAUTHORIZED', message: 'sign in as an administrator' })
-  return next({ ctx: { ...ctx, admin: ctx.admin, session: ctx.session, actor: ctx.actor } })
+/**
+ * Sign-in only: every other procedure needs a caller. A request whose credentials are refused (a bad key, a cookie
+ * and a key together) is refused here already.
+ */
+export const publicProcedure = t.procedure.use(mapErrors).use(({ ctx, next }) => {
+  if (ctx.credentialProblem) throw credentialErrors[ctx.credentialProblem]()
+  return next()
 })
 
-/** A signed-in procedure whose mutations also need the session's CSRF token: FORBIDDEN otherwise. */
-export const mutationProcedure = signedInProcedure.use(({ ctx, type, next }) => {
-  if (type === 'mutation' && !ctx.csrfOk) {
-    throw new TRPCError({ code: 'FORBIDDEN', message: 'missing or stale CSRF token: reload the page and try again' })
-  }
+/** Refuses API keys: for what only a person in the console does (signing in, their own session and account). */
+export const personOnly = t.middleware(({ ctx, next }) => {
+  if (ctx.apiKey) throw new TRPCError({ code: 'FORBIDDEN', message: 'API keys cannot call this: it is for people signed in to the console' })
   return next()
 })
 
 /**
- * A procedure for `role` and the roles above it (docs/protocol.md §2.14): UNAUTHORIZED without a caller, FORBIDDEN
- * for a lower role, and mutations need the CSRF token of a cookie session. Every console procedure but sign-in
- * and the caller's own session is built from one of the three below.
+ * A person signed in to the console (live admin session), whatever their role: UNAUTHORIZED without one, FORBIDDEN
+ * for an API key. For the caller's own session and account.
+ */
+export const signedInProcedure = publicProcedure.use(personOnly).use(({ ctx, next }) => {
+  if (!ctx.admin || !ctx.session || !ctx.actor) throw new TRPCError({ code: 'UNAUTHORIZED', message: 'sign in as an administrator' })
+  return next({ ctx: { ...ctx, admin: ctx.admin, session: ctx.session, actor: ctx.actor } })
+})
+
+const csrfRefusal = () => new TRPCError({ code: 'FORBIDDEN', message: 'missing or stale CSRF token: reload the page and try again' })
+
+const requireCsrf = t.middleware(({ ctx, type, next }) => {
+  if (type === 'mutation' && !ctx.csrfOk) throw csrfRefusal()
+  return next()
+})
+
+/** A signed-in person's procedure whose mutations also need the session's CSRF token: FORBIDDEN otherwise. */
+export const mutationProcedure = signedInProcedure.use(requireCsrf)
+
+/**
+ * A person signed in to the console or a back end with an API key (docs/protocol.md §2.16): UNAUTHORIZED without
+ * either. A person's mutations need the session's CSRF token; a key's calls carry no cookie, so no CSRF, but each
+ * counts against the key's per-minute limit (TOO_MANY_REQUESTS with Retry-After).
+ */
+const callerProcedure = publicProcedure.use(async ({ ctx, type, next }) => {
+  if (!ctx.actor) throw new TRPCError({ code: 'UNAUTHORIZED', message: 'sign in as an administrator' })
+  if (ctx.apiKey) await admitApiKeyCall(ctx.deps, ctx.apiKey)
+  else if (type === 'mutation' && !ctx.csrfOk) throw csrfRefusal()
+  return next({ ctx: { ...ctx, actor: ctx.actor } })
+})
+
+/**
+ * A procedure for `role` and the roles above it (docs/protocol.md §2.14), for people and API keys alike:
+ * UNAUTHORIZED without a caller, FORBIDDEN for a lower role, and a person's mutations need the CSRF token of
+ * their session. Every console procedure but sign-in and the caller's own session is built from one of these.
  */
 function roleProcedure(role: AdminRole) {
-  return mutationProcedure.use(({ ctx, next }) => {
+  return callerProcedure.use(({ ctx, next }) => {
     if (!roleAllows(ctx.actor.role, role)) {
       throw new TRPCError({ code: 'FORBIDDEN', message: `this needs the ${role} role; yours is ${ctx.actor.role}` })
     }
@@ -150,3 +186,8 @@ export const viewerProcedure = roleProcedure('viewer')
 export const operatorProcedure = roleProcedure('operator')
 /** Owners, administrators and API keys: `admin` only. */
 export const adminOnlyProcedure = roleProcedure('admin')
+/**
+ * `admin` people only, never an API key: managing API keys (a key that could mint keys would outlive its own
+ * revocation).
+ */
+export const adminPersonProcedure = adminOnlyProcedure.use(personOnly)

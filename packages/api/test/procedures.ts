@@ -8,6 +8,7 @@ export function everyProcedure(ids: {
   grantId: string
   managementId: string
   ownerId: string
+  apiKeyId: string
 }): [path: string, call: (c: Caller) => Promise<unknown>][] {
   const now = new Date()
   return [
@@ -36,6 +37,9 @@ export function everyProcedure(ids: {
     ['owners.enable', (c) => c.owners.enable({ ownerId: ids.ownerId })],
     ['owners.delete', (c) => c.owners.delete({ ownerId: ids.ownerId })],
     ['owners.issueLink', (c) => c.owners.issueLink({ ownerId: ids.ownerId, kind: 'invitation' })],
+    ['apiKeys.list', (c) => c.apiKeys.list()],
+    ['apiKeys.create', (c) => c.apiKeys.create({ name: 'sync', role: 'operator' })],
+    ['apiKeys.revoke', (c) => c.apiKeys.revoke({ id: ids.apiKeyId })],
   ]
 }
 
@@ -54,4 +58,6 @@ export const MUTATIONS = [
   'owners.enable',
   'owners.delete',
   'owners.issueLink',
+  'apiKeys.create',
+  'apiKeys.revoke',
 ] as const

@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import { TRPCError } from '@trpc/server'
 import { csrfTokenFor, signInAdmin, signOutAdmin } from '@gnap/domain'
-import { signedInProcedure, mutationProcedure, publicProcedure, router } from '../trpc'
+import { signedInProcedure, mutationProcedure, personOnly, publicProcedure, router } from '../trpc'
 import { OkSchema, SessionInfoSchema } from '../schemas'
 
 export const authRouter = router({
@@ -10,7 +10,7 @@ export const authRouter = router({
    * the expiry and the CSRF token for later mutations, never the cookie's value.
    * UNAUTHORIZED for a wrong email or password (the same for both), TOO_MANY_REQUESTS after too many failures.
    */
-  signIn: publicProcedure
+  signIn: publicProcedure.use(personOnly)
     .input(z.strictObject({ email: z.string().max(254), password: z.string().max(256) }))
     .output(SessionInfoSchema)
     .mutation(async ({ ctx, input }) => {
