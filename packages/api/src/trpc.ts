@@ -61,18 +61,24 @@ function describeIssues(e: { issues: Issue[] }): string {
   return path ? `${path}: ${first.message}` : first.message
 }
 
+/**
+ * What a caller may read of a refusal: domain messages and input issues, never an internal error's message (it may
+ * quote SQL or a value). For tRPC's answers and the REST form's (docs/protocol.md §2.16).
+ */
+export function publicMessage(error: TRPCError): string {
+  const cause = error.cause
+  if (error.code === 'INTERNAL_SERVER_ERROR') return 'internal error'
+  const known = isGnapError(cause) || isConsoleError(cause)
+  return error.code === 'BAD_REQUEST' && !known && hasIssues(cause) ? describeIssues(cause) : error.message
+}
+
 const t = initTRPC.context<Context>().create({
   transformer: superjson,
   // Never a stack in a response, whatever NODE_ENV says.
   isDev: false,
   errorFormatter({ shape, error }) {
-    const cause = error.cause
-    const gnap = isGnapError(cause) ? cause : null
-    const internal = error.code === 'INTERNAL_SERVER_ERROR'
-    // Descriptions are safe for the browser: domain messages and input issues, never an internal
-    // error's message (it may quote SQL or a value).
-    const known = gnap !== null || isConsoleError(cause)
-    const message = internal ? 'internal error' : error.code === 'BAD_REQUEST' && !known && hasIssues(cause) ? describeIssues(cause) : shape.message
+    const gnap = isGnapError(error.cause) ? error.cause : null
+    const message = publicMessage(error)
     const { stack: _stack, ...data } = shape.data
     return {
       ...shape,
