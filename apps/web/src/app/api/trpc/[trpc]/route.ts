@@ -61,6 +61,8 @@ async function handler(req: Request): Promise<Response> {
       createContext({
         deps,
         sessionValue: readCookie(r.headers.get('cookie'), ADMIN_COOKIE),
+        // A back end's API key (docs/protocol.md §2.16); a request with both is refused by the procedures.
+        authorization: r.headers.get('authorization'),
         csrfToken: r.headers.get(CSRF_HEADER),
         ip: callerIp(r, deps.config),
         cookies: adminCookieJar(deps, resHeaders),
