@@ -39,7 +39,7 @@ export const REST_OPERATIONS: readonly RestOperation[] = [
 
 type AnyProcedure = { _def: { type: 'query' | 'mutation' | 'subscription'; inputs: z.ZodType[]; output?: z.ZodType } }
 const procedureOf = (path: string): AnyProcedure => {
-  const p = (appRouter._def.procedures as Record<string, AnyProcedure | undefined>)[path]
+  const p = (appRouter._def.procedures as unknown as Record<string, AnyProcedure | undefined>)[path]
   if (!p) throw new Error(`no procedure ${path}`)
   return p
 }

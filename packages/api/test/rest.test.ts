@@ -90,7 +90,7 @@ describe('REST calls', () => {
 
   it('answers 401 with a challenge without a key, with a bad one and with a session cookie alone', async () => {
     const session = await signedInAdmin(t)
-    for (const headers of [{}, { authorization: 'Bearer gnap_ak_0123456789abcdef_' + 'A'.repeat(43) }, { cookie: `gnap_admin=${session.value}` }]) {
+    for (const headers of [{}, { authorization: 'Bearer gnap_ak_0123456789abcdef_' + 'A'.repeat(43) }, { cookie: `gnap_admin=${session.value}` }] as Record<string, string>[]) {
       const res = await rest('POST', '/clients/search', { headers, body: {} })
       expect(res.status).toBe(401)
       expect(res.headers.get('www-authenticate')).toMatch(/^Bearer/)
