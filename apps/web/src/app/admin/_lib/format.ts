@@ -82,6 +82,8 @@ export const AUDIT_ACTION_LABEL: Record<string, string> = {
   'owner.enable': 'Enabled an owner',
   'owner.delete': 'Deleted an owner',
   'owner.link': 'Created a sign-in link',
+  'api-key.create': 'Created an API key',
+  'api-key.revoke': 'Revoked an API key',
 }
 
 /** `{ value: '2500', assetCode: 'USD', assetScale: 2 }` → `25.00 USD` (exact: integer arithmetic on the digits). */
