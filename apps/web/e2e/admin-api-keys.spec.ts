@@ -21,7 +21,11 @@ async function checkPage(page: Page, testInfo: TestInfo, name: string) {
 }
 
 test.describe('API keys in the admin console', () => {
-  test('an administrator creates a key with the keyboard, a back end uses it, and revoking it stops the back end', async ({ page, world, context }, testInfo) => {
+  test('an administrator creates a key with the keyboard, a back end uses it, and revoking it stops the back end', async ({
+    page,
+    world,
+    context,
+  }, testInfo) => {
     const url = world.server.url
     await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(url).origin })
     await signInAsAdmin(page, url)

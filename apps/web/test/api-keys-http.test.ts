@@ -6,7 +6,17 @@ import path from 'node:path'
 import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { validate, compileErrors } from '@readme/openapi-parser'
-import { createApiKey, createAdmin, signInAdmin, createLogger, openStore, walletAddressResolverFor, type ConsoleActor, type Deps, type Store } from '@gnap/domain'
+import {
+  createApiKey,
+  createAdmin,
+  signInAdmin,
+  createLogger,
+  openStore,
+  walletAddressResolverFor,
+  type ConsoleActor,
+  type Deps,
+  type Store,
+} from '@gnap/domain'
 import { testConfig } from '@gnap/domain/testing'
 import { sleep, startWorld, type World } from './support/world'
 
@@ -23,7 +33,14 @@ beforeAll(async () => {
   w = await startWorld({ RATE_LIMIT_API_KEY_CALLS_PER_MINUTE: '40' })
   store = await openStore(`file:${w.server.dbFile}`)
   const config = testConfig({ authServerUrl: w.server.url, apiKeyCallsPerMinute: 40 })
-  deps = { sql: store.sql, reads: store.reads, config, clock: () => new Date(), log: createLogger('silent'), walletAddresses: walletAddressResolverFor(config) }
+  deps = {
+    sql: store.sql,
+    reads: store.reads,
+    config,
+    clock: () => new Date(),
+    log: createLogger('silent'),
+    walletAddresses: walletAddressResolverFor(config),
+  }
 })
 
 afterAll(async () => {
@@ -35,13 +52,20 @@ const newKey = async (role: 'viewer' | 'operator' | 'admin', name: string) => (a
 
 /** A non-interactive grant of the SDK client whose access names `identifier`. */
 async function grantOn(identifier: string): Promise<void> {
-  await w.client.grant.request({ url: w.server.url }, { access_token: { access: [{ type: 'incoming-payment', actions: ['create', 'read'], identifier }] } })
+  await w.client.grant.request(
+    { url: w.server.url },
+    { access_token: { access: [{ type: 'incoming-payment', actions: ['create', 'read'], identifier }] } },
+  )
 }
 
 const rest = (method: 'GET' | 'POST', p: string, opts: { key?: string; body?: unknown; headers?: Record<string, string> } = {}) =>
   fetch(`${w.server.url}api/v1${p}`, {
     method,
-    headers: { ...(opts.key ? { authorization: `Bearer ${opts.key}` } : {}), ...(opts.body !== undefined ? { 'content-type': 'application/json' } : {}), ...opts.headers },
+    headers: {
+      ...(opts.key ? { authorization: `Bearer ${opts.key}` } : {}),
+      ...(opts.body !== undefined ? { 'content-type': 'application/json' } : {}),
+      ...opts.headers,
+    },
     body: opts.body === undefined ? undefined : JSON.stringify(opts.body),
   })
 
@@ -60,10 +84,11 @@ describe('the REST form', () => {
   it('answers 401 in JSON without a key, with a bad key, and to a browser session cookie', async () => {
     await createAdmin(store.sql, { email: 'ops@example.com', password: 'a long admin password' })
     const session = await signInAdmin(deps, { email: 'ops@example.com', password: 'a long admin password', ip: null })
-    for (const headers of [{}, { authorization: 'Bearer gnap_ak_0123456789abcdef_' + 'A'.repeat(43) }, { cookie: `gnap_admin=${session!.value}` }] as Record<
-      string,
-      string
-    >[]) {
+    for (const headers of [
+      {},
+      { authorization: 'Bearer gnap_ak_0123456789abcdef_' + 'A'.repeat(43) },
+      { cookie: `gnap_admin=${session!.value}` },
+    ] as Record<string, string>[]) {
       const res = await rest('POST', '/clients/search', { headers, body: {} })
       expect(res.status).toBe(401)
       expect(res.headers.get('www-authenticate')).toMatch(/^Bearer /)

@@ -1,4 +1,13 @@
-import { actorOfAdmin, adminFromSession, csrfMatches, findApiKeyCaller, type AdminIdentity, type ApiKeyCaller, type ConsoleActor, type Deps } from '@gnap/domain'
+import {
+  actorOfAdmin,
+  adminFromSession,
+  csrfMatches,
+  findApiKeyCaller,
+  type AdminIdentity,
+  type ApiKeyCaller,
+  type ConsoleActor,
+  type Deps,
+} from '@gnap/domain'
 
 /** Mutations carry the session's CSRF token (from `auth.session` / `auth.signIn`) in this header. */
 export const CSRF_HEADER = 'x-csrf-token'

@@ -27,7 +27,13 @@ export const REST_OPERATIONS: readonly RestOperation[] = [
   { method: 'POST', path: '/grants/search', procedure: 'grants.list', summary: 'Lists grants: filters, sort and keyset pages', body: true },
   { method: 'GET', path: '/grants/{id}', procedure: 'grants.byId', summary: 'One grant with its client, history, access and tokens', body: false },
   { method: 'POST', path: '/grants/{id}/revoke', procedure: 'grants.revoke', summary: 'Revokes a grant and its live tokens (operator)', body: false },
-  { method: 'GET', path: '/grants/{grantId}/tokens', procedure: 'tokens.chain', summary: 'A grant’s tokens from the first to the current one', body: false },
+  {
+    method: 'GET',
+    path: '/grants/{grantId}/tokens',
+    procedure: 'tokens.chain',
+    summary: 'A grant’s tokens from the first to the current one',
+    body: false,
+  },
   { method: 'GET', path: '/tokens/{managementId}', procedure: 'tokens.byManagementId', summary: 'A token by its management id', body: false },
   { method: 'POST', path: '/tokens/{managementId}/revoke', procedure: 'tokens.revoke', summary: 'Revokes one token (operator)', body: false },
   { method: 'POST', path: '/clients/search', procedure: 'clients.list', summary: 'Client wallet addresses with their grant counts', body: true },
@@ -252,15 +258,19 @@ export async function handleRestRequest(req: Request, opts: RestRequestOptions):
   try {
     // Cookies are never read here: the REST form is for API keys alone.
     const ctx = await createContext({ deps: opts.deps, sessionValue: null, csrfToken: null, authorization, ip: opts.ip })
-    const call = op.procedure.split('.').reduce<unknown>((o, k) => (o as Record<string, unknown>)[k], createCaller(ctx)) as (i: unknown) => Promise<unknown>
+    const call = op.procedure.split('.').reduce<unknown>((o, k) => (o as Record<string, unknown>)[k], createCaller(ctx)) as (
+      i: unknown,
+    ) => Promise<unknown>
     const result = await (proc._def.inputs.length ? call(input) : (call as () => Promise<unknown>)())
     return json(200, result)
   } catch (e) {
     const error = e instanceof TRPCError ? e : new TRPCError({ code: 'INTERNAL_SERVER_ERROR', cause: e })
-    if (error.code === 'INTERNAL_SERVER_ERROR' && !(e instanceof TRPCError)) opts.deps.log.error({ err: e, path: op.procedure }, 'rest operation failed')
+    if (error.code === 'INTERNAL_SERVER_ERROR' && !(e instanceof TRPCError))
+      opts.deps.log.error({ err: e, path: op.procedure }, 'rest operation failed')
     const status = getHTTPStatusCodeFromError(error)
     const headers: Record<string, string> = status === 401 ? { ...CHALLENGE } : {}
-    const wait = error.code === 'SERVICE_UNAVAILABLE' ? UNAVAILABLE_RETRY_AFTER_SECONDS : isGnapError(error.cause) ? (error.cause.retryAfterSeconds ?? 0) : 0
+    const wait =
+      error.code === 'SERVICE_UNAVAILABLE' ? UNAVAILABLE_RETRY_AFTER_SECONDS : isGnapError(error.cause) ? (error.cause.retryAfterSeconds ?? 0) : 0
     if (wait > 0) headers['retry-after'] = String(wait)
     return refusal(status, error.code, publicMessage(error), headers)
   }

@@ -27,7 +27,9 @@ describe('managing keys in the console', () => {
     expect(JSON.stringify(items)).not.toContain(hashSecret(created.key))
     await expect(caller.apiKeys.revoke({ id: created.apiKey.id })).resolves.toMatchObject({ status: 'revoked' })
     await expectTrpcError((await callerWith(t, { authorization: `Bearer ${created.key}` })).grants.list({}), 'UNAUTHORIZED')
-    expect((await t.db.auditLog.findMany({ where: { action: { startsWith: 'api-key.' } }, orderBy: { action: 'asc' } })).map((e) => [e.actor, e.action])).toEqual([
+    expect(
+      (await t.db.auditLog.findMany({ where: { action: { startsWith: 'api-key.' } }, orderBy: { action: 'asc' } })).map((e) => [e.actor, e.action]),
+    ).toEqual([
       ['ops@example.com', 'api-key.create'],
       ['ops@example.com', 'api-key.revoke'],
     ])

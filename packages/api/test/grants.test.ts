@@ -115,7 +115,8 @@ describe('grants.list filters (docs/protocol.md §8.13: combined with AND)', () 
 describe('grants.list walletAddress (grants whose access names it; docs/protocol.md §2.16)', () => {
   it('keeps exactly the grants with an access item on that wallet address, with the other filters (AND)', async () => {
     const alice = 'https://wallet.example/alice'
-    const on = (identifier?: string) => issueNonInteractiveGrant(t, grantRequest({ access: [incomingAccess(identifier ? { identifier } : {})], interact: null }))
+    const on = (identifier?: string) =>
+      issueNonInteractiveGrant(t, grantRequest({ access: [incomingAccess(identifier ? { identifier } : {})], interact: null }))
     const a1 = await on(alice)
     await on('https://wallet.example/alice2')
     await on()

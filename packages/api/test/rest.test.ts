@@ -49,7 +49,9 @@ describe('the OpenAPI document', () => {
 
   it('names only procedures for viewers and operators, never the person-only or admin ones', () => {
     for (const op of REST_OPERATIONS) expect(Object.keys(appRouter._def.procedures)).toContain(op.procedure)
-    expect(REST_OPERATIONS.map((o) => o.procedure).filter((p) => /^(auth|apiKeys)\.|^owners\.(create|edit|delete|disable|enable|issueLink)/.test(p))).toEqual([])
+    expect(
+      REST_OPERATIONS.map((o) => o.procedure).filter((p) => /^(auth|apiKeys)\.|^owners\.(create|edit|delete|disable|enable|issueLink)/.test(p)),
+    ).toEqual([])
   })
 })
 
@@ -90,7 +92,11 @@ describe('REST calls', () => {
 
   it('answers 401 with a challenge without a key, with a bad one and with a session cookie alone', async () => {
     const session = await signedInAdmin(t)
-    for (const headers of [{}, { authorization: 'Bearer gnap_ak_0123456789abcdef_' + 'A'.repeat(43) }, { cookie: `gnap_admin=${session.value}` }] as Record<string, string>[]) {
+    for (const headers of [
+      {},
+      { authorization: 'Bearer gnap_ak_0123456789abcdef_' + 'A'.repeat(43) },
+      { cookie: `gnap_admin=${session.value}` },
+    ] as Record<string, string>[]) {
       const res = await rest('POST', '/clients/search', { headers, body: {} })
       expect(res.status).toBe(401)
       expect(res.headers.get('www-authenticate')).toMatch(/^Bearer/)

@@ -10,7 +10,8 @@ export const authRouter = router({
    * the expiry and the CSRF token for later mutations, never the cookie's value.
    * UNAUTHORIZED for a wrong email or password (the same for both), TOO_MANY_REQUESTS after too many failures.
    */
-  signIn: publicProcedure.use(personOnly)
+  signIn: publicProcedure
+    .use(personOnly)
     .input(z.strictObject({ email: z.string().max(254), password: z.string().max(256) }))
     .output(SessionInfoSchema)
     .mutation(async ({ ctx, input }) => {

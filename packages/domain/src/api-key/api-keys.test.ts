@@ -26,9 +26,9 @@ describe('createApiKey', () => {
   })
 
   it('refuses a past expiry and the name of a key in use, writing nothing', async () => {
-    await expect(createApiKey(t.deps, { name: 'old', role: 'viewer', expiresAt: new Date(t.clock.now.getTime() - 1000), actor: ADMIN })).rejects.toThrow(
-      'future',
-    )
+    await expect(
+      createApiKey(t.deps, { name: 'old', role: 'viewer', expiresAt: new Date(t.clock.now.getTime() - 1000), actor: ADMIN }),
+    ).rejects.toThrow('future')
     await createApiKey(t.deps, { name: 'sync', role: 'viewer', actor: ADMIN })
     await expect(createApiKey(t.deps, { name: 'sync', role: 'admin', actor: ADMIN })).rejects.toThrow('exists')
     expect(await t.db.apiKey.count()).toBe(1)

@@ -123,7 +123,13 @@ export async function revokeApiKey(deps: Deps, input: { id: string; actor: Conso
     const found = await findApiKeyById(tx, input.id)
     if (!found) throw new ConsoleError('not_found', 'unknown API key')
     if (!(await markApiKeyRevoked(tx, input.id, now))) throw new ConsoleError('conflict', 'the key was already revoked')
-    await insertAuditEntry(tx, { actor: input.actor.label, action: 'api-key.revoke', target: `api-key:${input.id}`, detail: apiKeyLabel(found.name), now })
+    await insertAuditEntry(tx, {
+      actor: input.actor.label,
+      action: 'api-key.revoke',
+      target: `api-key:${input.id}`,
+      detail: apiKeyLabel(found.name),
+      now,
+    })
     return { ...found, revokedAt: now }
   })
   deps.log.info({ apiKeyId: input.id, by: input.actor.id }, 'api key revoked')

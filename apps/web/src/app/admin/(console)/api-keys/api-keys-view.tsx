@@ -33,8 +33,8 @@ export function ApiKeysView() {
           <h1>API keys</h1>
           <p>
             Keys let your own back ends call this server without a person&apos;s password: the same operations as this console, with the key&apos;s
-            role, sent as <code>Authorization: Bearer &lt;key&gt;</code>. The REST form is described at <a href="/api/v1/openapi.json">/api/v1/openapi.json</a>
-            .
+            role, sent as <code>Authorization: Bearer &lt;key&gt;</code>. The REST form is described at{' '}
+            <a href="/api/v1/openapi.json">/api/v1/openapi.json</a>.
           </p>
         </div>
       </div>
@@ -221,12 +221,12 @@ function NewKey({ key: value, name, onDone }: { key: string; name: string; onDon
         <button
           type="button"
           className="button secondary"
-          onClick={() =>
+          onClick={() => {
             navigator.clipboard.writeText(value).then(
               () => setCopied('yes'),
               () => setCopied('failed'),
             )
-          }
+          }}
         >
           Copy key
         </button>
