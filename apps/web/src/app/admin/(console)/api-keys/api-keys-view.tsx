@@ -22,7 +22,7 @@ export function ApiKeysView() {
   const trpc = useTRPC()
   const queryClient = useQueryClient()
   const keys = useQuery(trpc.apiKeys.list.queryOptions())
-  const [created, setCreated] = useState<{ key: string; name: string } | null>(null)
+  const [created, setCreated] = useState<{ secret: string; name: string } | null>(null)
   const [notice, setNotice] = useState<string | null>(null)
   const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.apiKeys.list.queryKey() })
 
@@ -40,7 +40,8 @@ export function ApiKeysView() {
       </div>
       {created ? (
         <NewKey
-          {...created}
+          secret={created.secret}
+          name={created.name}
           onDone={() => {
             setCreated(null)
             setNotice(`The key “${created.name}” is ready to use.`)
@@ -137,10 +138,10 @@ export function ApiKeysView() {
   )
 }
 
-function CreateKeyForm({ onCreated }: { onCreated(c: { key: string; name: string }): void }) {
+function CreateKeyForm({ onCreated }: { onCreated(c: { secret: string; name: string }): void }) {
   const trpc = useTRPC()
   const errorRef = useRef<HTMLDivElement>(null)
-  const create = useMutation(trpc.apiKeys.create.mutationOptions({ onSuccess: (r) => onCreated({ key: r.key, name: r.apiKey.name }) }))
+  const create = useMutation(trpc.apiKeys.create.mutationOptions({ onSuccess: (r) => onCreated({ secret: r.key, name: r.apiKey.name }) }))
   const failedAt = create.isError ? create.failureCount + create.submittedAt : 0
   useEffect(() => {
     if (failedAt) errorRef.current?.focus()
@@ -200,7 +201,7 @@ function CreateKeyForm({ onCreated }: { onCreated(c: { key: string; name: string
 }
 
 /** The new key, once: copy it now, it cannot be shown again. */
-function NewKey({ key: value, name, onDone }: { key: string; name: string; onDone(): void }) {
+function NewKey({ secret: value, name, onDone }: { secret: string; name: string; onDone(): void }) {
   const ref = useRef<HTMLElement>(null)
   const [copied, setCopied] = useState<'yes' | 'failed' | null>(null)
   useEffect(() => {
