@@ -95,9 +95,7 @@ export function ApiKeysView() {
                   <th scope="col">Created</th>
                   <th scope="col">Expires</th>
                   <th scope="col">Last used</th>
-                  <th scope="col">
-                    <span className="visually-hidden">Actions</span>
-                  </th>
+                  <th scope="col">Actions</th>
                 </tr>
               </thead>
               <tbody>
