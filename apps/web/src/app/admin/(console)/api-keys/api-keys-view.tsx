@@ -10,9 +10,9 @@ import { ConfirmedAction, useConfirmation } from '../../_components/confirm-dial
 import { Notice } from '../../_components/notice'
 
 const ROLE_TEXT: Record<AdminRole, string> = {
-  viewer: 'Viewer: reads grants, tokens, clients, owners and the audit log',
-  operator: 'Operator: also revokes grants and tokens',
-  admin: 'Admin: also manages owners',
+  viewer: 'Viewer (reads)',
+  operator: 'Operator (also revokes)',
+  admin: 'Admin (also manages owners)',
 }
 
 const STATUS_LABEL = { active: 'Active', expired: 'Expired', revoked: 'Revoked' } as const
@@ -179,6 +179,7 @@ function CreateKeyForm({ onCreated }: { onCreated(c: { secret: string; name: str
           ))}
         </select>
         <span className="hint" id="key-role-hint">
+          A viewer reads grants, tokens, clients, owners and the audit log; an operator also revokes grants and tokens; an admin also manages owners.
           Give the lowest role the back end needs. No key can manage API keys or sign in to this console.
         </span>
       </div>
