@@ -6,19 +6,9 @@ import path from 'node:path'
 import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { validate, compileErrors } from '@readme/openapi-parser'
-import {
-  createApiKey,
-  createAdmin,
-  signInAdmin,
-  createLogger,
-  openStore,
-  walletAddressResolverFor,
-  type ConsoleActor,
-  type Deps,
-  type Store,
-} from '@gnap/domain'
-import { testConfig } from '@gnap/domain/testing'
+import { createApiKey, createAdmin, signInAdmin, openStore, type ConsoleActor, type Deps, type Store } from '@gnap/domain'
 import { sleep, startWorld, type World } from './support/world'
+import { serverDeps } from './support/server-deps'
 
 const run = promisify(execFile)
 const root = path.resolve(import.meta.dirname, '../../..')
@@ -32,15 +22,7 @@ let deps: Deps
 beforeAll(async () => {
   w = await startWorld({ RATE_LIMIT_API_KEY_CALLS_PER_MINUTE: '40' })
   store = await openStore(`file:${w.server.dbFile}`)
-  const config = testConfig({ authServerUrl: w.server.url, apiKeyCallsPerMinute: 40 })
-  deps = {
-    sql: store.sql,
-    reads: store.reads,
-    config,
-    clock: () => new Date(),
-    log: createLogger('silent'),
-    walletAddresses: walletAddressResolverFor(config),
-  }
+  deps = serverDeps(store, w.server.url, { apiKeyCallsPerMinute: 40 })
 })
 
 afterAll(async () => {

@@ -3,6 +3,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { useEffect, useRef, useState, type FormEvent } from 'react'
 import type { AdminRole } from '@gnap/domain'
+import { useFocusOnFailure } from '../../_lib/focus-on-failure'
 import { useTRPC } from '../../_lib/trpc'
 import { errorMessage } from '../../_lib/errors'
 import { Empty, ErrorMessage, Loading, Time } from '../../_components/ui'
@@ -138,12 +139,8 @@ export function ApiKeysView() {
 
 function CreateKeyForm({ onCreated }: { onCreated(c: { secret: string; name: string }): void }) {
   const trpc = useTRPC()
-  const errorRef = useRef<HTMLDivElement>(null)
   const create = useMutation(trpc.apiKeys.create.mutationOptions({ onSuccess: (r) => onCreated({ secret: r.key, name: r.apiKey.name }) }))
-  const failedAt = create.isError ? create.failureCount + create.submittedAt : 0
-  useEffect(() => {
-    if (failedAt) errorRef.current?.focus()
-  }, [failedAt])
+  const errorRef = useFocusOnFailure(create)
 
   function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault()

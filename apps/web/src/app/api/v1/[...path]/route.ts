@@ -1,6 +1,6 @@
 import { handleRestRequest } from '@gnap/api'
-import { isDatabaseUnavailable, readCapped, UNAVAILABLE_RETRY_AFTER_SECONDS } from '@gnap/domain'
-import { getDeps } from '../../../../server/deps'
+import { readCapped, UNAVAILABLE_RETRY_AFTER_SECONDS } from '@gnap/domain'
+import { depsOrUnavailable } from '../../../../server/deps'
 import { callerIp } from '../../../../server/caller-ip'
 import { MAX_BODY_BYTES, MAX_JSON_DEPTH } from '../../../../server/limits'
 import { jsonDepthExceeds } from '../../../../server/gnap-route'
@@ -16,17 +16,12 @@ const refuse = (status: number, code: string, message: string, headers: Record<s
   Response.json({ error: { code, message } }, { status, headers: { 'cache-control': 'no-store', ...headers } })
 
 async function handler(req: Request): Promise<Response> {
-  let deps: Awaited<ReturnType<typeof getDeps>>
-  try {
-    deps = await getDeps()
-  } catch (e) {
-    // docs/protocol.md §9: the database is unreachable for now.
-    if (isDatabaseUnavailable(e))
-      return refuse(503, 'SERVICE_UNAVAILABLE', 'the service is temporarily unavailable: try again later', {
-        'retry-after': String(UNAVAILABLE_RETRY_AFTER_SECONDS),
-      })
-    throw e
-  }
+  const deps = await depsOrUnavailable()
+  // docs/protocol.md §9: the database is unreachable for now.
+  if (!deps)
+    return refuse(503, 'SERVICE_UNAVAILABLE', 'the service is temporarily unavailable: try again later', {
+      'retry-after': String(UNAVAILABLE_RETRY_AFTER_SECONDS),
+    })
   let body: string | null = null
   if (req.method === 'POST') {
     if (Number(req.headers.get('content-length') ?? '0') > MAX_BODY_BYTES) return refuse(413, 'PAYLOAD_TOO_LARGE', 'request too large')
