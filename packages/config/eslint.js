@@ -14,7 +14,7 @@ import tseslint from 'typescript-eslint'
 
 /** @typedef {import('eslint').Linter.Config} Config */
 /** @typedef {import('eslint').Linter.RulesRecord} Rules */
-/** @typedef {'root' | 'config' | 'domain' | 'api' | 'web' | 'launcher' | 'test-support' | 'bench'} Workspace */
+/** @typedef {'root' | 'config' | 'domain' | 'api' | 'web' | 'launcher' | 'test-support' | 'bench' | 'examples'} Workspace */
 /** @typedef {{ regex: string, message: string }} Restriction */
 
 const TS_FILES = ['**/*.ts', '**/*.tsx', '**/*.mts', '**/*.cts']
@@ -138,7 +138,7 @@ export function gnapEslint({ workspace, url, defaultProject }) {
   const tsconfigRootDir = fileURLToPath(new URL('.', url))
   /** @type {Config[]} */
   const configs = [
-    { name: 'gnap/ignores', ignores: workspace === 'root' ? [...IGNORES, 'apps/**', 'packages/**', 'tooling/**'] : IGNORES },
+    { name: 'gnap/ignores', ignores: workspace === 'root' ? [...IGNORES, 'apps/**', 'packages/**', 'tooling/**', 'examples/**'] : IGNORES },
     {
       name: 'gnap/typescript',
       files: TS_FILES,

@@ -1,10 +1,9 @@
 // An owner's one-time link to set a password (docs/protocol.md §7), over plain HTTP against `next start`: the page,
 // the form post, and the pages for a used, expired or unknown link.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createLogger, createOwner, issueOwnerLink, openStore, signInOwner, type Deps, type Store } from '@gnap/domain'
-import { walletAddressResolverFor } from '@gnap/domain'
-import { testConfig } from '@gnap/domain/testing'
+import { createOwner, issueOwnerLink, openStore, signInOwner, type Store } from '@gnap/domain'
 import { startServer, type RunningServer } from '@gnap/test-support'
+import { serverDeps } from './support/server-deps'
 
 let server: RunningServer
 let store: Store
@@ -53,15 +52,7 @@ const post = (url: string, fields: Record<string, string>, headers: Record<strin
 
 /** Whether the owner can sign in with this password, through the consent screen's own use case. */
 async function signsIn(password: string): Promise<boolean> {
-  const config = testConfig({ authServerUrl: server.url })
-  const deps: Deps = {
-    sql: store.sql,
-    reads: store.reads,
-    config,
-    clock: () => new Date(),
-    log: createLogger('silent'),
-    walletAddresses: walletAddressResolverFor(config),
-  }
+  const deps = serverDeps(store, server.url)
   return (await signInOwner(deps, { email: 'dana@example.com', password })) !== null
 }
 

@@ -7,6 +7,7 @@ import { statsRouter } from './routers/stats'
 import { auditRouter } from './routers/audit'
 import { ownersRouter } from './routers/owners'
 import { accountRouter } from './routers/account'
+import { apiKeysRouter } from './routers/api-keys'
 
 export const appRouter = router({
   auth: authRouter,
@@ -17,6 +18,7 @@ export const appRouter = router({
   audit: auditRouter,
   owners: ownersRouter,
   account: accountRouter,
+  apiKeys: apiKeysRouter,
 })
 
 export type AppRouter = typeof appRouter

@@ -293,3 +293,20 @@ export const OwnerIdResultSchema = z.strictObject({ id })
 export const OwnerChangeResultSchema = z.strictObject({ id, revokedGrants: z.number().int().min(0) })
 export const OwnerLinkSchema = z.strictObject({ url: url, expiresAt: date })
 export const OwnerDetailInputSchema = z.strictObject({ ownerId: id })
+
+/** A key as the console lists it: its prefix, never the key or its hash. */
+export const ApiKeyViewSchema = z.strictObject({
+  id: z.string().regex(/^[0-9a-f]{16}$/),
+  name: z.string().max(64),
+  role: z.enum(ADMIN_ROLES),
+  prefix: z.string().regex(/^gnap_ak_[0-9a-f]{16}$/),
+  createdBy: z.string().max(254),
+  createdAt: date,
+  expiresAt: date.nullable(),
+  lastUsedAt: date.nullable(),
+  revokedAt: date.nullable(),
+  status: z.enum(['active', 'expired', 'revoked']),
+})
+export const ApiKeyListSchema = z.strictObject({ items: z.array(ApiKeyViewSchema) })
+/** The one answer that carries a secret: the new key, shown once (docs/protocol.md §2.18). */
+export const ApiKeyCreatedSchema = z.strictObject({ key: z.string().regex(/^gnap_ak_[0-9a-f]{16}_[A-Za-z0-9_-]{43}$/), apiKey: ApiKeyViewSchema })

@@ -5,6 +5,7 @@ import {
   isDatabaseUnavailable,
   isGnapError,
   roleAllows,
+  admitApiKeyCall,
   serviceUnavailable,
   type AdminRole,
   type ConsoleErrorCode,
@@ -60,18 +61,24 @@ function describeIssues(e: { issues: Issue[] }): string {
   return path ? `${path}: ${first.message}` : first.message
 }
 
+/**
+ * What a caller may read of a refusal: domain messages and input issues, never an internal error's message (it may
+ * quote SQL or a value). For tRPC's answers and the REST form's (docs/protocol.md §2.18).
+ */
+export function publicMessage(error: TRPCError): string {
+  const cause = error.cause
+  if (error.code === 'INTERNAL_SERVER_ERROR') return 'internal error'
+  const known = isGnapError(cause) || isConsoleError(cause)
+  return error.code === 'BAD_REQUEST' && !known && hasIssues(cause) ? describeIssues(cause) : error.message
+}
+
 const t = initTRPC.context<Context>().create({
   transformer: superjson,
   // Never a stack in a response, whatever NODE_ENV says.
   isDev: false,
   errorFormatter({ shape, error }) {
-    const cause = error.cause
-    const gnap = isGnapError(cause) ? cause : null
-    const internal = error.code === 'INTERNAL_SERVER_ERROR'
-    // Descriptions are safe for the browser: domain messages and input issues, never an internal
-    // error's message (it may quote SQL or a value).
-    const known = gnap !== null || isConsoleError(cause)
-    const message = internal ? 'internal error' : error.code === 'BAD_REQUEST' && !known && hasIssues(cause) ? describeIssues(cause) : shape.message
+    const gnap = isGnapError(error.cause) ? error.cause : null
+    const message = publicMessage(error)
     const { stack: _stack, ...data } = shape.data
     return {
       ...shape,
@@ -113,49 +120,81 @@ const mapErrors = t.middleware(async ({ ctx, path, next }) => {
 export const router = t.router
 export const createCallerFactory = t.createCallerFactory
 
-/** Sign-in only: every other procedure needs an admin session. */
-export const publicProcedure = t.procedure.use(mapErrors)
+/** Refusals of the request's credentials, before any procedure runs (docs/protocol.md §2.18). */
+const credentialErrors = {
+  both: () => new TRPCError({ code: 'BAD_REQUEST', message: 'send either the session cookie or an API key, not both' }),
+  key: () => new TRPCError({ code: 'UNAUTHORIZED', message: 'unknown, expired or revoked API key' }),
+} as const
 
 /**
- * An administrator is signed in (live admin session), whatever their role, even one who must still enrol two-step
- * sign-in (docs/protocol.md §2.17): UNAUTHORIZED otherwise. Only for the session itself, signing out and enrolment.
+ * Sign-in only: every other procedure needs a caller. A request whose credentials are refused (a bad key, a cookie
+ * and a key together) is refused here already.
  */
-export const enrolmentProcedure = publicProcedure.use(({ ctx, next }) => {
+export const publicProcedure = t.procedure.use(mapErrors).use(({ ctx, next }) => {
+  if (ctx.credentialProblem) throw credentialErrors[ctx.credentialProblem]()
+  return next()
+})
+
+/** Refuses API keys: for what only a person in the console does (signing in, their own session and account). */
+export const personOnly = t.middleware(({ ctx, next }) => {
+  if (ctx.apiKey) throw new TRPCError({ code: 'FORBIDDEN', message: 'API keys cannot call this: it is for people signed in to the console' })
+  return next()
+})
+
+const csrfRefusal = () => new TRPCError({ code: 'FORBIDDEN', message: 'missing or stale CSRF token: reload the page and try again' })
+
+const requireCsrf = t.middleware(({ ctx, type, next }) => {
+  if (type === 'mutation' && !ctx.csrfOk) throw csrfRefusal()
+  return next()
+})
+
+const enrolFirst = () => new TRPCError({ code: 'FORBIDDEN', message: 'turn on two-step sign-in first: this server requires it' })
+
+/**
+ * A person signed in to the console (live admin session), whatever their role, even one who must still enrol
+ * two-step sign-in (docs/protocol.md §2.17): UNAUTHORIZED without a session, FORBIDDEN for an API key. Only for the
+ * session itself, signing out and enrolment.
+ */
+export const enrolmentProcedure = publicProcedure.use(personOnly).use(({ ctx, next }) => {
   if (!ctx.admin || !ctx.session || !ctx.actor) throw new TRPCError({ code: 'UNAUTHORIZED', message: 'sign in as an administrator' })
   return next({ ctx: { ...ctx, admin: ctx.admin, session: ctx.session, actor: ctx.actor } })
 })
 
-/** Mutations of `procedure` also need the session's CSRF token: FORBIDDEN otherwise. */
-const csrfChecked = <P extends typeof enrolmentProcedure>(procedure: P) =>
-  procedure.use(({ ctx, type, next }) => {
-    if (type === 'mutation' && !ctx.csrfOk) {
-      throw new TRPCError({ code: 'FORBIDDEN', message: 'missing or stale CSRF token: reload the page and try again' })
-    }
-    return next()
-  })
-
 /** An enrolment-allowed procedure with the CSRF check of mutations. */
-export const enrolmentMutationProcedure = csrfChecked(enrolmentProcedure)
+export const enrolmentMutationProcedure = enrolmentProcedure.use(requireCsrf)
 
 /**
- * An administrator is signed in, whatever their role: UNAUTHORIZED otherwise; FORBIDDEN while ADMIN_REQUIRE_TOTP
- * asks them to enrol two-step sign-in first (docs/protocol.md §2.17).
+ * A person signed in to the console, whatever their role: as enrolmentProcedure, and FORBIDDEN while
+ * ADMIN_REQUIRE_TOTP asks them to enrol two-step sign-in first (docs/protocol.md §2.17). For their own account.
  */
 export const signedInProcedure = enrolmentProcedure.use(({ ctx, next }) => {
-  if (ctx.mustEnrol) throw new TRPCError({ code: 'FORBIDDEN', message: 'turn on two-step sign-in first: this server requires it' })
+  if (ctx.mustEnrol) throw enrolFirst()
   return next()
 })
 
-/** A signed-in procedure whose mutations also need the session's CSRF token: FORBIDDEN otherwise. */
-export const mutationProcedure = csrfChecked(signedInProcedure)
+/** A signed-in person's procedure whose mutations also need the session's CSRF token: FORBIDDEN otherwise. */
+export const mutationProcedure = signedInProcedure.use(requireCsrf)
 
 /**
- * A procedure for `role` and the roles above it (docs/protocol.md §2.14): UNAUTHORIZED without a caller, FORBIDDEN
- * for a lower role, and mutations need the CSRF token of a cookie session. Every console procedure but sign-in
- * and the caller's own session is built from one of the three below.
+ * A person signed in to the console or a back end with an API key (docs/protocol.md §2.18): UNAUTHORIZED without
+ * either. A person's mutations need the session's CSRF token; a key's calls carry no cookie, so no CSRF, but each
+ * counts against the key's per-minute limit (TOO_MANY_REQUESTS with Retry-After).
+ */
+const callerProcedure = publicProcedure.use(async ({ ctx, type, next }) => {
+  if (!ctx.actor) throw new TRPCError({ code: 'UNAUTHORIZED', message: 'sign in as an administrator' })
+  if (ctx.apiKey) await admitApiKeyCall(ctx.deps, ctx.apiKey)
+  else if (ctx.mustEnrol) throw enrolFirst()
+  else if (type === 'mutation' && !ctx.csrfOk) throw csrfRefusal()
+  return next({ ctx: { ...ctx, actor: ctx.actor } })
+})
+
+/**
+ * A procedure for `role` and the roles above it (docs/protocol.md §2.14), for people and API keys alike:
+ * UNAUTHORIZED without a caller, FORBIDDEN for a lower role, and a person's mutations need the CSRF token of
+ * their session. Every console procedure but sign-in and the caller's own session is built from one of these.
  */
 function roleProcedure(role: AdminRole) {
-  return mutationProcedure.use(({ ctx, next }) => {
+  return callerProcedure.use(({ ctx, next }) => {
     if (!roleAllows(ctx.actor.role, role)) {
       throw new TRPCError({ code: 'FORBIDDEN', message: `this needs the ${role} role; yours is ${ctx.actor.role}` })
     }
@@ -169,3 +208,8 @@ export const viewerProcedure = roleProcedure('viewer')
 export const operatorProcedure = roleProcedure('operator')
 /** Owners, administrators and API keys: `admin` only. */
 export const adminOnlyProcedure = roleProcedure('admin')
+/**
+ * `admin` people only, never an API key: managing API keys (a key that could mint keys would outlive its own
+ * revocation).
+ */
+export const adminPersonProcedure = adminOnlyProcedure.use(personOnly)

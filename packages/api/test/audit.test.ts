@@ -83,7 +83,18 @@ describe('the audit log is append-only', () => {
     const { caller } = await adminCaller(t, 'admin')
     // Deleting the owner and signing out last, so every other procedure runs with the owner and the session.
     const last = ['owners.delete', 'auth.signOut']
-    const procedures = everyProcedure({ grantId, managementId: grant.managementId, ownerId: bob.id }).sort(
+    // A key to revoke, written directly.
+    const apiKey = await t.db.apiKey.create({
+      data: {
+        id: '0123456789abcdef',
+        name: 'existing',
+        role: 'viewer',
+        prefix: 'gnap_ak_0123456789abcdef',
+        hash: '0'.repeat(64),
+        createdBy: 'setup',
+      },
+    })
+    const procedures = everyProcedure({ grantId, managementId: grant.managementId, ownerId: bob.id, apiKeyId: apiKey.id }).sort(
       ([a], [b]) => last.indexOf(a) - last.indexOf(b),
     )
     expect(procedures.map(([p]) => p).sort()).toEqual(routerPaths())

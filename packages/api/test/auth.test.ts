@@ -6,7 +6,7 @@ import { MUTATIONS, everyProcedure, routerPaths } from './procedures'
 
 let t: TestDeps
 let grant: IssuedGrant
-let ids: { grantId: string; managementId: string; ownerId: string }
+let ids: { grantId: string; managementId: string; ownerId: string; apiKeyId: string }
 beforeEach(async () => {
   t = await apiTestDeps()
   grant = await issueNonInteractiveGrant(t)
@@ -17,7 +17,11 @@ beforeEach(async () => {
     password: 'bob-password',
     walletAddresses: ['https://wallet.example/bob'],
   })
-  ids = { grantId: row.id, managementId: grant.managementId, ownerId: bob.id }
+  // A key to revoke, written directly: the tests below count audit entries.
+  const apiKey = await t.db.apiKey.create({
+    data: { id: '0123456789abcdef', name: 'existing', role: 'viewer', prefix: 'gnap_ak_0123456789abcdef', hash: '0'.repeat(64), createdBy: 'setup' },
+  })
+  ids = { grantId: row.id, managementId: grant.managementId, ownerId: bob.id, apiKeyId: apiKey.id }
 })
 afterEach(async () => {
   await t.cleanup()

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { GRANT_PAGE_MAX, type ListGrantsInput } from '@gnap/domain'
-import { issueNonInteractiveGrant, type TestDeps } from '@gnap/domain/testing'
+import { grantRequest, incomingAccess, issueNonInteractiveGrant, type TestDeps } from '@gnap/domain/testing'
 import { adminCaller, apiTestDeps, expectTrpcError } from './support'
 import { CLIENT_A, CLIENT_AB, CLIENT_U, CLIENT_UPPER, ordered, readTruth, seedVariety, type TruthRow } from './fixtures'
 
@@ -109,6 +109,23 @@ describe('grants.list filters (docs/protocol.md §8.13: combined with AND)', () 
         finalizedAt: row.updatedAt,
       },
     ])
+  })
+})
+
+describe('grants.list walletAddress (grants whose access names it; docs/protocol.md §2.18)', () => {
+  it('keeps exactly the grants with an access item on that wallet address, with the other filters (AND)', async () => {
+    const alice = 'https://wallet.example/alice'
+    const on = (identifier?: string) =>
+      issueNonInteractiveGrant(t, grantRequest({ access: [incomingAccess(identifier ? { identifier } : {})], interact: null }))
+    const a1 = await on(alice)
+    await on('https://wallet.example/alice2')
+    await on()
+    const a2 = await on(alice)
+    const idOf = async (continueId: string) => (await t.db.grant.findUniqueOrThrow({ where: { continueId } })).id
+    const found = await caller.grants.list({ filters: { walletAddress: alice } })
+    expect(new Set(found.items.map((g) => g.id))).toEqual(new Set([await idOf(a1.continueId), await idOf(a2.continueId)]))
+    expect((await caller.grants.list({ filters: { walletAddress: alice, state: 'pending' } })).items).toEqual([])
+    expect((await caller.grants.list({ filters: { walletAddress: 'https://wallet.example/alic' } })).items).toEqual([])
   })
 })
 

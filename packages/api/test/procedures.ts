@@ -8,6 +8,7 @@ export function everyProcedure(ids: {
   grantId: string
   managementId: string
   ownerId: string
+  apiKeyId: string
 }): [path: string, call: (c: Caller) => Promise<unknown>][] {
   const now = new Date()
   return [
@@ -53,6 +54,9 @@ export function everyProcedure(ids: {
     ['account.sessions', (c) => c.account.sessions()],
     ['account.endSession', (c) => c.account.endSession({ sessionId: '0'.repeat(64) })],
     ['account.endOtherSessions', (c) => c.account.endOtherSessions()],
+    ['apiKeys.list', (c) => c.apiKeys.list()],
+    ['apiKeys.create', (c) => c.apiKeys.create({ name: 'sync', role: 'operator' })],
+    ['apiKeys.revoke', (c) => c.apiKeys.revoke({ id: ids.apiKeyId })],
   ]
 }
 
@@ -80,4 +84,6 @@ export const MUTATIONS = [
   'account.changePassword',
   'account.endSession',
   'account.endOtherSessions',
+  'apiKeys.create',
+  'apiKeys.revoke',
 ] as const

@@ -1,4 +1,4 @@
-import { createAdmin, createOwner, createSession, csrfTokenFor, signInAdmin, signInOwner, type AdminRole } from '@gnap/domain'
+import { createAdmin, createApiKey, createOwner, createSession, csrfTokenFor, signInAdmin, signInOwner, type AdminRole } from '@gnap/domain'
 import { buildTestDeps, type TestDeps } from '@gnap/domain/testing'
 import { TRPCError } from '@trpc/server'
 import { expect } from 'vitest'
@@ -8,8 +8,8 @@ import { createCaller } from '../src/root'
 export const ADMIN = { email: 'ops@example.com', password: 'correct horse battery staple' }
 
 /** Test deps whose grant requests are never rate limited (tests make many in one fake minute). */
-export function apiTestDeps(): Promise<TestDeps> {
-  return buildTestDeps({ config: { grantRequestsPerMinutePerClient: 0, grantRequestsPerMinutePerIp: 0 } })
+export function apiTestDeps(config: Partial<TestDeps['deps']['config']> = {}): Promise<TestDeps> {
+  return buildTestDeps({ config: { grantRequestsPerMinutePerClient: 0, grantRequestsPerMinutePerIp: 0, ...config } })
 }
 
 export interface RecordingJar extends SessionCookieJar {
@@ -34,10 +34,14 @@ export async function signedInAdmin(t: TestDeps, admin: { email: string; passwor
 }
 
 /** A caller as a browser with this cookie value and CSRF header would be. */
-export async function callerWith(t: TestDeps, opts: { session?: string | null; csrf?: string | null; ip?: string | null; jar?: RecordingJar } = {}) {
+export async function callerWith(
+  t: TestDeps,
+  opts: { session?: string | null; csrf?: string | null; authorization?: string | null; ip?: string | null; jar?: RecordingJar } = {},
+) {
   const ctx = await createContext({
     deps: t.deps,
     sessionValue: opts.session ?? null,
+    authorization: opts.authorization ?? null,
     csrfToken: opts.csrf ?? null,
     ip: opts.ip ?? null,
     cookies: opts.jar ?? recordingJar(),
@@ -49,6 +53,15 @@ export async function callerWith(t: TestDeps, opts: { session?: string | null; c
 export async function adminCaller(t: TestDeps, role: AdminRole = 'admin') {
   const s = await signedInAdmin(t, { ...ADMIN, email: role === 'admin' ? ADMIN.email : `${role}@example.com`, role })
   return { caller: await callerWith(t, { session: s.value, csrf: s.csrf }), session: s }
+}
+
+/**
+ * A back end's caller: a new API key of `role` (named `<role> key`, created by an administrator) sent as
+ * `Authorization: Bearer`, without cookie or CSRF header, as docs/protocol.md §2.18 describes.
+ */
+export async function apiKeyCaller(t: TestDeps, role: AdminRole = 'admin', name = `${role} key`) {
+  const { key, apiKey } = await createApiKey(t.deps, { name, role, actor: { kind: 'admin', id: 'setup', label: 'setup@example.com', role: 'admin' } })
+  return { caller: await callerWith(t, { authorization: `Bearer ${key}` }), key, apiKey }
 }
 
 /** A live owner session (the consent screen's): not an admin session. */

@@ -137,3 +137,17 @@ export {
   type PasswordChange,
 } from './account/account'
 export { revokeGrantAs, auditActor, type GrantRevoker } from './admin/admin-revoke-grant'
+export {
+  createApiKey,
+  listApiKeys,
+  revokeApiKey,
+  findApiKeyCaller,
+  admitApiKeyCall,
+  apiKeyLabel,
+  CreateApiKeyInputSchema,
+  ApiKeyIdInputSchema,
+  API_KEY_LAST_USE_PRECISION_SECONDS,
+  type ApiKeyView,
+  type ApiKeyStatus,
+  type ApiKeyCaller,
+} from './api-key/api-keys'

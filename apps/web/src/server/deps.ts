@@ -1,5 +1,5 @@
 import path from 'node:path'
-import { createLogger, openStore, walletAddressResolverFor, type Deps } from '@gnap/domain'
+import { createLogger, isDatabaseUnavailable, openStore, walletAddressResolverFor, type Deps } from '@gnap/domain'
 import { readConfig } from '../env'
 
 const globalForDeps = globalThis as unknown as { gnapDeps?: Promise<Deps> }
@@ -28,4 +28,14 @@ export function getDeps(): Promise<Deps> {
     throw e
   })
   return globalForDeps.gnapDeps
+}
+
+/** The deps, or null while the database is unreachable (docs/protocol.md §9): the caller answers 503 with Retry-After. */
+export async function depsOrUnavailable(): Promise<Deps | null> {
+  try {
+    return await getDeps()
+  } catch (e) {
+    if (isDatabaseUnavailable(e)) return null
+    throw e
+  }
 }

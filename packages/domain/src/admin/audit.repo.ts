@@ -29,6 +29,8 @@ export type AuditAction =
   | 'owner.import'
   | 'client.block'
   | 'client.unblock'
+  | 'api-key.create'
+  | 'api-key.revoke'
 
 /** Every action, for the log's filter (an exact action filter must name one of these). */
 export const AUDIT_ACTIONS = [
@@ -53,6 +55,8 @@ export const AUDIT_ACTIONS = [
   'owner.import',
   'client.block',
   'client.unblock',
+  'api-key.create',
+  'api-key.revoke',
 ] as const satisfies readonly AuditAction[]
 
 // An action added to the type but not to the list fails the type check here.

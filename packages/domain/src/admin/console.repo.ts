@@ -16,6 +16,8 @@ export interface GrantListFilters {
   finalizedReason?: FinalizedReason | undefined
   client?: { value: string; match: 'exact' | 'prefix' } | undefined
   accessType?: AccessType | undefined
+  /** Grants whose access names this wallet address (an access item's identifier), exactly. */
+  walletAddress?: string | undefined
   createdFrom?: Date | undefined
   createdTo?: Date | undefined
   /** Only these grants (the result of a search). */
@@ -38,6 +40,7 @@ function grantFilterConjuncts(f: GrantListFilters): Prisma.GrantWhereInput[] {
     and.push(f.client.match === 'exact' ? { client: f.client.value } : { client: { gte: f.client.value, lt: f.client.value + AFTER_ALL } })
   }
   if (f.accessType !== undefined) and.push({ accessItems: { some: { type: f.accessType } } })
+  if (f.walletAddress !== undefined) and.push({ accessItems: { some: { identifier: f.walletAddress } } })
   if (f.createdFrom !== undefined) and.push({ createdAt: { gte: f.createdFrom } })
   if (f.createdTo !== undefined) and.push({ createdAt: { lt: f.createdTo } })
   if (f.ids !== undefined) and.push({ id: { in: f.ids } })

@@ -28,6 +28,8 @@ export const ListGrantsInputSchema = z.strictObject({
         })
         .optional(),
       accessType: z.enum(ACCESS_TYPES).optional(),
+      /** Grants whose access names this wallet address (the resource owner's side), exactly. */
+      walletAddress: z.string().trim().min(1).max(2048).optional(),
       /** Inclusive. */
       createdFrom: z.date().optional(),
       /** Exclusive. */

@@ -76,6 +76,8 @@ export const EnvSchema = z
     // Grant requests (POST /) per minute, fixed window; 0 switches a limit off.
     RATE_LIMIT_GRANTS_PER_MINUTE: z.coerce.number().int().min(0).max(1_000_000).default(120),
     RATE_LIMIT_GRANTS_PER_MINUTE_PER_IP: z.coerce.number().int().min(0).max(1_000_000).default(600),
+    // Calls per minute per API key (docs/protocol.md §2.18), fixed window; 0 switches the limit off.
+    RATE_LIMIT_API_KEY_CALLS_PER_MINUTE: z.coerce.number().int().min(0).max(1_000_000).default(600),
     // X-Forwarded-For names the caller only behind proxies that append to it: the entry TRUSTED_PROXY_HOPS from the
     // right is the address the outermost of our proxies saw (docs/protocol.md §7).
     TRUST_PROXY: bool(false),
@@ -134,6 +136,8 @@ export interface GnapConfig {
   grantRequestsPerMinutePerClient: number
   /** Grant requests per minute per caller IP (one shared counter without trustProxy); 0 = no limit. */
   grantRequestsPerMinutePerIp: number
+  /** Console procedure calls per minute per API key; 0 = no limit. */
+  apiKeyCallsPerMinute: number
   trustProxy: boolean
   /** With trustProxy: the X-Forwarded-For entry this many from the right is the caller (1 = the last). */
   trustedProxyHops: number
@@ -160,6 +164,7 @@ export function configFromEnv(env: Env): GnapConfig {
     requireAdminTotp: env.ADMIN_REQUIRE_TOTP,
     grantRequestsPerMinutePerClient: env.RATE_LIMIT_GRANTS_PER_MINUTE,
     grantRequestsPerMinutePerIp: env.RATE_LIMIT_GRANTS_PER_MINUTE_PER_IP,
+    apiKeyCallsPerMinute: env.RATE_LIMIT_API_KEY_CALLS_PER_MINUTE,
     trustProxy: env.TRUST_PROXY,
     trustedProxyHops: env.TRUSTED_PROXY_HOPS,
   }

@@ -46,6 +46,7 @@ export function testConfig(overrides: Partial<GnapConfig> = {}): GnapConfig {
     requireAdminTotp: false,
     grantRequestsPerMinutePerClient: 120,
     grantRequestsPerMinutePerIp: 600,
+    apiKeyCallsPerMinute: 600,
     trustProxy: false,
     trustedProxyHops: 1,
     ...overrides,

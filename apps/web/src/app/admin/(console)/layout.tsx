@@ -25,7 +25,7 @@ export default async function ConsoleLayout({ children }: { children: ReactNode 
           <Link href="/admin" className="brand">
             GNAP <span>admin</span>
           </Link>
-          <Nav />
+          <Nav role={session.admin.role} />
           <div className="who">
             <span>
               Signed in as <strong>{session.admin.email}</strong>

@@ -92,6 +92,8 @@ export const AUDIT_ACTION_LABEL: Record<AuditAction, string> = {
   'owner.import': 'Imported an owner',
   'client.block': 'Blocked a client',
   'client.unblock': 'Unblocked a client',
+  'api-key.create': 'Created an API key',
+  'api-key.revoke': 'Revoked an API key',
 }
 
 /** An entry's action in words; an action this console does not know is shown as recorded. */

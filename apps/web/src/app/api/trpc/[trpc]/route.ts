@@ -1,15 +1,7 @@
 import { fetchRequestHandler } from '@trpc/server/adapters/fetch'
 import { appRouter, batchOptions, createContext, CSRF_HEADER } from '@gnap/api'
-import {
-  readCapped,
-  ADMIN_COOKIE,
-  adminCookieJar,
-  isDatabaseUnavailable,
-  isGnapError,
-  readCookie,
-  UNAVAILABLE_RETRY_AFTER_SECONDS,
-} from '@gnap/domain'
-import { getDeps } from '../../../../server/deps'
+import { readCapped, ADMIN_COOKIE, adminCookieJar, isGnapError, readCookie, UNAVAILABLE_RETRY_AFTER_SECONDS } from '@gnap/domain'
+import { depsOrUnavailable } from '../../../../server/deps'
 import { callerIp } from '../../../../server/caller-ip'
 import { MAX_BODY_BYTES, MAX_JSON_DEPTH } from '../../../../server/limits'
 import { jsonDepthExceeds } from '../../../../server/gnap-route'
@@ -28,15 +20,9 @@ const refuse = (status: number, message: string, headers: Record<string, string>
   Response.json({ error: { message } }, { status, headers: { 'cache-control': 'no-store', ...headers } })
 
 async function handler(req: Request): Promise<Response> {
-  let deps: Awaited<ReturnType<typeof getDeps>>
-  try {
-    deps = await getDeps()
-  } catch (e) {
-    // docs/protocol.md §9: the database is unreachable for now.
-    if (isDatabaseUnavailable(e))
-      return refuse(503, 'the service is temporarily unavailable: try again later', { 'retry-after': String(UNAVAILABLE_RETRY_AFTER_SECONDS) })
-    throw e
-  }
+  const deps = await depsOrUnavailable()
+  // docs/protocol.md §9: the database is unreachable for now.
+  if (!deps) return refuse(503, 'the service is temporarily unavailable: try again later', { 'retry-after': String(UNAVAILABLE_RETRY_AFTER_SECONDS) })
   let request = req
   if (req.method === 'POST') {
     // Sign-in is the one procedure without a session, so cross-site requests are refused here before any
@@ -61,6 +47,8 @@ async function handler(req: Request): Promise<Response> {
       createContext({
         deps,
         sessionValue: readCookie(r.headers.get('cookie'), ADMIN_COOKIE),
+        // A back end's API key (docs/protocol.md §2.18); a request with both is refused by the procedures.
+        authorization: r.headers.get('authorization'),
         csrfToken: r.headers.get(CSRF_HEADER),
         ip: callerIp(r, deps.config),
         cookies: adminCookieJar(deps, resHeaders),

@@ -1,5 +1,14 @@
 import { createContext } from '@gnap/api'
-import { ADMIN_COOKIE, auditLogCsv, isDatabaseUnavailable, readCookie, roleAllows, UNAVAILABLE_RETRY_AFTER_SECONDS } from '@gnap/domain'
+import {
+  ADMIN_COOKIE,
+  admitApiKeyCall,
+  auditLogCsv,
+  isDatabaseUnavailable,
+  isGnapError,
+  readCookie,
+  roleAllows,
+  UNAVAILABLE_RETRY_AFTER_SECONDS,
+} from '@gnap/domain'
 import { getDeps } from '../../../../../server/deps'
 import { callerIp } from '../../../../../server/caller-ip'
 import { parseAuditQuery, toAuditFilters } from '../../../_lib/audit-query'
@@ -32,11 +41,25 @@ export async function GET(req: Request): Promise<Response> {
     const ctx = await createContext({
       deps,
       sessionValue: readCookie(req.headers.get('cookie'), ADMIN_COOKIE),
+      authorization: req.headers.get('authorization'),
       csrfToken: null,
       ip: callerIp(req, deps.config),
     })
-    if (!ctx.actor) return refuse(401, 'unauthorized', 'sign in as an administrator')
+    // The same refusals as every procedure's (docs/protocol.md §2.18, §2.17): one kind of credential, a live key,
+    // a person who has enrolled when the server requires it, and a key's calls counted against its limit.
+    if (ctx.credentialProblem === 'both') return refuse(400, 'invalid_request', 'send either the session cookie or an API key, not both')
+    if (!ctx.actor) return refuse(401, 'unauthorized', 'sign in as an administrator, or send a live API key')
+    if (ctx.mustEnrol) return refuse(403, 'forbidden', 'turn on two-step sign-in first: this server requires it')
     if (!roleAllows(ctx.actor.role, 'viewer')) return refuse(403, 'forbidden', `this needs the viewer role; yours is ${ctx.actor.role}`)
+
+    if (ctx.apiKey) {
+      try {
+        await admitApiKeyCall(deps, ctx.apiKey)
+      } catch (e) {
+        if (!isGnapError(e) || e.retryAfterSeconds === undefined) throw e
+        return refuse(429, 'too_many_requests', e.message, { 'retry-after': String(e.retryAfterSeconds) })
+      }
+    }
 
     const { query, invalid } = parseAuditQuery(new URL(req.url).searchParams)
     // Never more than was asked for: a filter that cannot be read is refused, not dropped.

@@ -2,7 +2,8 @@
 
 import { useMutation } from '@tanstack/react-query'
 import { useRouter } from 'next/navigation'
-import { useEffect, useRef, type FormEvent } from 'react'
+import type { FormEvent } from 'react'
+import { useFocusOnFailure } from '../../../_lib/focus-on-failure'
 import { useTRPC } from '../../../_lib/trpc'
 import { errorMessage } from '../../../_lib/errors'
 import { ErrorMessage } from '../../../_components/ui'
@@ -11,17 +12,12 @@ import { ErrorMessage } from '../../../_components/ui'
 export function CreateOwnerForm() {
   const trpc = useTRPC()
   const router = useRouter()
-  const errorRef = useRef<HTMLDivElement>(null)
   const create = useMutation(
     trpc.owners.create.mutationOptions({
       onSuccess: (r) => router.push(`/admin/owners/${r.id}?created=1`),
     }),
   )
-  // A refusal takes the focus, so a screen reader reads it and the keyboard continues from there.
-  const failedAt = create.isError ? create.failureCount + create.submittedAt : 0
-  useEffect(() => {
-    if (failedAt) errorRef.current?.focus()
-  }, [failedAt])
+  const errorRef = useFocusOnFailure(create)
 
   function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault()

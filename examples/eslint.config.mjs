@@ -1,0 +1,3 @@
+import { gnapEslint } from '@gnap/config/eslint'
+
+export default gnapEslint({ workspace: 'examples', url: import.meta.url })

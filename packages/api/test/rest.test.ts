@@ -1,0 +1,141 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { compileErrors, validate } from '@readme/openapi-parser'
+import { Ajv2020 } from 'ajv/dist/2020.js'
+import addFormatsModule from 'ajv-formats'
+import { issueNonInteractiveGrant, type TestDeps } from '@gnap/domain/testing'
+import { handleRestRequest, openApiDocument, REST_OPERATIONS } from '../src/rest'
+import { appRouter } from '../src/root'
+import { apiKeyCaller, apiTestDeps, signedInAdmin } from './support'
+
+// The REST form of the operator procedures (docs/protocol.md §2.18): the document validates as OpenAPI 3.1, every
+// answer matches it, and the calls go through the procedures' own role checks, rate limit and audit.
+let t: TestDeps
+beforeEach(async () => {
+  t = await apiTestDeps()
+})
+afterEach(async () => {
+  await t.cleanup()
+})
+
+const BASE = 'http://localhost/api/v1'
+const doc = openApiDocument(BASE)
+
+async function rest(method: 'GET' | 'POST', path: string, opts: { key?: string; body?: unknown; headers?: Record<string, string> } = {}) {
+  const headers = new Headers(opts.headers)
+  if (opts.key) headers.set('authorization', `Bearer ${opts.key}`)
+  const body = opts.body === undefined ? null : typeof opts.body === 'string' ? opts.body : JSON.stringify(opts.body)
+  const res = await handleRestRequest(new Request(BASE + path, { method, headers }), { deps: t.deps, basePath: '/api/v1', ip: null, body })
+  return { status: res.status, headers: res.headers, body: (await res.json()) as Record<string, unknown> }
+}
+
+const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => void
+const ajv = new Ajv2020({ strict: false, allErrors: true })
+addFormats(ajv)
+ajv.addSchema({ ...doc, $id: 'operator-api' })
+
+/** Throws unless `body` is what the document promises for this operation and status. */
+function assertDocumented(path: string, method: string, status: number, body: unknown) {
+  const pointer = `operator-api#/paths/${path.replace(/~/g, '~0').replace(/\//g, '~1')}/${method.toLowerCase()}/responses/${status}/content/application~1json/schema`
+  const check = ajv.getSchema(pointer)
+  if (!check) throw new Error(`not documented: ${method} ${path} ${status}`)
+  if (!check(body)) throw new Error(`${method} ${path} ${status}: ${ajv.errorsText(check.errors)}`)
+}
+
+describe('the OpenAPI document', () => {
+  it('validates as OpenAPI 3.1', async () => {
+    const result = await validate(structuredClone(doc) as never)
+    expect(result.valid, result.valid ? '' : compileErrors(result)).toBe(true)
+  })
+
+  it('names only procedures for viewers and operators, never the person-only or admin ones', () => {
+    for (const op of REST_OPERATIONS) expect(Object.keys(appRouter._def.procedures)).toContain(op.procedure)
+    expect(
+      REST_OPERATIONS.map((o) => o.procedure).filter((p) => /^(auth|apiKeys)\.|^owners\.(create|edit|delete|disable|enable|issueLink)/.test(p)),
+    ).toEqual([])
+  })
+})
+
+describe('REST calls', () => {
+  it('reads and revokes a grant with an operator key, each answer as documented, audited under the key', async () => {
+    await issueNonInteractiveGrant(t)
+    const { key } = await apiKeyCaller(t, 'operator', 'sync')
+    const search = await rest('POST', '/grants/search', {
+      key,
+      body: { filters: { createdFrom: new Date(t.clock.now.getTime() - 60_000).toISOString() }, limit: 10 },
+    })
+    expect(search.status).toBe(200)
+    assertDocumented('/grants/search', 'POST', 200, search.body)
+    const [grant] = search.body.items as { id: string }[]
+    const id = grant!.id
+    const one = await rest('GET', `/grants/${id}`, { key })
+    assertDocumented('/grants/{id}', 'GET', 200, one.body)
+    const chain = await rest('GET', `/grants/${id}/tokens`, { key })
+    assertDocumented('/grants/{grantId}/tokens', 'GET', 200, chain.body)
+    const revoked = await rest('POST', `/grants/${id}/revoke`, { key })
+    expect(revoked).toMatchObject({ status: 200, body: { grantId: id, revokedTokens: 1 } })
+    assertDocumented('/grants/{id}/revoke', 'POST', 200, revoked.body)
+    const again = await rest('POST', `/grants/${id}/revoke`, { key })
+    expect(again).toMatchObject({ status: 409, body: { error: { code: 'CONFLICT', message: 'the grant was already revoked' } } })
+    assertDocumented('/grants/{id}/revoke', 'POST', 409, again.body)
+    for (const [path, body] of [
+      ['/clients/search', {}],
+      ['/owners/search', {}],
+      ['/audit/search', { limit: 5 }],
+      ['/stats/overview', { from: new Date(t.clock.now.getTime() - 86_400_000).toISOString(), to: t.clock.now.toISOString() }],
+    ] as const) {
+      const res = await rest('POST', path, { key, body })
+      expect(res.status, path).toBe(200)
+      assertDocumented(path, 'POST', 200, res.body)
+    }
+    expect(await t.db.auditLog.findMany({ where: { action: 'grant.revoke' } })).toMatchObject([{ actor: 'api key "sync"' }])
+  })
+
+  it('answers 401 with a challenge without a key, with a bad one and with a session cookie alone', async () => {
+    const session = await signedInAdmin(t)
+    for (const headers of [
+      {},
+      { authorization: 'Bearer gnap_ak_0123456789abcdef_' + 'A'.repeat(43) },
+      { cookie: `gnap_admin=${session.value}` },
+    ] as Record<string, string>[]) {
+      const res = await rest('POST', '/clients/search', { headers, body: {} })
+      expect(res.status).toBe(401)
+      expect(res.headers.get('www-authenticate')).toMatch(/^Bearer/)
+      assertDocumented('/clients/search', 'POST', 401, res.body)
+    }
+  })
+
+  it('answers 403 to a viewer key revoking, and changes nothing', async () => {
+    await issueNonInteractiveGrant(t)
+    const id = (await t.db.grant.findFirstOrThrow()).id
+    const { key } = await apiKeyCaller(t, 'viewer')
+    const res = await rest('POST', `/grants/${id}/revoke`, { key })
+    expect(res).toMatchObject({ status: 403, body: { error: { code: 'FORBIDDEN' } } })
+    expect((await t.db.grant.findUniqueOrThrow({ where: { id } })).finalizedReason).toBe('issued')
+  })
+
+  it('answers 429 with Retry-After over the key’s limit', async () => {
+    await t.cleanup()
+    t = await apiTestDeps({ apiKeyCallsPerMinute: 2 })
+    const { key } = await apiKeyCaller(t, 'viewer')
+    expect((await rest('POST', '/clients/search', { key })).status).toBe(200)
+    expect((await rest('POST', '/clients/search', { key })).status).toBe(200)
+    const res = await rest('POST', '/clients/search', { key })
+    expect(res.status).toBe(429)
+    expect(res.headers.get('retry-after')).toBe('60')
+    assertDocumented('/clients/search', 'POST', 429, res.body)
+  })
+
+  it('answers bad input, unknown paths and wrong methods in JSON', async () => {
+    const { key } = await apiKeyCaller(t, 'viewer')
+    expect(await rest('POST', '/grants/search', { key, body: '{' })).toMatchObject({ status: 400, body: { error: { code: 'BAD_REQUEST' } } })
+    expect(await rest('POST', '/grants/search', { key, body: { limit: 1000 } })).toMatchObject({
+      status: 400,
+      body: { error: { code: 'BAD_REQUEST', message: expect.stringContaining('limit') } },
+    })
+    expect(await rest('GET', '/grants/not-a-grant', { key })).toMatchObject({ status: 404, body: { error: { code: 'NOT_FOUND' } } })
+    expect(await rest('GET', '/nothing', { key })).toMatchObject({ status: 404 })
+    const method = await rest('GET', '/clients/search', { key })
+    expect(method).toMatchObject({ status: 405 })
+    expect(method.headers.get('allow')).toBe('POST')
+  })
+})
