@@ -224,6 +224,31 @@ describe('the route handler and the listener answer alike', () => {
   })
 })
 
+describe('the wrong-secret limit across instances', () => {
+  it('counts a guesser on one database whichever instance and way in it uses, then refuses the right secret on all', async () => {
+    const otherListener = await freePort()
+    const other = await startServer({ INTROSPECTION_PORT: String(otherListener), TRUST_PROXY: 'true' }, { dbFile: w.server.dbFile })
+    try {
+      const ip = freshIp()
+      const ways = [
+        [w.server.port, '/introspect'],
+        [listenerPort, '/'],
+        [other.port, '/introspect'],
+        [otherListener, '/'],
+      ] as const
+      for (let i = 0; i < LIMIT_PER_IP; i++) {
+        const [port, path] = ways[i % ways.length]!
+        expect((await send(port, { ...json({ access_token: token }, { authorization: 'Bearer wrong', 'x-forwarded-for': ip }), path })).status).toBe(401)
+      }
+      for (const [port, path] of ways) {
+        expect((await send(port, { ...json({ access_token: token }, { 'x-forwarded-for': ip }), path })).status).toBe(429)
+      }
+    } finally {
+      await other.stop()
+    }
+  }, 90_000)
+})
+
 describe('the listener alone', () => {
   it('answers any other path 404 with a GNAP error', async () => {
     for (const path of ['/introspect', '/token', '/%2F']) {
