@@ -120,7 +120,8 @@ describe.each(endpoints)('introspection through $name', ({ port, path }) => {
 
   it(`refuses an address with 429 and Retry-After after ${LIMIT_PER_IP} wrong secrets, even with the right one`, async () => {
     const ip = freshIp()
-    for (let i = 0; i < LIMIT_PER_IP; i++) expect((await post(json({ access_token: token }, { authorization: 'Bearer wrong', 'x-forwarded-for': ip }))).status).toBe(401)
+    for (let i = 0; i < LIMIT_PER_IP; i++)
+      expect((await post(json({ access_token: token }, { authorization: 'Bearer wrong', 'x-forwarded-for': ip }))).status).toBe(401)
     for (const sent of [json({ access_token: token }, { 'x-forwarded-for': ip }), json({ nothing: 1 }, { 'x-forwarded-for': ip })]) {
       const got = await post(sent)
       expect(got.status).toBe(429)
@@ -178,9 +179,18 @@ describe('the route handler and the listener answer alike', () => {
     ['an unknown token', () => json({ access_token: 'NO-SUCH-TOKEN-0123456789' })],
     ['no secret', () => ({ headers: { 'content-type': 'application/json' }, body: JSON.stringify({ access_token: token }) })],
     ['a wrong secret', () => json({ access_token: token }, { authorization: 'Bearer not-the-secret' })],
-    ['two Authorization lines', () => ({ headers: { 'content-type': 'application/json', authorization: [BEARER, 'Bearer other'] as unknown as string }, body: '{"access_token":"x"}' })],
+    [
+      'two Authorization lines',
+      () => ({
+        headers: { 'content-type': 'application/json', authorization: [BEARER, 'Bearer other'] as unknown as string },
+        body: '{"access_token":"x"}',
+      }),
+    ],
     ['not JSON', () => ({ headers: { 'content-type': 'application/json', authorization: BEARER }, body: 'access_token=x' })],
-    ['another content type', () => ({ headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: BEARER }, body: 'access_token=x' })],
+    [
+      'another content type',
+      () => ({ headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: BEARER }, body: 'access_token=x' }),
+    ],
     ['no body', () => ({ headers: { authorization: BEARER } })],
     ['a body of the wrong shape', () => json({ token })],
     ['a body over the limit', () => json({ access_token: 'x'.repeat(MAX_BODY_BYTES) })],
@@ -209,7 +219,8 @@ describe('the route handler and the listener answer alike', () => {
       [listenerPort, '/'],
     ] as const) {
       const ip = freshIp()
-      for (let i = 0; i < LIMIT_PER_IP; i++) await send(port, { ...json({ access_token: token }, { authorization: 'Bearer wrong', 'x-forwarded-for': ip }), path })
+      for (let i = 0; i < LIMIT_PER_IP; i++)
+        await send(port, { ...json({ access_token: token }, { authorization: 'Bearer wrong', 'x-forwarded-for': ip }), path })
       answers.push(await send(port, { ...json({ access_token: token }, { 'x-forwarded-for': ip }), path }))
     }
     const [viaNext, viaListener] = answers as [Got, Got]
@@ -238,7 +249,9 @@ describe('the wrong-secret limit across instances', () => {
       ] as const
       for (let i = 0; i < LIMIT_PER_IP; i++) {
         const [port, path] = ways[i % ways.length]!
-        expect((await send(port, { ...json({ access_token: token }, { authorization: 'Bearer wrong', 'x-forwarded-for': ip }), path })).status).toBe(401)
+        expect((await send(port, { ...json({ access_token: token }, { authorization: 'Bearer wrong', 'x-forwarded-for': ip }), path })).status).toBe(
+          401,
+        )
       }
       for (const [port, path] of ways) {
         expect((await send(port, { ...json({ access_token: token }, { 'x-forwarded-for': ip }), path })).status).toBe(429)

@@ -3,7 +3,13 @@ import { GnapError } from '../errors'
 import { matchAccess } from '../access/access-rules'
 import { secretsInclude } from '../secrets'
 import { isRevoked } from '../grant/grant-state'
-import { checkSecretFailures, countSecretFailure, refuseWhenTooManyFailures, secretFailureWindow, type SecretFailureWindow } from '../rate-limit/secret-failure-limit'
+import {
+  checkSecretFailures,
+  countSecretFailure,
+  refuseWhenTooManyFailures,
+  secretFailureWindow,
+  type SecretFailureWindow,
+} from '../rate-limit/secret-failure-limit'
 import { findTokenForIntrospection, isTokenExpired } from './access-token.repo'
 import { parseIntrospectRequest, type IntrospectRequest, type IntrospectResponse } from './access-token.wire'
 

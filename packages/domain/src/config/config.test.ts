@@ -111,6 +111,8 @@ describe('INTROSPECTION_PORT and INTROSPECTION_HOST (docs/protocol.md §2.6)', (
   })
 
   it('refuses the app port', () => {
-    expect(listenerIssues({ PORT: '4000', INTROSPECTION_PORT: '4000' })).toEqual(['INTROSPECTION_PORT: must differ from PORT: the listener is a port of its own'])
+    expect(listenerIssues({ PORT: '4000', INTROSPECTION_PORT: '4000' })).toEqual([
+      'INTROSPECTION_PORT: must differ from PORT: the listener is a port of its own',
+    ])
   })
 })
