@@ -62,26 +62,25 @@ export interface IntrospectedToken {
 }
 
 type IntrospectionRow = Partial<AccessItemRow> & {
-  state: string | null
-  expiresAt: Date | null
-  grantId: string | null
-  grantClient: string | null
-  grantState: GrantState | null
+  state: string
+  expiresAt: Date
+  grantId: string
+  grantClient: string
+  grantState: GrantState
   grantFinalizedReason: FinalizedReason | null
   secretFailures: number | string | null
 }
 
-// Introspection's one statement: the token by its hash, its grant and the grant's access items (one row per item,
-// in request order), and the count of a shared-secret failure counter (docs/protocol.md §2.6). `FROM (SELECT 1)`
-// makes it answer one row even for an unknown token, so the counter is read either way.
+// Introspection's one statement: the token by its hash, its grant, the grant's access items (one row per item, in
+// request order, through the (grantId, position) index) and the count of a shared-secret failure counter
+// (docs/protocol.md §2.6). An unknown token gives no row, so no count.
 const INTROSPECTION = `
   SELECT t."state", t."expiresAt", t."grantId", g."client" AS "grantClient", g."state" AS "grantState",
     g."finalizedReason" AS "grantFinalizedReason", a."type", a."actions", a."identifier", a."limits",
     (SELECT r."count" FROM "RateLimit" r WHERE r."key" = $2 AND r."windowStart" = $3) AS "secretFailures"
-  FROM (SELECT 1 AS "one") o
-  LEFT JOIN "AccessToken" t ON t."valueHash" = $1
-  LEFT JOIN "Grant" g ON g."id" = t."grantId"
+  FROM "AccessToken" t JOIN "Grant" g ON g."id" = t."grantId"
   LEFT JOIN "AccessItem" a ON a."grantId" = t."grantId"
+  WHERE t."valueHash" = $1
   ORDER BY a."position" ASC`
 
 /**
@@ -102,19 +101,16 @@ function accessOf(grantId: string, rows: IntrospectionRow[]): readonly AccessIte
 
 /**
  * The token with this value (by its hash) with its grant and access, and the count of the failure counter `key` in
- * the window starting at `windowStart` (0 when none), in one statement.
+ * the window starting at `windowStart` (0 when none), in one statement; null when no token has this value.
  */
 export async function findTokenForIntrospection(
   db: SqlRunner,
   value: string,
   failures: { key: string; windowStart: Date },
-): Promise<{ token: IntrospectedToken | null; secretFailures: number }> {
+): Promise<{ token: IntrospectedToken; secretFailures: number } | null> {
   const rows = await db.all<IntrospectionRow>(INTROSPECTION, [hashSecret(value), failures.key, failures.windowStart])
   const first = rows[0]
-  const secretFailures = Number(first?.secretFailures ?? 0)
-  if (!first?.grantId || first.state === null || first.expiresAt === null || first.grantClient === null || first.grantState === null) {
-    return { token: null, secretFailures }
-  }
+  if (!first) return null
   return {
     token: {
       state: first.state,
@@ -127,7 +123,7 @@ export async function findTokenForIntrospection(
         access: accessOf(first.grantId, rows),
       },
     },
-    secretFailures,
+    secretFailures: Number(first.secretFailures ?? 0),
   }
 }
 

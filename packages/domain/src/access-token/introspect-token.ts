@@ -59,12 +59,17 @@ export async function introspectForResourceServer(deps: Deps, caller: Introspect
 
 /**
  * Tells a resource server whether a token is live and what it grants (docs/protocol.md §2.6). With `failures`, the
- * caller's failure counter, read in the same statement, refuses it when full (429).
+ * caller's failure counter refuses it when full (429): read in the same statement as a known token, on its own for
+ * an unknown one.
  * @throws GnapError request_denied (429)
  */
 export async function introspectToken(deps: Deps, input: IntrospectRequest, failures?: SecretFailureWindow): Promise<IntrospectResponse> {
-  const { token, secretFailures } = await findTokenForIntrospection(deps.sql, input.accessToken, failures ?? NO_COUNTER)
-  if (failures) refuseWhenTooManyFailures(failures, secretFailures)
+  const found = await findTokenForIntrospection(deps.sql, input.accessToken, failures ?? NO_COUNTER)
+  if (failures) {
+    if (found) refuseWhenTooManyFailures(failures, found.secretFailures)
+    else await checkSecretFailures(deps, failures)
+  }
+  const token = found?.token
   if (!token || token.state !== 'active' || isTokenExpired(token, deps.clock()) || isRevoked(token.grant)) {
     return { active: false }
   }
