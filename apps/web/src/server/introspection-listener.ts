@@ -70,7 +70,10 @@ export function introspectionHandler(deps: Deps): http.RequestListener {
         const text = body === undefined ? undefined : JSON.stringify(body)
         const all = securedHeaders(text === undefined ? headers : { 'content-type': 'application/json', ...headers })
         if (!res.destroyed) res.writeHead(status, text === undefined ? all : { ...all, 'content-length': String(Buffer.byteLength(text)) }).end(text)
-        deps.log.info({ method: req.method, path: loggablePath(req.url ?? '/'), status, ms: Math.round(performance.now() - started) }, 'request')
+        // The path worked out only when the request log is on.
+        if (deps.log.isLevelEnabled('info')) {
+          deps.log.info({ method: req.method, path: loggablePath(req.url ?? '/'), status, ms: Math.round(performance.now() - started) }, 'request')
+        }
       })
   }
 }
