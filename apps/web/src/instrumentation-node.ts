@@ -2,10 +2,11 @@ import cluster from 'node:cluster'
 import { startRetentionJob } from '@gnap/domain'
 import { getDeps } from './server/deps'
 import { refuseForbiddenMethods } from './server/forbidden-methods'
+import { startIntrospectionListener } from './server/introspection-listener'
 
 /**
  * Validates the settings and opens the database, so a bad setting stops the server with a message naming it
- * instead of failing the first request; then starts the retention job.
+ * instead of failing the first request; then starts the retention job and, when asked for, the introspection listener.
  */
 export async function registerNode(): Promise<void> {
   // Before any request: Next answers CONNECT, TRACE and TRACK with a 500 otherwise.
@@ -15,6 +16,10 @@ export async function registerNode(): Promise<void> {
     // Deletes dead token rows, expired signature nonces and old rate-limit counters in small batches, in the
     // background of this process (unref'd timers: they never hold a shutdown).
     startRetentionJob(deps)
+    // INTROSPECTION_PORT set: resource servers' POST / on that port too (docs/protocol.md §2.6). An address that
+    // cannot be taken stops this process like a bad setting.
+    const listener = await startIntrospectionListener(deps)
+    if (listener) deps.log.info({ introspectionListener: deps.config.introspectionListener }, 'introspection listener ready')
     deps.log.info({ authServer: deps.config.authServerUrl }, 'authorization server ready')
     // Under the launcher (packages/launcher/src/serve.ts) this worker counts as started only now: one that exits before this is a
     // start-up failure, and repeated ones stop the launcher instead of restarting forever.

@@ -6,14 +6,8 @@ import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { generateClientKey } from '@gnap/domain/testing'
 import { IDP_SECRET, INTROSPECTION_SECRET, startServer, type RunningServer } from '@gnap/test-support'
-import { sleep, startWorld, type World } from './support/world'
+import { atLeastLeftInMinute, startWorld, type World } from './support/world'
 import { expectGnapError, expectOk, incomingAccess, rowCounts, signedFetch, signedRequest } from './support/raw-http'
-
-/** Fixed windows start on the minute: wait for a fresh one when fewer than `seconds` are left in this one. */
-async function atLeastLeftInMinute(seconds: number) {
-  const left = 60 - ((Date.now() / 1000) % 60)
-  if (left < seconds) await sleep(left * 1000 + 100)
-}
 
 describe('per client (RATE_LIMIT_GRANTS_PER_MINUTE, default 120)', () => {
   let w: World

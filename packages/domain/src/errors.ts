@@ -139,6 +139,9 @@ export const outboundFetchesBusy = (): GnapError => withStatus('request_denied',
 /** The request body is larger than the server takes (413). */
 export const bodyTooLarge = (maxBytes: number): GnapError => withStatus('invalid_request', `request body larger than ${maxBytes} bytes`, 413)
 
+/** A path no endpoint of this server serves (404): the introspection listener serves `/` only (docs/protocol.md §2.6). */
+export const pathNotFound = (): GnapError => withStatus('invalid_request', 'not found', 404)
+
 /** A method the endpoint does not take (405). */
 export const methodNotAllowed = (allow: string): GnapError => withStatus('invalid_request', `method not allowed: use ${allow}`, 405)
 

@@ -2,7 +2,7 @@
 //
 // For each database size (a fresh file, then one seeded with BENCH_SCALE access tokens), it starts the server on the
 // file as `pnpm start` does (the launcher, @gnap/launcher's compiled serve, with BENCH_WORKERS workers of `next start`), prepares grants through the real flow with N loopback test clients, and drives rotation chains,
-// introspection, continuation with interact_ref and grant requests with autocannon at each concurrency, after a
+// introspection (through Next's /introspect and through the introspection listener), continuation with interact_ref and grant requests with autocannon at each concurrency, after a
 // warm-up. On the fresh file it also measures the floor (a bare node:http server doing the same SQLite and Ed25519
 // work), the ceiling (a minimal Next app answering constant JSON) and our own app shell (a 405 from our handler after
 // routing). It prints a table per size, the slowdown at scale, the ratios to floor and ceiling, and the hot queries'
@@ -12,7 +12,9 @@
 // Settings (environment):
 //   BENCH_SECONDS=10            measured seconds per run          BENCH_WARMUP_SECONDS=2   warm-up before each run
 //   BENCH_SERVER_WARMUP_SECONDS=3  every operation once at 32 connections after the server starts, unmeasured
-//   BENCH_CONCURRENCY=1,32,256  connections per run               BENCH_OPS=rotate,introspect,continue,grant
+//   BENCH_CONCURRENCY=1,32,256  connections per run
+//   BENCH_OPS=rotate,introspect,introspect-listener,continue,grant   introspect-listener: the same introspections
+//                               sent to the introspection listener (INTROSPECTION_PORT, POST /) of the same server
 //   BENCH_SCALE=10k             seeded sizes after the fresh one: 10k, 1m, 10k,1m, or none
 //   BENCH_CLIENTS=16            test clients (wallet addresses with a key each)
 //   BENCH_BASELINES=1           floor, ceiling and app shell (0: skip)
@@ -44,7 +46,7 @@ import { sampleRss } from './lib/rss'
 import { seedTokens, type SeedResult } from './lib/seed'
 import { hotQueryPlans, type QueryPlan } from './lib/plans'
 import { loudFailures, resultTable, table, type Row } from './lib/report'
-import { requireBuild, root, startCeiling, startFloor, startGnap, startGnapInstances } from './lib/servers'
+import { freePort, requireBuild, root, startCeiling, startFloor, startGnap, startGnapInstances } from './lib/servers'
 
 const num = (name: string, fallback: number) => {
   const v = process.env[name]
@@ -75,7 +77,7 @@ const settings = {
   warmupSeconds: num('BENCH_WARMUP_SECONDS', 2),
   serverWarmupSeconds: num('BENCH_SERVER_WARMUP_SECONDS', 3),
   concurrency: list('BENCH_CONCURRENCY', '1,32,256').map(Number),
-  ops: list('BENCH_OPS', 'rotate,introspect,continue,grant'),
+  ops: list('BENCH_OPS', 'rotate,introspect,introspect-listener,continue,grant'),
   scales: list('BENCH_SCALE', '10k').filter((s) => s !== 'none' && s !== '0'),
   clients: num('BENCH_CLIENTS', 16),
   baselines: process.env.BENCH_BASELINES !== '0',
@@ -161,7 +163,10 @@ async function measure(
   }
 }
 
-/** The four operations, each with its own pools; `sample` adds seeded token values to introspection's. */
+/** Introspection sent to the introspection listener: the target's `connect` is the listener's address. */
+const LISTENER_OP = 'introspect-listener'
+
+/** The operations, each with its own pools (the two introspections share theirs); `sample` adds seeded token values to introspection's. */
 function scenariosFor(clients: BenchClient[], sample: string[]) {
   const rotation = rotationScenario(clients)
   const introspection = introspectionScenario(
@@ -172,6 +177,7 @@ function scenariosFor(clients: BenchClient[], sample: string[]) {
   const all: Record<string, Scenario> = {
     rotate: rotation,
     introspect: introspection,
+    [LISTENER_OP]: introspection.through(LISTENER_OP, ''),
     continue: continuationScenario(clients, { ratePerSecond: 300, max: settings.continueMax, waitSeconds: 1 }),
     grant: grantScenario(clients),
   }
@@ -187,11 +193,11 @@ function scenariosFor(clients: BenchClient[], sample: string[]) {
  * Every operation once before any is measured, so the first one measured does not pay for the JIT compiling code
  * the others share (Prisma, Next's request handling).
  */
-async function warmServer(targets: Target[], chosen: Scenario[]): Promise<void> {
+async function warmServer(targets: Target[], chosen: Scenario[], targetFor: (s: Scenario) => Target = () => targets[0]!): Promise<void> {
   if (settings.serverWarmupSeconds <= 0) return
   for (const scenario of chosen) {
     await scenario.prepare(targets[0]!, 32, settings.serverWarmupSeconds)
-    if (targets.length === 1) await runLoad(targets[0]!, scenario, 32, settings.serverWarmupSeconds)
+    if (targets.length === 1) await runLoad(targetFor(scenario), scenario, 32, settings.serverWarmupSeconds)
     else await runSplit('warm-up', targets, scenario, 32, settings.serverWarmupSeconds)
   }
   log(`server warmed up: every operation for ${settings.serverWarmupSeconds} s at 32 connections`)
@@ -214,7 +220,8 @@ async function measurePostgres(clients: BenchClient[], wallets: Awaited<ReturnTy
         `postgresql: ${pg.instances} instances of ${pg.workers} worker(s) on database ${dbName} at ${servers.instances.map((i) => i.url).join(' and ')}, public URL ${servers.url}`,
       )
       const targets: Target[] = servers.instances.map((i) => ({ name: `pg-${i.name}`, url: servers.url, connect: i.url }))
-      const { chosen } = scenariosFor(clients, [])
+      // The PostgreSQL instances run without the listener: their introspection goes through Next.
+      const chosen = scenariosFor(clients, []).chosen.filter((s) => s.op !== LISTENER_OP)
       await warmServer(targets, chosen)
       for (const scenario of chosen) await measure(servers.pids, targets, scenario, rows, { name: pgTarget })
     } finally {
@@ -276,17 +283,23 @@ async function main() {
           report.plans = await hotQueryPlans(dbFile, sample[0]!)
         }
 
-        const server = await startGnap(dbFile, SERVER_ENV, settings.workers)
+        const listenerPort = await freePort()
+        const server = await startGnap(dbFile, { ...SERVER_ENV, INTROSPECTION_PORT: String(listenerPort) }, settings.workers)
         const target: Target = { name: 'next', url: server.url }
+        // The same server's introspection listener: requests go to its port, tokens are made through the app.
+        const listenerTarget: Target = { name: 'next', url: server.url, connect: `http://127.0.0.1:${listenerPort}/` }
+        const targetFor = (scenario: Scenario) => (scenario.op === LISTENER_OP ? listenerTarget : target)
         for (const c of clients)
           c.walletAddress = wallets.addClient(c.name, { publicName: `Bench ${c.name}`, keys: [c.key.jwk], authServer: server.url })
-        log(`${size.label}: the launcher with ${settings.workers} worker(s) of next start on ${server.url} (pid ${server.pid})`)
+        log(
+          `${size.label}: the launcher with ${settings.workers} worker(s) of next start on ${server.url}, introspection listener on port ${listenerPort} (pid ${server.pid})`,
+        )
 
         const { rotation, introspection, chosen } = scenariosFor(clients, sample)
         let stopped = false
         try {
-          await warmServer([target], chosen)
-          for (const scenario of chosen) await measure(server.pid, target, scenario, report.rows)
+          await warmServer([target], chosen, targetFor)
+          for (const scenario of chosen) await measure(server.pid, targetFor(scenario), scenario, report.rows)
           if (size.tokens === 0 && settings.baselines) {
             // Our app's shell: Next's routing and our handler, no database: GET on a POST-only route is a 405 (the GNAP
             // endpoints skip the proxy and set the security headers themselves).
@@ -390,7 +403,8 @@ async function main() {
   const ratios: { op: string; connections: number; rps: number; floorRps?: number; ofFloor?: number; ceilingRps?: number; ofCeiling?: number }[] = []
   if (baselineRows.length > 0) {
     for (const row of fresh.rows) {
-      const floorRps = rpsOf(baselineRows, row.op, row.connections, 'floor')
+      // The floor's introspection is the same work as either of ours.
+      const floorRps = rpsOf(baselineRows, row.op === LISTENER_OP ? 'introspect' : row.op, row.connections, 'floor')
       const ceilingRps = rpsOf(baselineRows, 'constant', row.connections, 'ceiling')
       ratios.push({
         op: row.op,

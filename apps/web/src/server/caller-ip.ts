@@ -12,8 +12,13 @@ import type { GnapConfig } from '@gnap/domain'
  * (a request that passed fewer proxies), the leftmost is taken.
  */
 export function callerIp(req: Request, config: Pick<GnapConfig, 'trustProxy' | 'trustedProxyHops'>): string | null {
+  return config.trustProxy ? callerIpFromForwardedFor(req.headers.get('x-forwarded-for'), config) : null
+}
+
+/** The same rule on the `X-Forwarded-For` header's value, for a server that is not Next (the introspection listener). */
+export function callerIpFromForwardedFor(forwardedFor: string | null, config: Pick<GnapConfig, 'trustProxy' | 'trustedProxyHops'>): string | null {
   if (!config.trustProxy) return null
-  const entries = (req.headers.get('x-forwarded-for') ?? '')
+  const entries = (forwardedFor ?? '')
     .split(',')
     .map((entry) => entry.trim())
     .filter((entry) => entry !== '')

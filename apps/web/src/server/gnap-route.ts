@@ -59,7 +59,7 @@ export function gnapRoute<Input = undefined>(options: GnapRouteOptions<Input>, h
       deps = await getDeps()
       await options.admit?.(deps, req)
       const bytes = await readBody(req)
-      const body = parseJson(req, bytes)
+      const body = parseJsonBody(req.headers.get('content-type'), bytes)
       await options.authorize?.(deps, req)
       const input = (options.parse ? options.parse(body) : undefined) as Input
       const params = await route.params
@@ -83,7 +83,7 @@ export function gnapRoute<Input = undefined>(options: GnapRouteOptions<Input>, h
 }
 
 /** The security headers (security-headers.ts), `no-store`, then the answer's own headers. */
-const securedHeaders = (headers: Record<string, string>): Record<string, string> => ({
+export const securedHeaders = (headers: Record<string, string>): Record<string, string> => ({
   ...secureHeaders(),
   'cache-control': 'no-store',
   ...headers,
@@ -121,6 +121,12 @@ export function otherMethods(allow: string): Record<(typeof METHODS)[number], ()
 }
 
 export function errorResponse(e: unknown, deps?: Deps): Response {
+  const { status, body, headers } = errorAnswer(e, deps)
+  return json(status, body, headers)
+}
+
+/** A failure as a GNAP answer: its status, error body and own headers (Retry-After); the cause logged when unexpected. */
+export function errorAnswer(e: unknown, deps?: Deps): { status: number; body: object; headers: Record<string, string> } {
   if (!(e instanceof GnapError) && isDatabaseUnavailable(e)) {
     // docs/protocol.md §9: the database is unreachable for now; the client tries again after Retry-After.
     const err = e as { name?: unknown; message?: unknown; code?: unknown }
@@ -128,10 +134,10 @@ export function errorResponse(e: unknown, deps?: Deps): Response {
     e = serviceUnavailable()
   }
   if (e instanceof GnapError) {
-    return json(e.status, e.toBody(), e.retryAfterSeconds !== undefined ? { 'retry-after': String(e.retryAfterSeconds) } : {})
+    return { status: e.status, body: e.toBody(), headers: e.retryAfterSeconds !== undefined ? { 'retry-after': String(e.retryAfterSeconds) } : {} }
   }
   deps?.log.error({ err: e instanceof Error ? { name: e.name, message: e.message, stack: e.stack } : String(e) }, 'internal error')
-  return json(500, internalError().toBody())
+  return { status: 500, body: internalError().toBody(), headers: {} }
 }
 
 /** `@target-uri` as the client signed it: the public base URL + the request's path and query (TLS may end at a proxy). */
@@ -147,9 +153,10 @@ async function readBody(req: Request): Promise<Uint8Array> {
   return bytes
 }
 
-function parseJson(req: Request, bytes: Uint8Array): unknown {
+/** A request body's JSON: undefined when empty; 400 unless it is application/json, UTF-8, valid and not too deep. */
+export function parseJsonBody(contentType: string | null, bytes: Uint8Array): unknown {
   if (bytes.length === 0) return undefined
-  const type = req.headers.get('content-type') ?? ''
+  const type = contentType ?? ''
   if (!/^application\/json\s*(;|$)/i.test(type)) throw new GnapError('invalid_request', 'content-type must be application/json')
   let text: string
   try {

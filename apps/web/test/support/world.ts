@@ -76,6 +76,12 @@ export async function introspect(server: RunningServer, token: string, access?: 
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 
+/** Fixed windows start on the minute: wait for a fresh one when fewer than `seconds` are left in this one. */
+export async function atLeastLeftInMinute(seconds: number): Promise<void> {
+  const left = 60 - ((Date.now() / 1000) % 60)
+  if (left < seconds) await sleep(left * 1000 + 100)
+}
+
 export const outgoingAccess = (identifier: string) => ({
   type: 'outgoing-payment' as const,
   actions: ['create' as const, 'read' as const],

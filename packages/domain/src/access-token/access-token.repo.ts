@@ -1,7 +1,7 @@
 import type { SqlRunner } from '../db/sql'
 import type { AccessToken } from '../db/generated/client'
 import { hashSecret, isId, newId, newSecret } from '../secrets'
-import { findAccessItems } from '../access/access.repo'
+import { rowToAccessItem, type AccessItemRow } from '../access/access.repo'
 import type { AccessItem } from '../access/access.wire'
 import type { FinalizedReason, GrantState, GrantStatus } from '../grant/grant-state'
 
@@ -62,15 +62,77 @@ export async function findTokenByManagementId(db: SqlRunner, managementId: strin
   return { ...withGrant(row), clientBlocked: blockedClient !== null }
 }
 
-/** The token with this value (by its hash), its grant and the grant's access items; null when none. */
-export async function findTokenByValue(
+/** What introspection reads about a token (docs/protocol.md §2.6): its liveness, its grant and the grant's access. */
+export interface IntrospectedToken {
+  state: string
+  expiresAt: Date
+  grant: GrantStatus & { id: string; client: string; access: readonly AccessItem[] }
+}
+
+type IntrospectionRow = Partial<AccessItemRow> & {
+  state: string
+  expiresAt: Date
+  grantId: string
+  grantClient: string
+  grantState: GrantState
+  grantFinalizedReason: FinalizedReason | null
+  secretFailures: number | string | null
+}
+
+// Introspection's one statement: the token by its hash, its grant, the grant's access items (one row per item, in
+// request order, through the (grantId, position) index) and the count of a shared-secret failure counter
+// (docs/protocol.md §2.6). An unknown token gives no row, so no count.
+const INTROSPECTION = `
+  SELECT t."state", t."expiresAt", t."grantId", g."client" AS "grantClient", g."state" AS "grantState",
+    g."finalizedReason" AS "grantFinalizedReason", a."type", a."actions", a."identifier", a."limits",
+    (SELECT r."count" FROM "RateLimit" r WHERE r."key" = $2 AND r."windowStart" = $3) AS "secretFailures"
+  FROM "AccessToken" t JOIN "Grant" g ON g."id" = t."grantId"
+  LEFT JOIN "AccessItem" a ON a."grantId" = t."grantId"
+  WHERE t."valueHash" = $1
+  ORDER BY a."position" ASC`
+
+/**
+ * A grant's access items never change once written (access.repo.ts), so each process turns a grant's rows into its
+ * wire form once and keeps the result; the oldest entries are dropped beyond this many grants.
+ */
+const ACCESS_CACHE_GRANTS = 10_000
+const accessCache = new Map<string, readonly AccessItem[]>()
+
+function accessOf(grantId: string, rows: IntrospectionRow[]): readonly AccessItem[] {
+  let items = accessCache.get(grantId)
+  if (items) return items
+  items = Object.freeze(rows.filter((r): r is IntrospectionRow & AccessItemRow => typeof r.type === 'string').map(rowToAccessItem))
+  if (accessCache.size >= ACCESS_CACHE_GRANTS) accessCache.delete(accessCache.keys().next().value as string)
+  accessCache.set(grantId, items)
+  return items
+}
+
+/**
+ * The token with this value (by its hash) with its grant and access, and the count of the failure counter `key` in
+ * the window starting at `windowStart` (0 when none), in one statement; null when no token has this value.
+ */
+export async function findTokenForIntrospection(
   db: SqlRunner,
   value: string,
-): Promise<(AccessToken & { grant: TokenWithGrant['grant'] & { access: AccessItem[] } }) | null> {
-  const rows = await db.all<TokenJoinRow>(`${TOKEN_WITH_GRANT} WHERE t."valueHash" = $1`, [hashSecret(value)])
-  if (!rows[0]) return null
-  const token = withGrant(rows[0])
-  return { ...token, grant: { ...token.grant, access: await findAccessItems(db, token.grantId) } }
+  failures: { key: string; windowStart: Date },
+): Promise<{ token: IntrospectedToken; secretFailures: number } | null> {
+  const rows = await db.all<IntrospectionRow>(INTROSPECTION, [hashSecret(value), failures.key, failures.windowStart])
+  const first = rows[0]
+  if (!first) return null
+  return {
+    token: {
+      state: first.state,
+      expiresAt: first.expiresAt,
+      grant: {
+        id: first.grantId,
+        client: first.grantClient,
+        state: first.grantState,
+        finalizedReason: first.grantFinalizedReason,
+        access: accessOf(first.grantId, rows),
+      },
+    },
+    secretFailures: Number(first.secretFailures ?? 0),
+  }
 }
 
 /** Marks a token rotated only if it is still live; false for the loser of a race (docs/protocol.md §2.4 step 5). */

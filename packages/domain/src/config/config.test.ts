@@ -92,3 +92,27 @@ describe('TRUSTED_PROXY_HOPS (docs/protocol.md §7)', () => {
     expect(EnvSchema.safeParse({ ...base, TRUSTED_PROXY_HOPS: value }).success).toBe(false)
   })
 })
+
+describe('INTROSPECTION_PORT and INTROSPECTION_HOST (docs/protocol.md §2.6)', () => {
+  const listenerIssues = (env: Record<string, string>) => {
+    const r = EnvSchema.safeParse({ ...base, ...env })
+    return r.success ? [] : r.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`)
+  }
+
+  it('leave the listener off unless the port is set, and bind it to loopback unless told', () => {
+    expect(configOf({}).introspectionListener).toBeNull()
+    expect(configOf({ INTROSPECTION_PORT: '', INTROSPECTION_HOST: '0.0.0.0' }).introspectionListener).toBeNull()
+    expect(configOf({ INTROSPECTION_PORT: '4001' }).introspectionListener).toEqual({ port: 4001, host: '127.0.0.1' })
+    expect(configOf({ INTROSPECTION_PORT: '4001', INTROSPECTION_HOST: '10.0.0.5' }).introspectionListener).toEqual({ port: 4001, host: '10.0.0.5' })
+  })
+
+  it.each(['0', '65536', 'http', '4000.5'])('refuses the port %j', (value) => {
+    expect(listenerIssues({ INTROSPECTION_PORT: value })).toEqual([expect.stringMatching(/^INTROSPECTION_PORT: /)])
+  })
+
+  it('refuses the app port', () => {
+    expect(listenerIssues({ PORT: '4000', INTROSPECTION_PORT: '4000' })).toEqual([
+      'INTROSPECTION_PORT: must differ from PORT: the listener is a port of its own',
+    ])
+  })
+})

@@ -63,6 +63,10 @@ export const EnvSchema = z
     IDENTITY_SERVER_URL: absoluteUrl.optional(),
     IDENTITY_SERVER_SECRET: secretList('IDENTITY_SERVER_SECRET').optional(),
     INTROSPECTION_SECRET: secretList('INTROSPECTION_SECRET'),
+    // The resource servers' introspection listener (docs/protocol.md §2.6): POST / on this port of every worker,
+    // bound to INTROSPECTION_HOST. Unset (or empty): no listener.
+    INTROSPECTION_PORT: z.preprocess((v) => (v === '' ? undefined : v), z.coerce.number().int().min(1).max(65535).optional()),
+    INTROSPECTION_HOST: z.preprocess((v) => (v === '' ? undefined : v), z.string().min(1).max(255).default('127.0.0.1')),
     ALLOW_HTTP_WALLET_ADDRESSES: bool(false),
     SIGNATURE_WINDOW_SECONDS: seconds(300),
     SIGNATURE_CLOCK_SKEW_SECONDS: z.coerce.number().int().min(0).max(600).default(30),
@@ -94,6 +98,9 @@ export const EnvSchema = z
     NODE_ENV: z.string().optional(),
   })
   .superRefine((env, ctx) => {
+    if (env.INTROSPECTION_PORT !== undefined && env.INTROSPECTION_PORT === env.PORT) {
+      ctx.addIssue({ code: 'custom', path: ['INTROSPECTION_PORT'], message: 'must differ from PORT: the listener is a port of its own' })
+    }
     if (env.NODE_ENV !== 'production') return
     for (const name of ['INTROSPECTION_SECRET', 'IDENTITY_SERVER_SECRET'] as const) {
       if (env[name]?.some((s) => s.length < MIN_PRODUCTION_SECRET_LENGTH)) {
@@ -122,6 +129,8 @@ export interface GnapConfig {
   identityServerSecrets: readonly string[] | null
   /** The accepted introspection bearer secrets (several while one is being replaced). */
   introspectionSecrets: readonly string[]
+  /** Where each worker also serves introspection as POST / (docs/protocol.md §2.6); null: not at all. */
+  introspectionListener: { port: number; host: string } | null
   allowHttpWalletAddresses: boolean
   /** CIDR networks outbound wallet address fetches may reach besides public addresses (docs/protocol.md §4.3). */
   walletAddressAllowedNetworks: string[]
@@ -155,6 +164,7 @@ export function configFromEnv(env: Env): GnapConfig {
     identityServerUrl: env.IDENTITY_SERVER_URL ?? null,
     identityServerSecrets: env.IDENTITY_SERVER_SECRET ?? null,
     introspectionSecrets: env.INTROSPECTION_SECRET,
+    introspectionListener: env.INTROSPECTION_PORT === undefined ? null : { port: env.INTROSPECTION_PORT, host: env.INTROSPECTION_HOST },
     allowHttpWalletAddresses: env.ALLOW_HTTP_WALLET_ADDRESSES,
     walletAddressAllowedNetworks: env.WALLET_ADDRESS_ALLOWED_NETWORKS ?? (env.NODE_ENV === 'production' ? [] : [...LOOPBACK_NETWORKS]),
     signatureWindowSeconds: env.SIGNATURE_WINDOW_SECONDS,

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import { gnapError } from '../testing/deps'
 import { requestPendingGrant } from '../testing/grant-flows'
-import { authenticateResourceServer } from '../access-token/introspect-token'
+import { authenticateResourceServer, introspectForResourceServer } from '../access-token/introspect-token'
+import { issueNonInteractiveGrant } from '../testing/grant-flows'
 import { getGrantForConsent } from '../interaction/get-grant-for-consent'
 import { recordConsent } from '../interaction/record-consent'
 import { useTestDeps } from '../testing/use-test-deps'
@@ -50,6 +51,39 @@ describe('failed introspection bearer secrets (docs/protocol.md §2.6)', () => {
     await expect(bearer(INTROSPECTION, A)).rejects.toMatchObject(gnapError('request_denied', 429))
     t.clock.advance(SECRET_FAILURE_LIMITS.windowSeconds)
     await expect(bearer(INTROSPECTION, A)).resolves.toBeUndefined()
+  })
+})
+
+describe('introspection as resource servers call it (docs/protocol.md §2.6)', () => {
+  const ask = (authorization: string, ip: string | null, body: unknown) => introspectForResourceServer(t.deps, { authorization, ip }, body)
+
+  it('answers the right secret, counts wrong ones, and past the limit answers 429 whatever the secret and body', async () => {
+    const g = await issueNonInteractiveGrant(t)
+    for (let i = 0; i < 2 * SECRET_FAILURE_LIMITS.failuresPerIp; i++) {
+      await expect(ask(INTROSPECTION, A, { access_token: g.tokenValue })).resolves.toMatchObject({ active: true })
+    }
+    for (let i = 0; i < SECRET_FAILURE_LIMITS.failuresPerIp; i++) {
+      await expect(ask('Bearer wrong-secret', A, { access_token: g.tokenValue })).rejects.toMatchObject(gnapError('invalid_client', 401))
+    }
+    for (const [authorization, body] of [
+      ['Bearer wrong-secret', { access_token: g.tokenValue }],
+      [INTROSPECTION, { access_token: g.tokenValue }],
+      [INTROSPECTION, { access_token: 'unknown' }],
+      [INTROSPECTION, { token: 'not the contract' }],
+      [INTROSPECTION, undefined],
+    ] as const) {
+      const refused = await ask(authorization, A, body).catch((e: unknown) => e)
+      expect(refused).toMatchObject({ ...gnapError('request_denied', 429), retryAfterSeconds: expect.any(Number) })
+    }
+    // Another address has its own counter; the next window opens again.
+    await expect(ask(INTROSPECTION, B, { access_token: g.tokenValue })).resolves.toMatchObject({ active: true })
+    t.clock.advance(SECRET_FAILURE_LIMITS.windowSeconds)
+    await expect(ask(INTROSPECTION, A, { access_token: g.tokenValue })).resolves.toMatchObject({ active: true })
+  })
+
+  it('answers a body of the wrong shape 400 to the right secret while the caller is under the limit', async () => {
+    await expect(ask(INTROSPECTION, null, { token: 'x' })).rejects.toMatchObject(gnapError('invalid_request', 400))
+    await expect(ask('Bearer wrong-secret', null, { token: 'x' })).rejects.toMatchObject(gnapError('invalid_client', 401))
   })
 })
 

@@ -37,6 +37,7 @@ export function testConfig(overrides: Partial<GnapConfig> = {}): GnapConfig {
     identityServerUrl: 'https://idp.example/consent',
     identityServerSecrets: [TEST_IDP_SECRET],
     introspectionSecrets: ['introspection-secret-123456'],
+    introspectionListener: null,
     allowHttpWalletAddresses: false,
     walletAddressAllowedNetworks: [],
     signatureWindowSeconds: 300,

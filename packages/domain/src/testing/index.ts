@@ -32,7 +32,7 @@ export type { ClientKey } from './client-keys'
 // The benchmark's (tooling/bench) query plans and bulk seeding: repository functions and the SQL runner they take,
 // the admin list's cursor, the generated client's input types.
 export type { SqlRunner } from '../db/sql'
-export { findTokenByManagementId, findTokenByValue, markRotated } from '../access-token/access-token.repo'
+export { findTokenByManagementId, findTokenForIntrospection, markRotated } from '../access-token/access-token.repo'
 export { findGrantByContinueId } from '../grant/grant.repo'
 export { encodeCursor } from '../admin/page-cursor'
 export type { Prisma, PrismaClient } from '../db/store'

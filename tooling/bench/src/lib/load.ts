@@ -127,36 +127,45 @@ export function rotationScenario(clients: BenchClient[]): Scenario & { ensure(ta
 }
 
 /** POST /introspect with the bearer secret, for a random live token of the pool; an inactive answer is a failure. */
-export function introspectionScenario(clients: BenchClient[], poolSize: number, extra: LiveToken[] = []): Scenario {
+export function introspectionScenario(
+  clients: BenchClient[],
+  poolSize: number,
+  extra: LiveToken[] = [],
+): Scenario & {
+  /** The same requests with the same pool of tokens, sent to `path` under the target's address: another way in. */
+  through(op: string, path: string): Scenario
+} {
   const tokens: LiveToken[] = [...extra]
-  const failed = failures()
   let prepared = false
-  return {
-    op: 'introspect',
-    async prepare(target) {
-      if (prepared) return
-      tokens.push(...(await prepareTokens(target.url, clients, poolSize, 1_000_000)))
-      prepared = true
-    },
-    request(target) {
-      const url = `${target.url}introspect`
-      return {
-        method: 'POST',
-        path: pathOf(url),
-        setupRequest(req) {
-          const token = tokens[Math.floor(Math.random() * tokens.length)]!
-          req.headers = { 'content-type': 'application/json', authorization: `Bearer ${INTROSPECTION_SECRET}` }
-          req.body = JSON.stringify({ access_token: token.value })
-          return req
-        },
-        onResponse(status, body) {
-          if (status !== 200 || !body.startsWith('{"active":true')) failed.record(status, body)
-        },
-      }
-    },
-    available: () => Infinity,
-    takeFailures: () => failed.take(),
+  const via = (op: string, path: string): Scenario => {
+    const failed = failures()
+    return {
+      op,
+      async prepare(target) {
+        if (prepared) return
+        tokens.push(...(await prepareTokens(target.url, clients, poolSize, 1_000_000)))
+        prepared = true
+      },
+      request(target) {
+        return {
+          method: 'POST',
+          path: `/${path}`,
+          setupRequest(req) {
+            const token = tokens[Math.floor(Math.random() * tokens.length)]!
+            req.headers = { 'content-type': 'application/json', authorization: `Bearer ${INTROSPECTION_SECRET}` }
+            req.body = JSON.stringify({ access_token: token.value })
+            return req
+          },
+          onResponse(status, body) {
+            if (status !== 200 || !body.startsWith('{"active":true')) failed.record(status, body)
+          },
+        }
+      },
+      available: () => Infinity,
+      takeFailures: () => failed.take(),
+    }
   }
+  return { ...via('introspect', 'introspect'), through: via }
 }
 
 /**

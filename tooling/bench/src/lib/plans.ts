@@ -2,7 +2,7 @@
 // through a runner that records the SQL they send, and SQLite explains each statement.
 import { randomUUID } from 'node:crypto'
 import { openStore } from '@gnap/domain'
-import { findGrantByContinueId, findTokenByManagementId, findTokenByValue, markRotated, type SqlRunner } from '@gnap/domain/testing'
+import { findGrantByContinueId, findTokenByManagementId, findTokenForIntrospection, markRotated, type SqlRunner } from '@gnap/domain/testing'
 import { Database } from './seed'
 
 export interface QueryPlan {
@@ -33,7 +33,10 @@ export async function hotQueryPlans(file: string, liveValue: string): Promise<Qu
   })
   const steps: [string, () => Promise<unknown>][] = [
     ['token by managementId (rotate, revoke)', () => findTokenByManagementId(recording(sql), row.managementId)],
-    ['token by valueHash (introspect)', () => findTokenByValue(recording(sql), liveValue)],
+    [
+      'token, grant, access and secret-failure counter by valueHash (introspect)',
+      () => findTokenForIntrospection(recording(sql), liveValue, { key: 'introspection-secret:any', windowStart: new Date() }),
+    ],
     ['grant by continueId (continue, cancel)', () => findGrantByContinueId(recording(sql), row.continueId)],
     ['rotation: conditional update', () => sql.transaction((tx) => markRotated(recording(tx), randomUUID(), new Date()))],
   ]

@@ -8,7 +8,7 @@ import path from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { freePort, root, startInstance, startInstances, startServer, testServerEnv, type RunningServer } from '@gnap/test-support'
 
-export { root }
+export { freePort, root }
 const webDir = path.join(root, 'apps', 'web')
 const nextBin = path.join(webDir, 'node_modules', '.bin', 'next')
 const ceilingDir = path.resolve(import.meta.dirname, '..', '..', 'ceiling-app')

@@ -1,20 +1,14 @@
-import { authenticateResourceServer, introspectToken, limitSecretFailures, parseIntrospectRequest } from '@gnap/domain'
+import { introspectForResourceServer } from '@gnap/domain'
 import { callerIp } from '../../server/caller-ip'
 import { gnapRoute, otherMethods } from '../../server/gnap-route'
 
 export const dynamic = 'force-dynamic'
 
-// token-introspection.yaml post-introspect, for resource servers holding the introspection secret.
-export const POST = gnapRoute(
-  {
-    // Wrong secrets are counted per caller address (docs/protocol.md §2.6): past the limit, 429 before comparing.
-    authorize: (deps, req) =>
-      limitSecretFailures(deps, 'introspection', callerIp(req, deps.config), () =>
-        authenticateResourceServer(deps, req.headers.get('authorization')),
-      ),
-    parse: parseIntrospectRequest,
-  },
-  ({ deps, input }) => introspectToken(deps, input),
+// token-introspection.yaml post-introspect, for resource servers holding the introspection secret. The same use case
+// serves the introspection listener (server/introspection-listener.ts): the secret, its failure limit (docs/protocol.md
+// §2.6), the body's shape and the lookup are all in it, so both answer alike.
+export const POST = gnapRoute({ parse: (json) => json }, ({ deps, req, input }) =>
+  introspectForResourceServer(deps, { authorization: req.headers.get('authorization'), ip: callerIp(req, deps.config) }, input),
 )
 
 export const { GET, PUT, PATCH, DELETE, OPTIONS } = otherMethods('POST')
