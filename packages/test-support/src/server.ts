@@ -70,7 +70,11 @@ export async function startServer(env: Record<string, string | undefined> = {}, 
   const args = ['start', '-p', String(port), '-H', '127.0.0.1']
   // On this very node (the test runner's), whatever `node` PATH finds first.
   const commandArgs = [...(options.nodeArgs ?? []), path.join(webDir, 'node_modules/next/dist/bin/next'), ...args]
-  const child: ChildProcess = spawn(process.execPath, commandArgs, { cwd: webDir, env: settings as NodeJS.ProcessEnv, stdio: ['ignore', 'pipe', 'pipe'] })
+  const child: ChildProcess = spawn(process.execPath, commandArgs, {
+    cwd: webDir,
+    env: settings as NodeJS.ProcessEnv,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
   child.stdout?.on('data', (d: Buffer) => (output += d.toString()))
   child.stderr?.on('data', (d: Buffer) => (output += d.toString()))
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()))
