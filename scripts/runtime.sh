@@ -72,7 +72,7 @@ _gnap_runtime() {
   chmod +x "$_gnap_dir/bin/pnpm"
 
   case ":$PATH:" in
-    "$_gnap_node_bin:$_gnap_dir/bin:"*) ;;
+    ":$_gnap_node_bin:$_gnap_dir/bin:"*) ;;
     *) PATH=$_gnap_node_bin:$_gnap_dir/bin:$PATH ;;
   esac
   export PATH
