@@ -33,6 +33,7 @@ const IGNORES = [
   '**/db/generated-pg/**',
   '**/next-env.d.ts',
   '**/bench/results/**',
+  '.runtime/**',
 ]
 
 /** @type {Restriction[]} */

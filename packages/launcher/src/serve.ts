@@ -28,6 +28,7 @@ import os from 'node:os'
 import path from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { DEFAULT_TURN_BUDGET_MS, installFairTurns } from './fair-turns.js'
+import { requireNodeRuntime } from './node-runtime.js'
 
 /** The repository (this module runs from packages/launcher/dist). */
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', '..')
@@ -242,4 +243,7 @@ function runWorker(): void {
 }
 
 if (cluster.isWorker && process.env.GNAP_SERVE_WORKER === '1') runWorker()
-else if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) serve()
+else if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  requireNodeRuntime('serve')
+  serve()
+}

@@ -6,12 +6,16 @@ import { spawnSync } from 'node:child_process'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { applyLocalDefaults } from './local-settings.js'
+import { pathWithThisNode, requireNodeRuntime } from './node-runtime.js'
 import { launcherSettings, serve } from './serve.js'
 
 /** The repository (this module runs from packages/launcher/dist). */
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', '..')
 const dataDir = path.join(root, 'data')
+requireNodeRuntime('start')
 const env: Record<string, string | undefined> = { ...process.env, CHECKPOINT_DISABLE: '1', NEXT_TELEMETRY_DISABLED: '1' }
+// prisma and tsx below, and anything they start, run on this very node.
+env.PATH = pathWithThisNode(env.PATH)
 env.PORT ||= '3000'
 // The launcher's settings (WEB_CONCURRENCY, PORT, …) are checked before anything touches the database.
 try {

@@ -43,7 +43,7 @@ export interface RunningServer {
 export interface StartOptions {
   /** An existing, migrated SQLite file to serve (a restart after a crash); kept on stop. Default: a fresh one. */
   dbFile?: string
-  /** Node options NODE_OPTIONS refuses, e.g. `--cpu-prof` (the benchmark's profile): node is then run directly. */
+  /** Node options NODE_OPTIONS refuses, e.g. `--cpu-prof` (the benchmark's profile), given to node on its command line. */
   nodeArgs?: string[]
 }
 
@@ -68,10 +68,13 @@ export async function startServer(env: Record<string, string | undefined> = {}, 
   }
   for (const key of Object.keys(settings)) if (settings[key] === undefined) delete settings[key]
   const args = ['start', '-p', String(port), '-H', '127.0.0.1']
-  const [command, commandArgs] = options.nodeArgs
-    ? [process.execPath, [...options.nodeArgs, path.join(webDir, 'node_modules/next/dist/bin/next'), ...args]]
-    : [path.join(webDir, 'node_modules/.bin/next'), args]
-  const child: ChildProcess = spawn(command, commandArgs, { cwd: webDir, env: settings as NodeJS.ProcessEnv, stdio: ['ignore', 'pipe', 'pipe'] })
+  // On this very node (the test runner's), whatever `node` PATH finds first.
+  const commandArgs = [...(options.nodeArgs ?? []), path.join(webDir, 'node_modules/next/dist/bin/next'), ...args]
+  const child: ChildProcess = spawn(process.execPath, commandArgs, {
+    cwd: webDir,
+    env: settings as NodeJS.ProcessEnv,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
   child.stdout?.on('data', (d: Buffer) => (output += d.toString()))
   child.stderr?.on('data', (d: Buffer) => (output += d.toString()))
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()))

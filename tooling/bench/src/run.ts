@@ -339,6 +339,8 @@ async function main() {
 
   // Report.
   console.log('')
+  // The server's workers run on this very node (the launcher is started with process.execPath).
+  console.log(`== node ${process.version} · ${os.cpus().length} CPUs · ${settings.workers} worker process${settings.workers > 1 ? 'es' : ''}`)
   for (const r of reports) {
     console.log(`== ${r.label === 'fresh' ? 'fresh database' : `${r.tokensSeeded.toLocaleString('en')} access tokens seeded`}`)
     console.log(resultTable(r.rows))

@@ -14,7 +14,7 @@ import {
 } from '@gnap/domain'
 import { getDeps } from './deps'
 import { MAX_BODY_BYTES, MAX_JSON_DEPTH } from './limits'
-import { secureHeaders } from './security-headers'
+import { noDocumentHeaders } from './security-headers'
 
 export { MAX_BODY_BYTES }
 
@@ -63,40 +63,44 @@ export function gnapRoute<Input = undefined>(options: GnapRouteOptions<Input>, h
       await options.authorize?.(deps, req)
       const input = (options.parse ? options.parse(body) : undefined) as Input
       const params = await route.params
-      const signed: SignedRequest = {
+      const d = deps
+      // Built when the handler asks for it: a request authorized otherwise (the bearer secret) needs no target URI.
+      const signed = (): SignedRequest => ({
         method: req.method,
-        targetUri: targetUri(deps, req),
+        targetUri: targetUri(d, req),
         headers: req.headers,
         body: bytes.length > 0 ? bytes : null,
-      }
-      const d = deps
-      const out = await handler({ deps: d, req, input, params, auth: () => createRequestAuth(d, signed) })
+      })
+      const out = await handler({ deps: d, req, input, params, auth: () => createRequestAuth(d, signed()) })
       res = out instanceof Response ? withSecurityHeaders(out) : out === null ? empty(204) : json(200, out)
     } catch (e) {
       res = errorResponse(e, deps)
     }
-    // The path without its secrets (the interaction nonce) and cut, so a hostile URL cannot flood the log.
-    const path = loggablePath(req.url)
-    deps?.log.info({ method: req.method, path, status: res.status, ms: Math.round(performance.now() - started) }, 'request')
+    // The path without its secrets (the interaction nonce) and cut, so a hostile URL cannot flood the log; worked
+    // out only when the request log is on.
+    if (deps?.log.isLevelEnabled('info')) {
+      deps.log.info({ method: req.method, path: loggablePath(req.url), status: res.status, ms: Math.round(performance.now() - started) }, 'request')
+    }
     return res
   }
 }
 
-/** The security headers (security-headers.ts), `no-store`, then the answer's own headers. */
-export const securedHeaders = (headers: Record<string, string>): Record<string, string> => ({
-  ...secureHeaders(),
-  'cache-control': 'no-store',
-  ...headers,
-})
+// The security headers of an answer that is no document (security-headers.ts) and `no-store`, built once: these
+// answers render no script, so they need no per-request CSP nonce.
+const SECURED: Readonly<Record<string, string>> = Object.freeze({ ...noDocumentHeaders, 'cache-control': 'no-store' })
+const SECURED_JSON: Readonly<Record<string, string>> = Object.freeze({ ...SECURED, 'content-type': 'application/json' })
+
+/** The security headers, `no-store`, then the answer's own headers (the introspection listener's too). */
+export const securedHeaders = (headers: Record<string, string>): Record<string, string> => ({ ...SECURED, ...headers })
 
 function withSecurityHeaders(res: Response): Response {
   const secured = new Response(res.body, res)
-  for (const [name, value] of Object.entries(securedHeaders({}))) if (!res.headers.has(name)) secured.headers.set(name, value)
+  for (const [name, value] of Object.entries(SECURED)) if (!res.headers.has(name)) secured.headers.set(name, value)
   return secured
 }
 
-export function json(status: number, body: unknown, headers: Record<string, string> = {}): Response {
-  return new Response(JSON.stringify(body), { status, headers: securedHeaders({ 'content-type': 'application/json', ...headers }) })
+export function json(status: number, body: unknown, headers?: Record<string, string>): Response {
+  return new Response(JSON.stringify(body), { status, headers: headers ? { ...SECURED_JSON, ...headers } : SECURED_JSON })
 }
 
 /** A body-less answer (204, a redirect, an OPTIONS answer) with the security headers. */
@@ -153,6 +157,10 @@ async function readBody(req: Request): Promise<Uint8Array> {
   return bytes
 }
 
+// RFC 8259 §8.1: JSON exchanged between systems is UTF-8; bytes that are not are refused, not replaced. One decoder
+// serves every request: a decode() without `stream` starts afresh each time.
+const UTF8 = new TextDecoder('utf-8', { fatal: true })
+
 /** A request body's JSON: undefined when empty; 400 unless it is application/json, UTF-8, valid and not too deep. */
 export function parseJsonBody(contentType: string | null, bytes: Uint8Array): unknown {
   if (bytes.length === 0) return undefined
@@ -160,8 +168,7 @@ export function parseJsonBody(contentType: string | null, bytes: Uint8Array): un
   if (!/^application\/json\s*(;|$)/i.test(type)) throw new GnapError('invalid_request', 'content-type must be application/json')
   let text: string
   try {
-    // RFC 8259 §8.1: JSON exchanged between systems is UTF-8; bytes that are not are refused, not replaced.
-    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes)
+    text = UTF8.decode(bytes)
   } catch {
     throw new GnapError('invalid_request', 'request body is not valid UTF-8')
   }

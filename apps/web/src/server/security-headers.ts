@@ -9,8 +9,11 @@
 import { securitySettings } from '../env'
 
 interface SecurityHeaderOptions {
-  /** Per-request random value allowing exactly the scripts Next renders for this response. */
-  nonce: string
+  /**
+   * Per-request random value allowing exactly the scripts Next renders for this response; null for an answer that is
+   * no document (JSON, a 204, a redirect), which runs no script.
+   */
+  nonce: string | null
   /** AUTH_SERVER_URL is https: add HSTS and upgrade-insecure-requests. */
   https: boolean
   /** `next dev`: React needs eval for its error overlay. Never in production. */
@@ -23,7 +26,8 @@ function contentSecurityPolicy({ nonce, https, dev }: SecurityHeaderOptions): st
     // Next's App Router injects inline bootstrap scripts; it reads this nonce from the request's CSP header and
     // puts it on them. 'strict-dynamic' lets those scripts load the page's chunks; hosts and 'self' are then
     // ignored by CSP3 browsers and kept as the fallback for older ones.
-    `script-src 'self' 'nonce-${nonce}' 'strict-dynamic'${dev ? " 'unsafe-eval'" : ''}`,
+    // Without a nonce, 'strict-dynamic' alone allows no script at all in CSP3 browsers.
+    `script-src 'self'${nonce === null ? '' : ` 'nonce-${nonce}'`} 'strict-dynamic'${dev ? " 'unsafe-eval'" : ''}`,
     // Styles cannot run script. The front-channel pages carry an inline <style> and React pages may use style
     // attributes, which no nonce can cover; a nonce here would also switch 'unsafe-inline' off in CSP2+ browsers.
     "style-src 'self' 'unsafe-inline'",
@@ -65,3 +69,9 @@ const settings = securitySettings()
 export function secureHeaders(nonce: string = newCspNonce()): Record<string, string> {
   return securityHeaders({ nonce, ...settings })
 }
+
+/**
+ * Every security header for an answer that is no document (GNAP JSON, a 204, a redirect): the same policy with no
+ * script nonce, since such an answer renders no script. The same for every answer, so it is built once.
+ */
+export const noDocumentHeaders: Readonly<Record<string, string>> = Object.freeze(securityHeaders({ nonce: null, ...settings }))

@@ -10,7 +10,8 @@ import { freePort, root, startInstance, startInstances, startServer, testServerE
 
 export { freePort, root }
 const webDir = path.join(root, 'apps', 'web')
-const nextBin = path.join(webDir, 'node_modules', '.bin', 'next')
+// Next's CLI, run on this very node (the benchmark's).
+const nextCli = path.join(webDir, 'node_modules', 'next', 'dist', 'bin', 'next')
 const ceilingDir = path.resolve(import.meta.dirname, '..', '..', 'ceiling-app')
 const require = createRequire(import.meta.url)
 
@@ -146,14 +147,14 @@ export async function startCeiling(): Promise<BenchServer> {
   const env = { PATH: process.env.PATH, HOME: process.env.HOME, NODE_ENV: 'production', NEXT_TELEMETRY_DISABLED: '1' }
   if (stale) {
     console.log('[bench] building the ceiling app (tooling/bench/ceiling-app)…')
-    const build = spawnSync(nextBin, ['build'], { cwd: ceilingDir, env, encoding: 'utf8' })
+    const build = spawnSync(process.execPath, [nextCli, 'build'], { cwd: ceilingDir, env, encoding: 'utf8' })
     if (build.status !== 0) throw new Error(`ceiling app build failed:\n${build.stdout}\n${build.stderr}`)
   }
   const port = await freePort()
   const url = `http://127.0.0.1:${port}/`
   // With our workers' fair event-loop turns (@gnap/launcher's fair-turns), as the launcher runs `next start`.
   const startEnv = { ...env, NODE_OPTIONS: fairTurnsImport() }
-  const child = spawn(nextBin, ['start', '-p', String(port), '-H', '127.0.0.1'], {
+  const child = spawn(process.execPath, [nextCli, 'start', '-p', String(port), '-H', '127.0.0.1'], {
     cwd: ceilingDir,
     env: startEnv,
     stdio: ['ignore', 'pipe', 'pipe'],
