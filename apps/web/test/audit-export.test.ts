@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
   ADMIN_COOKIE,
   createAdmin,
+  createApiKey,
   createLogger,
   createOwner,
   openStore,
@@ -118,4 +119,28 @@ describe('GET /admin/audit/export.csv', () => {
       expect(((await res.json()) as { error: { code: string } }).error.code).toBe('invalid_request')
     },
   )
+})
+
+// Last: creating keys writes audit entries of its own.
+describe('GET /admin/audit/export.csv with an API key (docs/protocol.md §2.18)', () => {
+  const SETUP = { kind: 'admin', id: 'setup', label: 'setup@example.com', role: 'admin' } as const
+  const withKey = (key: string, extra: Record<string, string> = {}) =>
+    fetch(`${server.url}${EXPORT}?actor=ops@example.com&action=owner.create`, { headers: { authorization: `Bearer ${key}`, ...extra } })
+
+  it('exports for a viewer key, without a cookie or CSRF token', async () => {
+    const { key } = await createApiKey(depsOf(store), { name: 'reports', role: 'viewer', actor: SETUP })
+    const res = await withKey(key)
+    expect(res.status).toBe(200)
+    expect((await res.text()).split('\r\n')[1]).toBe('2026-01-10T09:00:00.000Z,ops@example.com,owner.create,owner:o1,"created ""Bob, Jr."""')
+  })
+
+  it('refuses an unknown key with 401, and a cookie with a key with 400, without data', async () => {
+    const unknown = await withKey('gnap_ak_0123456789abcdef_' + 'A'.repeat(43))
+    expect(unknown.status).toBe(401)
+    expect(await unknown.text()).not.toContain('ops@example.com')
+    const { key } = await createApiKey(depsOf(store), { name: 'both', role: 'viewer', actor: SETUP })
+    const both = await withKey(key, { cookie: viewerCookie })
+    expect(both.status).toBe(400)
+    expect(await both.text()).not.toContain('ops@example.com')
+  })
 })

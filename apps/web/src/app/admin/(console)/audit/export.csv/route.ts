@@ -48,7 +48,7 @@ export async function GET(req: Request): Promise<Response> {
     // The same refusals as every procedure's (docs/protocol.md §2.18, §2.17): one kind of credential, a live key,
     // a person who has enrolled when the server requires it, and a key's calls counted against its limit.
     if (ctx.credentialProblem === 'both') return refuse(400, 'invalid_request', 'send either the session cookie or an API key, not both')
-    if (!ctx.actor) return refuse(401, 'unauthorized', 'sign in as an administrator, or send a live API key')
+    if (!ctx.actor) return refuse(401, 'unauthorized', 'sign in as an administrator')
     if (ctx.mustEnrol) return refuse(403, 'forbidden', 'turn on two-step sign-in first: this server requires it')
     if (!roleAllows(ctx.actor.role, 'viewer')) return refuse(403, 'forbidden', `this needs the viewer role; yours is ${ctx.actor.role}`)
 
