@@ -6,6 +6,7 @@ import { clientsRouter } from './routers/clients'
 import { statsRouter } from './routers/stats'
 import { auditRouter } from './routers/audit'
 import { ownersRouter } from './routers/owners'
+import { adminsRouter } from './routers/admins'
 
 export const appRouter = router({
   auth: authRouter,
@@ -15,6 +16,7 @@ export const appRouter = router({
   stats: statsRouter,
   audit: auditRouter,
   owners: ownersRouter,
+  admins: adminsRouter,
 })
 
 export type AppRouter = typeof appRouter

@@ -224,3 +224,19 @@ export const OwnerIdResultSchema = z.strictObject({ id })
 export const OwnerChangeResultSchema = z.strictObject({ id, revokedGrants: z.number().int().min(0) })
 export const OwnerLinkSchema = z.strictObject({ url: url, expiresAt: date })
 export const OwnerDetailInputSchema = z.strictObject({ ownerId: id })
+
+export const AdminListSchema = z.array(
+  z.strictObject({
+    id,
+    email: z.string().max(254),
+    role: z.enum(ADMIN_ROLES),
+    status: z.enum(['active', 'invited', 'disabled']),
+    createdAt: date,
+    lastSignInAt: date.nullable(),
+  }),
+)
+export const AdminInvitationSchema = z.strictObject({ id, url, expiresAt: date })
+export const AdminRoleResultSchema = z.strictObject({ id, role: z.enum(ADMIN_ROLES) })
+export const AdminIdResultSchema = z.strictObject({ id })
+export const AdminSessionsEndedSchema = z.strictObject({ id, endedSessions: z.number().int().min(0) })
+export const AdminResetSchema = z.strictObject({ id, url, expiresAt: date, endedSessions: z.number().int().min(0) })

@@ -6,7 +6,7 @@ import { MUTATIONS, everyProcedure, routerPaths } from './procedures'
 
 let t: TestDeps
 let grant: IssuedGrant
-let ids: { grantId: string; managementId: string; ownerId: string }
+let ids: { grantId: string; managementId: string; ownerId: string; adminId: string }
 beforeEach(async () => {
   t = await apiTestDeps()
   grant = await issueNonInteractiveGrant(t)
@@ -17,7 +17,8 @@ beforeEach(async () => {
     password: 'bob-password',
     walletAddresses: ['https://wallet.example/bob'],
   })
-  ids = { grantId: row.id, managementId: grant.managementId, ownerId: bob.id }
+  const target = await createAdmin(t.sql, { email: 'target@example.com', password: 'target password for tests', role: 'operator' })
+  ids = { grantId: row.id, managementId: grant.managementId, ownerId: bob.id, adminId: target.id }
 })
 afterEach(async () => {
   await t.cleanup()

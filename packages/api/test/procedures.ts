@@ -1,14 +1,24 @@
-import type { createCaller } from '../src/root'
+import type { inferRouterInputs } from '@trpc/server'
+import type { AdminRole } from '@gnap/domain'
+import type { AppRouter, createCaller } from '../src/root'
 import { appRouter } from '../src/root'
 
-type Caller = ReturnType<typeof createCaller>
+export type Caller = ReturnType<typeof createCaller>
+
+type Inputs = inferRouterInputs<AppRouter>
+/** `router.procedure` for every procedure of the app router, from its type: a new procedure is a new path. */
+export type ProcedurePath = { [R in keyof Inputs & string]: `${R}.${keyof Inputs[R] & string}` }[keyof Inputs & string]
+
+let invited = 0
 
 /** Every procedure of the router, called with valid input (ids of real rows where it takes ids). */
 export function everyProcedure(ids: {
   grantId: string
   managementId: string
   ownerId: string
-}): [path: string, call: (c: Caller) => Promise<unknown>][] {
+  /** An administrator other than the caller. */
+  adminId: string
+}): [path: ProcedurePath, call: (c: Caller) => Promise<unknown>][] {
   const now = new Date()
   return [
     ['auth.signIn', (c) => c.auth.signIn({ email: 'ops@example.com', password: 'correct horse battery staple' })],
@@ -36,7 +46,51 @@ export function everyProcedure(ids: {
     ['owners.enable', (c) => c.owners.enable({ ownerId: ids.ownerId })],
     ['owners.delete', (c) => c.owners.delete({ ownerId: ids.ownerId })],
     ['owners.issueLink', (c) => c.owners.issueLink({ ownerId: ids.ownerId, kind: 'invitation' })],
+    ['admins.list', (c) => c.admins.list()],
+    ['admins.invite', (c) => c.admins.invite({ email: `invited-${++invited}@example.com`, role: 'viewer' })],
+    ['admins.changeRole', (c) => c.admins.changeRole({ adminId: ids.adminId, role: 'viewer' })],
+    ['admins.disable', (c) => c.admins.disable({ adminId: ids.adminId })],
+    ['admins.enable', (c) => c.admins.enable({ adminId: ids.adminId })],
+    ['admins.resetPassword', (c) => c.admins.resetPassword({ adminId: ids.adminId })],
+    ['admins.signOutEverywhere', (c) => c.admins.signOutEverywhere({ adminId: ids.adminId })],
   ]
+}
+
+/**
+ * Who may call each procedure (docs/protocol.md §2.14): `public` (sign-in), `signed-in` (one's own session, any
+ * role), or the lowest role that may. Typed by the router, so a new procedure does not compile until it is listed
+ * here; the role matrix (role-matrix.test.ts) checks every entry against every role.
+ */
+export const MINIMUM_ROLE: Record<ProcedurePath, 'public' | 'signed-in' | AdminRole> = {
+  'auth.signIn': 'public',
+  'auth.session': 'signed-in',
+  'auth.signOut': 'signed-in',
+  'grants.list': 'viewer',
+  'grants.byId': 'viewer',
+  'grants.revoke': 'operator',
+  'tokens.chain': 'viewer',
+  'tokens.byManagementId': 'viewer',
+  'tokens.revoke': 'operator',
+  'clients.list': 'viewer',
+  'stats.overview': 'viewer',
+  'audit.list': 'viewer',
+  'owners.list': 'viewer',
+  'owners.byId': 'viewer',
+  'owners.create': 'admin',
+  'owners.edit': 'admin',
+  'owners.addWalletAddress': 'admin',
+  'owners.removeWalletAddress': 'admin',
+  'owners.disable': 'admin',
+  'owners.enable': 'admin',
+  'owners.delete': 'admin',
+  'owners.issueLink': 'admin',
+  'admins.list': 'viewer',
+  'admins.invite': 'admin',
+  'admins.changeRole': 'admin',
+  'admins.disable': 'admin',
+  'admins.enable': 'admin',
+  'admins.resetPassword': 'admin',
+  'admins.signOutEverywhere': 'admin',
 }
 
 /** The router's procedure paths, to prove a list of procedures is complete. */
@@ -54,4 +108,10 @@ export const MUTATIONS = [
   'owners.enable',
   'owners.delete',
   'owners.issueLink',
+  'admins.invite',
+  'admins.changeRole',
+  'admins.disable',
+  'admins.enable',
+  'admins.resetPassword',
+  'admins.signOutEverywhere',
 ] as const

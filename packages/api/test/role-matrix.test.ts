@@ -1,0 +1,90 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { TRPCError } from '@trpc/server'
+import { ADMIN_ROLES, createAdmin, createOwner, createSession, csrfTokenFor, roleAllows, type AdminRole } from '@gnap/domain'
+import { issueNonInteractiveGrant, type TestDeps } from '@gnap/domain/testing'
+import { apiTestDeps, callerWith } from './support'
+import { everyProcedure, MINIMUM_ROLE, routerPaths, type Caller } from './procedures'
+
+// The role matrix (docs/protocol.md §2.14): every procedure of the router, called by every role. Below the
+// procedure's minimum role the server answers FORBIDDEN and nothing changes; at or above it the call gets through
+// (it may still be NOT_FOUND or CONFLICT for the state it finds, but never FORBIDDEN or UNAUTHORIZED).
+
+/**
+ * The kinds of caller the matrix runs for each role: each gives a caller acting with `role`. Every call gets a new
+ * caller, so a call that ends its own session (auth.signOut) leaves the others unaffected. `sessionOnly` marks kinds
+ * for which `signed-in` procedures (one's own session) exist.
+ */
+export const CALLER_KINDS: { name: string; sessionOnly: boolean; callerFor(t: TestDeps, role: AdminRole): Promise<() => Promise<Caller>> }[] = [
+  {
+    name: 'a console session',
+    sessionOnly: true,
+    async callerFor(t, role) {
+      const admin = await createAdmin(t.sql, { email: `${role}-caller@example.com`, password: 'a long password for the matrix', role })
+      return async () => {
+        const s = await createSession(t.sql, { kind: 'admin', subjectId: admin.id, ttlSeconds: 3600, now: t.clock.now })
+        return callerWith(t, { session: s.value, csrf: csrfTokenFor(s.value) })
+      }
+    },
+  },
+]
+
+let t: TestDeps
+let ids: Parameters<typeof everyProcedure>[0]
+beforeEach(async () => {
+  t = await apiTestDeps()
+  const grant = await issueNonInteractiveGrant(t)
+  const row = await t.db.grant.findUniqueOrThrow({ where: { continueId: grant.continueId } })
+  const bob = await createOwner(t.sql, { email: 'bob@example.com', name: 'Bob', password: 'bob-password', walletAddresses: ['https://wallet.example/bob'] })
+  const target = await createAdmin(t.sql, { email: 'target@example.com', password: 'target password for tests', role: 'operator' })
+  ids = { grantId: row.id, managementId: grant.managementId, ownerId: bob.id, adminId: target.id }
+})
+afterEach(async () => {
+  await t.cleanup()
+})
+
+/** The TRPCError code of a call, or null when it succeeds. Any other error is a failure of the test. */
+async function outcome(call: Promise<unknown>): Promise<TRPCError['code'] | null> {
+  try {
+    await call
+    return null
+  } catch (e) {
+    if (e instanceof TRPCError) return e.code
+    throw e
+  }
+}
+
+describe('the role matrix', () => {
+  it('declares a minimum role for every procedure of the router, and only for those', () => {
+    expect(Object.keys(MINIMUM_ROLE).sort()).toEqual(routerPaths())
+    expect(
+      everyProcedure(ids)
+        .map(([p]) => p)
+        .sort(),
+    ).toEqual(routerPaths())
+  })
+
+  describe.each(CALLER_KINDS)('with $name', (kind) => {
+    it.each(ADMIN_ROLES)('%s: FORBIDDEN below each minimum role (changing nothing), through at or above it', async (role) => {
+      const newCaller = await kind.callerFor(t, role)
+      const seen: Record<string, string> = {}
+      for (const [path, call] of everyProcedure(ids)) {
+        const minimum = MINIMUM_ROLE[path]
+        if (minimum === 'signed-in' && !kind.sessionOnly) continue
+        const auditBefore = await t.db.auditLog.count()
+        const code = await outcome(call(await newCaller()))
+        seen[path] = code ?? 'ok'
+        if (minimum === 'public') {
+          // Sign-in takes credentials, not a role: the list's unknown ones are refused UNAUTHORIZED, never FORBIDDEN.
+          expect(code, `${role} calling ${path}`).not.toBe('FORBIDDEN')
+        } else if (minimum !== 'signed-in' && !roleAllows(role, minimum)) {
+          expect(code, `${role} calling ${path}`).toBe('FORBIDDEN')
+          expect(await t.db.auditLog.count(), `${role} calling ${path} wrote to the audit log`).toBe(auditBefore)
+        } else {
+          expect(['FORBIDDEN', 'UNAUTHORIZED', 'INTERNAL_SERVER_ERROR'], `${role} calling ${path}`).not.toContain(code)
+        }
+      }
+      // Every path was called: the matrix covers the router.
+      expect(Object.keys(seen).length).toBe(routerPaths().length - (kind.sessionOnly ? 0 : 2))
+    })
+  })
+})
