@@ -34,7 +34,12 @@ beforeEach(async () => {
   t = await apiTestDeps()
   const grant = await issueNonInteractiveGrant(t)
   const row = await t.db.grant.findUniqueOrThrow({ where: { continueId: grant.continueId } })
-  const bob = await createOwner(t.sql, { email: 'bob@example.com', name: 'Bob', password: 'bob-password', walletAddresses: ['https://wallet.example/bob'] })
+  const bob = await createOwner(t.sql, {
+    email: 'bob@example.com',
+    name: 'Bob',
+    password: 'bob-password',
+    walletAddresses: ['https://wallet.example/bob'],
+  })
   const target = await createAdmin(t.sql, { email: 'target@example.com', password: 'target password for tests', role: 'operator' })
   ids = { grantId: row.id, managementId: grant.managementId, ownerId: bob.id, adminId: target.id }
 })

@@ -11,7 +11,14 @@ import {
   signOutAdminEverywhere,
 } from '@gnap/domain'
 import { adminOnlyProcedure, router, viewerProcedure } from '../trpc'
-import { AdminIdResultSchema, AdminInvitationSchema, AdminListSchema, AdminResetSchema, AdminRoleResultSchema, AdminSessionsEndedSchema } from '../schemas'
+import {
+  AdminIdResultSchema,
+  AdminInvitationSchema,
+  AdminListSchema,
+  AdminResetSchema,
+  AdminRoleResultSchema,
+  AdminSessionsEndedSchema,
+} from '../schemas'
 
 // Administrators in the console (docs/protocol.md §2.14): every role reads the list, only `admin` changes it. Every
 // change writes an audit entry naming who made it, in the transaction of the change. NOT_FOUND for an unknown

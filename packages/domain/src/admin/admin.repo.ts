@@ -67,7 +67,10 @@ const toAccount = (r: Omit<AdminAccountRow, 'hasPassword'> & { hasPassword: numb
 })
 
 export async function findAdminAccount(db: SqlRunner, id: string): Promise<AdminAccountRow | null> {
-  const [row] = await db.all<Omit<AdminAccountRow, 'hasPassword'> & { hasPassword: number }>(`SELECT ${ACCOUNT_COLUMNS} FROM "Admin" WHERE "id" = $1`, [id])
+  const [row] = await db.all<Omit<AdminAccountRow, 'hasPassword'> & { hasPassword: number }>(
+    `SELECT ${ACCOUNT_COLUMNS} FROM "Admin" WHERE "id" = $1`,
+    [id],
+  )
   return row ? toAccount(row) : null
 }
 

@@ -4,7 +4,16 @@ import { useTestDeps } from '../testing/use-test-deps'
 import { checkPasswordLink, setPasswordWithLink } from '../password-link/set-password-with-link'
 import { adminFromSession } from './admin-from-session'
 import { createAdmin } from './create-admin'
-import { ADMIN_LINK_TTL_SECONDS, changeAdminRole, disableAdmin, enableAdmin, inviteAdmin, listAdmins, resetAdminPassword, signOutAdminEverywhere } from './manage-admins'
+import {
+  ADMIN_LINK_TTL_SECONDS,
+  changeAdminRole,
+  disableAdmin,
+  enableAdmin,
+  inviteAdmin,
+  listAdmins,
+  resetAdminPassword,
+  signOutAdminEverywhere,
+} from './manage-admins'
 import { actorOfAdmin, type AdminRole } from './roles'
 import { signInAdmin } from './sign-in-admin'
 
@@ -22,7 +31,8 @@ async function anAdmin(email = ROOT.email, role: AdminRole = 'admin') {
 
 const signIn = (email: string, password = ROOT.password) => signInAdmin(t.deps, { email, password, ip: '192.0.2.1' })
 const secretOf = (url: string) => url.split('/').pop() ?? ''
-const use = (url: string, password = NEW_PASSWORD) => setPasswordWithLink(t.deps, { subject: 'admin', secret: secretOf(url), password, confirm: password })
+const use = (url: string, password = NEW_PASSWORD) =>
+  setPasswordWithLink(t.deps, { subject: 'admin', secret: secretOf(url), password, confirm: password })
 const liveSessions = async (adminId: string) => t.db.session.count({ where: { kind: 'admin', subjectId: adminId } })
 const auditOf = async (action: string) => t.db.auditLog.findMany({ where: { action }, orderBy: { createdAt: 'asc' } })
 
@@ -35,13 +45,19 @@ describe('inviteAdmin', () => {
     expect(await t.db.admin.findUniqueOrThrow({ where: { id } })).toMatchObject({ email: 'bob@example.com', role: 'operator', passwordHash: null })
     // Not signed in before the link is used, whatever the password.
     for (const password of ['', 'null', NEW_PASSWORD]) expect(await signIn('bob@example.com', password)).toBeNull()
-    expect(await checkPasswordLink(t.deps, 'admin', secretOf(url))).toEqual({ kind: 'usable', accountName: 'bob@example.com', linkKind: 'invitation' })
+    expect(await checkPasswordLink(t.deps, 'admin', secretOf(url))).toEqual({
+      kind: 'usable',
+      accountName: 'bob@example.com',
+      linkKind: 'invitation',
+    })
     // An administrator's link opens nothing on the owners' page.
     expect(await checkPasswordLink(t.deps, 'owner', secretOf(url))).toEqual({ kind: 'problem', problem: 'unknown' })
     expect(await use(url)).toEqual({ kind: 'done' })
     const session = await signIn('bob@example.com', NEW_PASSWORD)
     expect(session?.admin).toEqual({ id, email: 'bob@example.com', role: 'operator' })
-    expect(await auditOf('admin.invite')).toMatchObject([{ actor: ROOT.email, target: 'admin:bob@example.com', detail: expect.stringContaining('as operator') }])
+    expect(await auditOf('admin.invite')).toMatchObject([
+      { actor: ROOT.email, target: 'admin:bob@example.com', detail: expect.stringContaining('as operator') },
+    ])
     expect(await auditOf('admin.set-password')).toMatchObject([{ actor: 'bob@example.com', target: 'admin:bob@example.com', detail: 'invitation' }])
     const text = await databaseText(t)
     expect(text).not.toContain(secretOf(url))
@@ -90,7 +106,9 @@ describe('the last active admin', () => {
       message: expect.stringContaining('last active admin'),
     })
     await expect(disableAdmin(t.deps, { change: { adminId: root.id }, actor: other.actor })).rejects.toMatchObject(conflict)
-    await expect(resetAdminPassword(t.deps, { change: { adminId: root.id }, actor: { ...other.actor, role: 'admin' } })).rejects.toMatchObject(conflict)
+    await expect(resetAdminPassword(t.deps, { change: { adminId: root.id }, actor: { ...other.actor, role: 'admin' } })).rejects.toMatchObject(
+      conflict,
+    )
     // An invited admin who has not set a password yet cannot sign in, so does not count.
     await inviteAdmin(t.deps, { invite: { email: 'new@example.com', role: 'admin' }, actor: root.actor })
     await expect(changeAdminRole(t.deps, { change: { adminId: root.id, role: 'viewer' }, actor: root.actor })).rejects.toMatchObject(conflict)
@@ -198,7 +216,9 @@ describe('signOutAdminEverywhere', () => {
     for (const s of sessions) expect(await adminFromSession(t.deps, s!.value)).toBeNull()
     expect(await adminFromSession(t.deps, mine!.value)).not.toBeNull()
     expect(await signIn('bob@example.com')).not.toBeNull()
-    expect(await auditOf('admin.sign-out-everywhere')).toMatchObject([{ actor: ROOT.email, target: 'admin:bob@example.com', detail: '2 sessions ended' }])
+    expect(await auditOf('admin.sign-out-everywhere')).toMatchObject([
+      { actor: ROOT.email, target: 'admin:bob@example.com', detail: '2 sessions ended' },
+    ])
   })
 })
 

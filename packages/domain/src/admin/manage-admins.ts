@@ -207,7 +207,14 @@ export async function resetAdminPassword(
       baseUrl: deps.config.authServerUrl,
     })
     const what = admin.hasPassword ? 'password removed' : 'new invitation'
-    await audit(tx, input.actor, 'admin.reset-password', admin, `${what}; ${sessionsWord(endedSessions)}; link valid until ${link.expiresAt.toISOString()}`, now)
+    await audit(
+      tx,
+      input.actor,
+      'admin.reset-password',
+      admin,
+      `${what}; ${sessionsWord(endedSessions)}; link valid until ${link.expiresAt.toISOString()}`,
+      now,
+    )
     return { id: admin.id, ...link, endedSessions }
   })
 }

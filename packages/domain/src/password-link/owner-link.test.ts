@@ -21,7 +21,8 @@ beforeEach(async () => {
 const issue = (kind: 'invitation' | 'reset' = 'reset', ttlSeconds = 7 * DAY) =>
   issueOwnerLink(t.sql, { ownerId, kind, now: t.clock.now, ttlSeconds, baseUrl: 'https://auth.example/' })
 const secretOf = (url: string) => url.split('/').pop() ?? ''
-const use = (url: string, password = NEW_PASSWORD, confirm = password) => setPasswordWithLink(t.deps, { subject: 'owner', secret: secretOf(url), password, confirm })
+const use = (url: string, password = NEW_PASSWORD, confirm = password) =>
+  setPasswordWithLink(t.deps, { subject: 'owner', secret: secretOf(url), password, confirm })
 const storedHash = async () => (await t.db.owner.findUniqueOrThrow({ where: { id: ownerId } })).passwordHash
 
 describe('issueOwnerLink', () => {

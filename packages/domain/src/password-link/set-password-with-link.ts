@@ -43,7 +43,11 @@ interface LinkAccount {
 
 const ACCOUNTS: Record<
   LinkSubject,
-  { find(db: SqlRunner, id: string): Promise<LinkAccount | null>; setHash(db: SqlRunner, id: string, hash: string): Promise<unknown>; action: AuditAction }
+  {
+    find(db: SqlRunner, id: string): Promise<LinkAccount | null>
+    setHash(db: SqlRunner, id: string, hash: string): Promise<unknown>
+    action: AuditAction
+  }
 > = {
   owner: {
     find: async (db, id) => {
@@ -85,16 +89,16 @@ async function linkState(
 /** Whether a set-password link of an owner or an administrator can be used now, for the page that shows its form. */
 export async function checkPasswordLink(deps: Pick<Deps, 'sql' | 'clock'>, subject: LinkSubject, secret: string): Promise<LinkState> {
   const state = await linkState(deps, subject, secret, deps.clock())
-  return typeof state === 'string' ? { kind: 'problem', problem: state } : { kind: 'usable', accountName: state.account.name, linkKind: state.link.kind }
+  return typeof state === 'string'
+    ? { kind: 'problem', problem: state }
+    : { kind: 'usable', accountName: state.account.name, linkKind: state.link.kind }
 }
 
 // Any strings: a secret of the wrong shape is a link that is not valid, a password of the wrong length is refused in words.
 const InputSchema = z.object({ subject: z.enum(['owner', 'admin']), secret: z.string(), password: z.string(), confirm: z.string() })
 
 export type SetPasswordResult =
-  | { kind: 'done' }
-  | { kind: 'problem'; problem: LinkProblem }
-  | { kind: 'refused'; reason: string; accountName: string; linkKind: LinkKind }
+  { kind: 'done' } | { kind: 'problem'; problem: LinkProblem } | { kind: 'refused'; reason: string; accountName: string; linkKind: LinkKind }
 
 /**
  * Sets an owner's or an administrator's password with a one-time link (docs/protocol.md §7, §2.14): the password

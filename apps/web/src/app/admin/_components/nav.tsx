@@ -8,6 +8,7 @@ const LINKS = [
   { href: '/admin/grants', label: 'Grants', exact: false },
   { href: '/admin/owners', label: 'Owners', exact: false },
   { href: '/admin/audit', label: 'Audit log', exact: false },
+  { href: '/admin/administrators', label: 'Administrators', exact: false },
 ] as const
 
 /** The console's main navigation; the current section is marked for screen readers (aria-current). */

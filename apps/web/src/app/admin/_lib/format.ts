@@ -82,6 +82,13 @@ export const AUDIT_ACTION_LABEL: Record<string, string> = {
   'owner.enable': 'Enabled an owner',
   'owner.delete': 'Deleted an owner',
   'owner.link': 'Created a sign-in link',
+  'admin.invite': 'Invited an administrator',
+  'admin.role': 'Changed an administrator’s role',
+  'admin.disable': 'Disabled an administrator',
+  'admin.enable': 'Enabled an administrator',
+  'admin.reset-password': 'Reset an administrator’s password',
+  'admin.sign-out-everywhere': 'Signed an administrator out everywhere',
+  'admin.set-password': 'Set their password with a link',
 }
 
 /** `{ value: '2500', assetCode: 'USD', assetScale: 2 }` → `25.00 USD` (exact: integer arithmetic on the digits). */
