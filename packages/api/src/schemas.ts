@@ -235,7 +235,7 @@ export const AdminListSchema = z.array(
     lastSignInAt: date.nullable(),
   }),
 )
-export const AdminInvitationSchema = z.strictObject({ id, url, expiresAt: date })
+export const AdminInvitationSchema = z.strictObject({ id, email: z.string().max(254), url, expiresAt: date })
 export const AdminRoleResultSchema = z.strictObject({ id, role: z.enum(ADMIN_ROLES) })
 export const AdminIdResultSchema = z.strictObject({ id })
 export const AdminSessionsEndedSchema = z.strictObject({ id, endedSessions: z.number().int().min(0) })

@@ -99,7 +99,7 @@ const sessionsWord = (n: number) => `${n} session${n === 1 ? '' : 's'} ended`
 export async function inviteAdmin(
   deps: Deps,
   input: { invite: z.input<typeof InviteAdminInputSchema>; actor: ConsoleActor },
-): Promise<{ id: string; url: string; expiresAt: Date }> {
+): Promise<{ id: string; email: string; url: string; expiresAt: Date }> {
   const data = InviteAdminInputSchema.parse(input.invite)
   const now = deps.clock()
   return deps.sql.transaction(async (tx) => {
@@ -114,7 +114,7 @@ export async function inviteAdmin(
       baseUrl: deps.config.authServerUrl,
     })
     await audit(tx, input.actor, 'admin.invite', admin, `as ${data.role}; link valid until ${link.expiresAt.toISOString()}`, now)
-    return { id: admin.id, ...link }
+    return { id: admin.id, email: admin.email, ...link }
   })
 }
 

@@ -98,7 +98,7 @@ function InviteForm() {
   const invite = useMutation(
     trpc.admins.invite.mutationOptions({
       onSuccess: async (r, input) => {
-        setInvited({ email: input.email, role: input.role, url: r.url, expiresAt: r.expiresAt })
+        setInvited({ email: r.email, role: input.role, url: r.url, expiresAt: r.expiresAt })
         setFormKey((k) => k + 1)
         await queryClient.invalidateQueries()
       },

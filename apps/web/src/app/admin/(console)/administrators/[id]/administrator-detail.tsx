@@ -122,7 +122,7 @@ function ChangeRole({ admin, isMe, onDone }: { admin: Admin; isMe: boolean; onDo
       {isMe && <p className="hint">This is you: with a lower role you can no longer manage administrators.</p>}
       <form onSubmit={submit} aria-labelledby="role-heading">
         <div className="field">
-          <label htmlFor="change-role">Role</label>
+          <label htmlFor="change-role">New role</label>
           <RoleSelect key={admin.role} id="change-role" defaultValue={admin.role} />
         </div>
         <div className="filter-actions">
