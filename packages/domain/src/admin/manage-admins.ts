@@ -82,7 +82,10 @@ async function requireAdmin(tx: SqlRunner, adminId: string): Promise<AdminAccoun
 async function keepAnActiveAdmin(tx: SqlRunner, admin: AdminAccountRow, change: string): Promise<void> {
   await lockActiveAdmins(tx)
   if (await isLastActiveAdmin(tx, admin.id)) {
-    throw new ConsoleError('conflict', `${admin.email} is the last active admin and cannot be ${change}: make another administrator an admin first`)
+    throw new ConsoleError(
+      'conflict',
+      `no active admin would be left: ${admin.email} is the last one and cannot be ${change}. Make another administrator an admin first`,
+    )
   }
 }
 
@@ -130,7 +133,7 @@ export async function changeAdminRole(
   const now = deps.clock()
   await deps.sql.transaction(async (tx) => {
     const admin = await requireAdmin(tx, data.adminId)
-    if (admin.role === data.role) throw new ConsoleError('conflict', `${admin.email} is already ${data.role}`)
+    if (admin.role === data.role) throw new ConsoleError('conflict', `the administrator ${admin.email} is already ${data.role}`)
     if (data.role !== 'admin') await keepAnActiveAdmin(tx, admin, `made ${data.role}`)
     await updateAdminRole(tx, admin.id, data.role)
     await audit(tx, input.actor, 'admin.role', admin, `${admin.role} → ${data.role}`, now)
@@ -154,7 +157,7 @@ export async function disableAdmin(
     if (input.actor.kind === 'admin' && input.actor.id === admin.id) {
       throw new ConsoleError('conflict', 'you cannot disable your own account: another admin can')
     }
-    if (admin.disabledAt !== null) throw new ConsoleError('conflict', `${admin.email} is already disabled`)
+    if (admin.disabledAt !== null) throw new ConsoleError('conflict', `the administrator ${admin.email} is already disabled`)
     await keepAnActiveAdmin(tx, admin, 'disabled')
     await updateAdminDisabledAt(tx, admin.id, now)
     const ended = await deleteSessionsOf(tx, 'admin', admin.id)
@@ -170,7 +173,7 @@ export async function enableAdmin(deps: Deps, input: { change: z.input<typeof Ad
   const now = deps.clock()
   await deps.sql.transaction(async (tx) => {
     const admin = await requireAdmin(tx, data.adminId)
-    if (admin.disabledAt === null) throw new ConsoleError('conflict', `${admin.email} is not disabled`)
+    if (admin.disabledAt === null) throw new ConsoleError('conflict', `the administrator ${admin.email} is not disabled`)
     await updateAdminDisabledAt(tx, admin.id, null)
     await audit(tx, input.actor, 'admin.enable', admin, admin.role, now)
   })
@@ -194,7 +197,7 @@ export async function resetAdminPassword(
     if (input.actor.kind === 'admin' && input.actor.id === admin.id) {
       throw new ConsoleError('conflict', 'you cannot reset your own password here: change it on your account page')
     }
-    if (admin.disabledAt !== null) throw new ConsoleError('conflict', `${admin.email} is disabled: enable them first`)
+    if (admin.disabledAt !== null) throw new ConsoleError('conflict', `the administrator ${admin.email} is disabled: enable them first`)
     if (admin.hasPassword) await keepAnActiveAdmin(tx, admin, 'reset')
     await updateAdminPasswordHash(tx, admin.id, null)
     const endedSessions = await deleteSessionsOf(tx, 'admin', admin.id)
