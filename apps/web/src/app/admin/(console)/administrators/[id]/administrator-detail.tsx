@@ -143,7 +143,9 @@ function Access({ admin, isMe, onDone }: { admin: Admin; isMe: boolean; onDone(m
   const signOutConfirmation = useConfirmation()
   const resetConfirmation = useConfirmation()
   const disableConfirmation = useConfirmation()
-  const [link, setLink] = useState<{ url: string; expiresAt: Date } | null>(null)
+  const [link, setLink] = useState<{ url: string; expiresAt: Date; invitation: boolean } | null>(null)
+  // Someone who never set a password gets a new invitation link instead of a reset.
+  const invited = admin.status === 'invited'
   const refresh = () => queryClient.invalidateQueries()
 
   const signOut = useMutation(
@@ -161,8 +163,12 @@ function Access({ admin, isMe, onDone }: { admin: Admin; isMe: boolean; onDone(m
     trpc.admins.resetPassword.mutationOptions({
       onSuccess: async (r) => {
         resetConfirmation.close()
-        setLink({ url: r.url, expiresAt: r.expiresAt })
-        onDone(`Password reset: ${sessionsWord(r.endedSessions)} ended. Pass on the link below.`)
+        setLink({ url: r.url, expiresAt: r.expiresAt, invitation: invited })
+        onDone(
+          invited
+            ? 'New invitation link created. Pass it on; their earlier one no longer works.'
+            : `Password reset: ${sessionsWord(r.endedSessions)} ended. Pass on the link below.`,
+        )
         await refresh()
       },
       onError: (e) => resetConfirmation.fail(errorMessage(e)),
@@ -206,17 +212,21 @@ function Access({ admin, isMe, onDone }: { admin: Admin; isMe: boolean; onDone(m
         </ConfirmedAction>
         {!isMe && admin.status !== 'disabled' && (
           <ConfirmedAction
-            label="Reset password"
+            label={invited ? 'New invitation link' : 'Reset password'}
             {...resetConfirmation.props}
-            title="Reset this password?"
-            busyLabel="Resetting…"
+            title={invited ? 'Create a new invitation link?' : 'Reset this password?'}
+            busyLabel={invited ? 'Creating…' : 'Resetting…'}
             busy={reset.isPending}
             onConfirm={() => reset.mutate({ adminId: admin.id })}
           >
-            <p>
-              The current password of {admin.email} stops working and their sessions end. You get a link that works once, for three days, to pass on:
-              with it they choose a new password.
-            </p>
+            {invited ? (
+              <p>The link {admin.email} was given stops working. You get a new one that works once, for three days, to pass on.</p>
+            ) : (
+              <p>
+                The current password of {admin.email} stops working and their sessions end. You get a link that works once, for three days, to pass
+                on: with it they choose a new password.
+              </p>
+            )}
           </ConfirmedAction>
         )}
         {!isMe &&
@@ -242,7 +252,7 @@ function Access({ admin, isMe, onDone }: { admin: Admin; isMe: boolean; onDone(m
       {link && (
         <div className="message success" role="status">
           <p>
-            Password-reset link, valid until <Time value={link.expiresAt} />, shown only now:
+            {link.invitation ? 'Invitation link' : 'Password-reset link'}, valid until <Time value={link.expiresAt} />, shown only now:
           </p>
           <p className="link-box mono" data-testid="reset-link">
             {link.url}
