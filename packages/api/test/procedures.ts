@@ -1,5 +1,6 @@
 import type { inferRouterInputs } from '@trpc/server'
-import type { AdminRole } from '@gnap/domain'
+import { createAdmin, createOwner, type AdminRole } from '@gnap/domain'
+import { issueNonInteractiveGrant, type TestDeps } from '@gnap/domain/testing'
 import type { AppRouter, createCaller } from '../src/root'
 import { appRouter } from '../src/root'
 
@@ -10,6 +11,22 @@ type Inputs = inferRouterInputs<AppRouter>
 export type ProcedurePath = { [R in keyof Inputs & string]: `${R}.${keyof Inputs[R] & string}` }[keyof Inputs & string]
 
 let invited = 0
+
+export type ProcedureIds = Parameters<typeof everyProcedure>[0]
+
+/** Rows for every procedure to act on: an issued grant and its token, an owner, and an operator to manage. */
+export async function seedProcedureIds(t: TestDeps): Promise<ProcedureIds> {
+  const grant = await issueNonInteractiveGrant(t)
+  const row = await t.db.grant.findUniqueOrThrow({ where: { continueId: grant.continueId } })
+  const bob = await createOwner(t.sql, {
+    email: 'bob@example.com',
+    name: 'Bob',
+    password: 'bob-password',
+    walletAddresses: ['https://wallet.example/bob'],
+  })
+  const target = await createAdmin(t.sql, { email: 'target@example.com', password: 'target password for tests', role: 'operator' })
+  return { grantId: row.id, managementId: grant.managementId, ownerId: bob.id, adminId: target.id }
+}
 
 /** Every procedure of the router, called with valid input (ids of real rows where it takes ids). */
 export function everyProcedure(ids: {

@@ -1,9 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { TRPCError } from '@trpc/server'
-import { ADMIN_ROLES, createAdmin, createOwner, createSession, csrfTokenFor, roleAllows, type AdminRole } from '@gnap/domain'
-import { issueNonInteractiveGrant, type TestDeps } from '@gnap/domain/testing'
+import { ADMIN_ROLES, createAdmin, createSession, csrfTokenFor, roleAllows, type AdminRole } from '@gnap/domain'
+import type { TestDeps } from '@gnap/domain/testing'
 import { apiTestDeps, callerWith } from './support'
-import { everyProcedure, MINIMUM_ROLE, routerPaths, type Caller } from './procedures'
+import { everyProcedure, MINIMUM_ROLE, routerPaths, seedProcedureIds, type Caller, type ProcedureIds } from './procedures'
 
 // The role matrix (docs/protocol.md §2.14): every procedure of the router, called by every role. Below the
 // procedure's minimum role the server answers FORBIDDEN and nothing changes; at or above it the call gets through
@@ -29,19 +29,10 @@ export const CALLER_KINDS: { name: string; sessionOnly: boolean; callerFor(t: Te
 ]
 
 let t: TestDeps
-let ids: Parameters<typeof everyProcedure>[0]
+let ids: ProcedureIds
 beforeEach(async () => {
   t = await apiTestDeps()
-  const grant = await issueNonInteractiveGrant(t)
-  const row = await t.db.grant.findUniqueOrThrow({ where: { continueId: grant.continueId } })
-  const bob = await createOwner(t.sql, {
-    email: 'bob@example.com',
-    name: 'Bob',
-    password: 'bob-password',
-    walletAddresses: ['https://wallet.example/bob'],
-  })
-  const target = await createAdmin(t.sql, { email: 'target@example.com', password: 'target password for tests', role: 'operator' })
-  ids = { grantId: row.id, managementId: grant.managementId, ownerId: bob.id, adminId: target.id }
+  ids = await seedProcedureIds(t)
 })
 afterEach(async () => {
   await t.cleanup()
