@@ -106,7 +106,17 @@ export { getStats, GetStatsInputSchema } from './admin/get-stats'
 export { listClients, ListClientsInputSchema } from './admin/list-clients'
 export { adminRevokeGrant } from './admin/admin-revoke-grant'
 export { adminRevokeToken } from './admin/admin-revoke-token'
-export { listAuditLog, ListAuditLogInputSchema } from './admin/list-audit-log'
+export {
+  listAuditLog,
+  ListAuditLogInputSchema,
+  AuditLogFiltersSchema,
+  AUDIT_PAGE_MAX,
+  type AuditLogFilters,
+  type AuditPage,
+  type ListAuditLogInput,
+} from './admin/list-audit-log'
+export { AUDIT_ACTIONS, type AuditAction } from './admin/audit.repo'
+export { auditLogCsv, AUDIT_EXPORT_MAX_ROWS, csvSafeCell } from './admin/audit-csv'
 export { isConsoleError, type ConsoleErrorCode } from './admin/console-error'
 export { GRANT_STATES, FINALIZED_REASONS, GRANT_STATUS_NAMES, type GrantStatusName } from './grant/grant-state'
 export { TOKEN_STATUSES, type TokenStatus } from './admin/admin-views'

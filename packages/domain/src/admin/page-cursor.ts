@@ -25,7 +25,8 @@ export function encodeCursor(ordering: string, position: CursorPosition): string
 
 /**
  * The position a cursor names, for the same ordering only.
- * @throws ConsoleError bad_request for a malformed cursor or one made for another ordering
+ * @throws ConsoleError bad_request for a malformed cursor or one made for another ordering (or, where the ordering names
+ *   them, other filters)
  */
 export function decodeCursor(ordering: string, cursor: string): CursorPosition {
   let parsed: z.infer<typeof CursorSchema>
@@ -34,6 +35,7 @@ export function decodeCursor(ordering: string, cursor: string): CursorPosition {
   } catch {
     throw new ConsoleError('bad_request', 'invalid cursor: start again from the first page')
   }
-  if (parsed.o !== ordering) throw new ConsoleError('bad_request', 'the cursor belongs to another sort order: start again from the first page')
+  if (parsed.o !== ordering)
+    throw new ConsoleError('bad_request', 'the cursor belongs to another sort order or other filters: start again from the first page')
   return { value: new Date(parsed.v), id: parsed.i }
 }

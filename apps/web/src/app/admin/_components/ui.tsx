@@ -1,7 +1,8 @@
 import Link from 'next/link'
-import type { ReactNode } from 'react'
+import type { InputHTMLAttributes, ReactNode } from 'react'
 import type { GrantStatusName, TokenStatus } from '@gnap/domain'
 import { formatDateTime, GRANT_STATUS_LABEL, TOKEN_STATUS_LABEL } from '../_lib/format'
+import { errorCode, errorMessage } from '../_lib/errors'
 
 // Small building blocks shared by the console's pages (no state, usable from server and client components).
 
@@ -37,11 +38,78 @@ export function ErrorMessage({ title, children, action }: { title: string; child
   )
 }
 
+/**
+ * A list that could not be loaded: on a later page, a cursor the server refused (BAD_REQUEST) means the page is
+ * out of date, and the way out is the first page; anything else may pass, so the action is to try again.
+ */
+export function ListError({
+  what,
+  error,
+  firstPageHref,
+  onRetry,
+}: {
+  /** `The grants`, as in "The grants could not be loaded." */
+  what: string
+  error: unknown
+  /** The list's first page, when this is a later one. */
+  firstPageHref: string | null
+  onRetry: () => void
+}) {
+  const staleCursor = firstPageHref !== null && errorCode(error) === 'BAD_REQUEST'
+  return (
+    <ErrorMessage
+      title={staleCursor ? 'This page of results is no longer valid.' : `${what} could not be loaded.`}
+      action={
+        staleCursor ? (
+          <Link href={firstPageHref}>Go to the first page</Link>
+        ) : (
+          <button type="button" className="button secondary" onClick={onRetry}>
+            Try again
+          </button>
+        )
+      }
+    >
+      {errorMessage(error)}
+    </ErrorMessage>
+  )
+}
+
 export function Empty({ title, children }: { title: string; children?: ReactNode }) {
   return (
     <div className="empty">
       <strong>{title}</strong>
       {children}
+    </div>
+  )
+}
+
+/**
+ * A text filter that matches the whole value or its beginning: the "is / starts with" select comes before the field
+ * it qualifies. Uncontrolled (the form reads it on submit); `children` go under the field (a hint, a datalist).
+ */
+export function MatchField(props: {
+  id: string
+  label: string
+  name: string
+  value: string | undefined
+  matchName: string
+  match: 'exact' | 'prefix'
+  /** Names the select for screen readers: "How the address matches". */
+  matchLabel: string
+  input?: InputHTMLAttributes<HTMLInputElement>
+  children?: ReactNode
+}) {
+  return (
+    <div className="wide">
+      <label htmlFor={props.id}>{props.label}</label>
+      <div className="client-field">
+        <select name={props.matchName} defaultValue={props.match} aria-label={props.matchLabel}>
+          <option value="exact">is</option>
+          <option value="prefix">starts with</option>
+        </select>
+        <input id={props.id} name={props.name} type="text" defaultValue={props.value ?? ''} autoComplete="off" spellCheck={false} {...props.input} />
+      </div>
+      {props.children}
     </div>
   )
 }

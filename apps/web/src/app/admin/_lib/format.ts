@@ -1,4 +1,4 @@
-import type { GrantStatusName, TokenStatus } from '@gnap/domain'
+import type { AuditAction, GrantStatusName, TokenStatus } from '@gnap/domain'
 
 // Formatting shared by the console's pages. Times are in UTC, as the access items' plain words are: the same
 // text on the server and in the browser, whatever the machine's zone.
@@ -69,7 +69,8 @@ export const ACCESS_TYPE_LABEL: Record<string, string> = {
   quote: 'Quotes',
 }
 
-export const AUDIT_ACTION_LABEL: Record<string, string> = {
+/** What each action did, in the console's words: every action of the domain has one (the type checks it). */
+export const AUDIT_ACTION_LABEL: Record<AuditAction, string> = {
   'grant.revoke': 'Revoked a grant',
   'token.revoke': 'Revoked a token',
   'admin.sign-in': 'Signed in',
@@ -82,6 +83,8 @@ export const AUDIT_ACTION_LABEL: Record<string, string> = {
   'owner.enable': 'Enabled an owner',
   'owner.delete': 'Deleted an owner',
   'owner.link': 'Created a sign-in link',
+  'owner.set-password': 'Set their password (owner)',
+  'owner.import': 'Imported an owner',
   'admin.invite': 'Invited an administrator',
   'admin.role': 'Changed an administrator’s role',
   'admin.disable': 'Disabled an administrator',
@@ -90,6 +93,9 @@ export const AUDIT_ACTION_LABEL: Record<string, string> = {
   'admin.sign-out-everywhere': 'Signed an administrator out everywhere',
   'admin.set-password': 'Set their password with a link',
 }
+
+/** An entry's action in words; an action this console does not know is shown as recorded. */
+export const auditActionLabel = (action: string): string => (AUDIT_ACTION_LABEL as Record<string, string | undefined>)[action] ?? action
 
 /** `{ value: '2500', assetCode: 'USD', assetScale: 2 }` → `25.00 USD` (exact: integer arithmetic on the digits). */
 export function formatAmount(a: { value: string; assetCode: string; assetScale: number }): string {

@@ -5,7 +5,6 @@ import Link from 'next/link'
 import { useRouter, useSearchParams } from 'next/navigation'
 import { useMemo, type FormEvent } from 'react'
 import { useTRPC } from '../../_lib/trpc'
-import { errorCode, errorMessage } from '../../_lib/errors'
 import { ACCESS_TYPE_LABEL } from '../../_lib/format'
 import {
   ACCESS_TYPES,
@@ -19,7 +18,7 @@ import {
   type GrantQuery,
   type SortKey,
 } from '../../_lib/grant-query'
-import { Empty, ErrorMessage, GrantStatusBadge, Loading, Pager, Time } from '../../_components/ui'
+import { Empty, GrantStatusBadge, ListError, Loading, MatchField, Pager, Time } from '../../_components/ui'
 
 const lastSegment = (text: string) => {
   const t = text.trim()
@@ -71,7 +70,6 @@ export function GrantsBrowser() {
   const filtered = hasFilters(query)
   const otherFilters = Boolean(query.state || query.reason || query.type || query.client || query.from || query.to)
   const items = grants.data?.items ?? []
-  const staleCursor = grants.isError && errorCode(grants.error) === 'BAD_REQUEST' && query.cursor !== undefined
 
   return (
     <>
@@ -96,24 +94,16 @@ export function GrantsBrowser() {
             <FilterSelect id="f-state" name="state" label="State" anyLabel="Any state" options={STATES} value={query.state} />
             <FilterSelect id="f-reason" name="reason" label="Finalization reason" anyLabel="Any reason" options={REASONS} value={query.reason} />
             <FilterSelect id="f-type" name="type" label="Access type" anyLabel="Any type" options={ACCESS_TYPES} value={query.type} />
-            <div className="wide">
-              <label htmlFor="f-client">Client wallet address</label>
-              <div className="client-field">
-                <select name="match" defaultValue={query.clientMatch} aria-label="How the address matches">
-                  <option value="exact">is</option>
-                  <option value="prefix">starts with</option>
-                </select>
-                <input
-                  id="f-client"
-                  name="client"
-                  type="text"
-                  inputMode="url"
-                  list="known-clients"
-                  defaultValue={query.client ?? ''}
-                  autoComplete="off"
-                  spellCheck={false}
-                />
-              </div>
+            <MatchField
+              id="f-client"
+              label="Client wallet address"
+              name="client"
+              value={query.client}
+              matchName="match"
+              match={query.clientMatch}
+              matchLabel="How the address matches"
+              input={{ inputMode: 'url', list: 'known-clients' }}
+            >
               <datalist id="known-clients">
                 {clients.data?.items.map((c) => (
                   <option key={c.walletAddress} value={c.walletAddress}>
@@ -121,7 +111,7 @@ export function GrantsBrowser() {
                   </option>
                 ))}
               </datalist>
-            </div>
+            </MatchField>
             <div>
               <label htmlFor="f-from">Requested from</label>
               <input id="f-from" name="from" type="date" defaultValue={query.from ?? ''} />
@@ -159,20 +149,12 @@ export function GrantsBrowser() {
 
       {grants.isPending && <Loading>Loading grants…</Loading>}
       {grants.isError && (
-        <ErrorMessage
-          title={staleCursor ? 'This page of results is no longer valid.' : 'The grants could not be loaded.'}
-          action={
-            staleCursor ? (
-              <Link href={`/admin/grants${grantQueryString({ ...query, cursor: undefined })}`}>Go to the first page</Link>
-            ) : (
-              <button type="button" className="button secondary" onClick={() => void grants.refetch()}>
-                Try again
-              </button>
-            )
-          }
-        >
-          {errorMessage(grants.error)}
-        </ErrorMessage>
+        <ListError
+          what="The grants"
+          error={grants.error}
+          firstPageHref={query.cursor ? `/admin/grants${grantQueryString({ ...query, cursor: undefined })}` : null}
+          onRetry={() => void grants.refetch()}
+        />
       )}
 
       {grants.data && items.length === 0 && (

@@ -5,8 +5,7 @@ import Link from 'next/link'
 import { useRouter, useSearchParams } from 'next/navigation'
 import type { FormEvent } from 'react'
 import { useTRPC } from '../../_lib/trpc'
-import { errorCode, errorMessage } from '../../_lib/errors'
-import { Empty, ErrorMessage, Loading, Pager, Time } from '../../_components/ui'
+import { Empty, ListError, Loading, Pager, Time } from '../../_components/ui'
 import { ForRole } from '../../_lib/role'
 import { OwnerStatusBadge } from './owner-status'
 
@@ -36,7 +35,6 @@ export function OwnersList() {
   }
 
   const items = owners.data?.items ?? []
-  const staleCursor = owners.isError && errorCode(owners.error) === 'BAD_REQUEST' && after !== undefined
   return (
     <>
       <div className="page-head">
@@ -75,20 +73,7 @@ export function OwnersList() {
 
       {owners.isPending && <Loading>Loading owners…</Loading>}
       {owners.isError && (
-        <ErrorMessage
-          title={staleCursor ? 'This page of results is no longer valid.' : 'The owners could not be loaded.'}
-          action={
-            staleCursor ? (
-              <Link href={listHref(q)}>Go to the first page</Link>
-            ) : (
-              <button type="button" className="button secondary" onClick={() => void owners.refetch()}>
-                Try again
-              </button>
-            )
-          }
-        >
-          {errorMessage(owners.error)}
-        </ErrorMessage>
+        <ListError what="The owners" error={owners.error} firstPageHref={after ? listHref(q) : null} onRetry={() => void owners.refetch()} />
       )}
 
       {owners.data && items.length === 0 && (

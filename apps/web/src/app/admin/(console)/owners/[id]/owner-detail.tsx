@@ -8,7 +8,7 @@ import { useId, useState, type FormEvent } from 'react'
 import type { AppRouter } from '@gnap/api'
 import { useTRPC } from '../../../_lib/trpc'
 import { errorMessage } from '../../../_lib/errors'
-import { AUDIT_ACTION_LABEL, formatSeconds } from '../../../_lib/format'
+import { auditActionLabel, formatSeconds } from '../../../_lib/format'
 import { ConfirmedAction, useConfirmation } from '../../../_components/confirm-dialog'
 import { ForRole, useCan } from '../../../_lib/role'
 import { Notice } from '../../../_components/notice'
@@ -167,7 +167,7 @@ export function OwnerDetailView({ id, created }: { id: string; created: boolean 
             {o.audit.map((a) => (
               <li key={a.id}>
                 <Time value={a.createdAt} />
-                {AUDIT_ACTION_LABEL[a.action] ?? a.action} by {a.actor}
+                {auditActionLabel(a.action)} by {a.actor}
                 {a.detail && <span className="cell-sub">{a.detail}</span>}
               </li>
             ))}
