@@ -4,22 +4,7 @@
 // address (the removal asks about the grants), disables and enables them, and finds them by name and by wallet
 // address. Every new page is scanned with axe and photographed at desktop and phone width; the create form and
 // the confirmations work with the keyboard alone.
-import type { Page, TestInfo } from '@playwright/test'
-import { OWNER_WALLET, expect, screenshot, seriousViolations, signInAsAdmin, test } from './support/admin-world'
-
-const PHONE = { width: 390, height: 844 }
-const DESKTOP = { width: 1280, height: 800 }
-
-/** axe-clean, photographed, and at phone width still axe-clean, photographed and without sideways scrolling. */
-async function checkPage(page: Page, testInfo: TestInfo, name: string) {
-  expect(await seriousViolations(page), name).toEqual([])
-  await screenshot(page, testInfo, `admin-owners-${name}`)
-  await page.setViewportSize(PHONE)
-  expect(await seriousViolations(page), `${name} on a phone`).toEqual([])
-  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width)
-  await screenshot(page, testInfo, `admin-owners-${name}-phone`)
-  await page.setViewportSize(DESKTOP)
-}
+import { OWNER_WALLET, checkPage, expect, screenshot, seriousViolations, signInAsAdmin, test } from './support/admin-world'
 
 test.describe('owners in the admin console', () => {
   test('an administrator creates, edits, readdresses, disables and enables an owner, and finds them', async ({ page, world }, testInfo) => {
@@ -38,7 +23,7 @@ test.describe('owners in the admin console', () => {
     await test.step('create an owner: their page shows the SDK client’s grant on their wallet address', async () => {
       await page.getByRole('link', { name: 'Create owner' }).click()
       await expect(page.getByRole('heading', { level: 1 })).toHaveText('Create owner')
-      await checkPage(page, testInfo, 'create')
+      await checkPage(page, testInfo, 'admin-owners-create')
       await page.getByLabel('Email').fill('Alice@Example.com')
       await page.getByLabel('Name').fill('Alice')
       await page.getByLabel('Wallet addresses').fill(`${OWNER_WALLET}/`)
@@ -55,7 +40,7 @@ test.describe('owners in the admin console', () => {
       await expect(grants.getByRole('link', { name: world.rotated.grantId })).toHaveAttribute('href', `/admin/grants/${world.rotated.grantId}`)
       await expect(grants).toContainText('Issued')
       await expect(page.getByRole('region', { name: 'Audit entries about this owner' })).toContainText('Created an owner by ops@example.com')
-      await checkPage(page, testInfo, 'owner')
+      await checkPage(page, testInfo, 'admin-owners-owner')
     })
 
     await test.step('the same wallet address, written differently, is refused for another owner', async () => {
@@ -126,7 +111,7 @@ test.describe('owners in the admin console', () => {
       await expect(page.getByText('No owner found.')).toBeVisible()
       await page.getByRole('link', { name: 'Clear' }).click()
       await expect(rows).toHaveCount(2)
-      await checkPage(page, testInfo, 'list')
+      await checkPage(page, testInfo, 'admin-owners-list')
     })
   })
 

@@ -45,7 +45,7 @@ beforeAll(async () => {
   const deps = depsOf(store)
   await createAdmin(store.sql, { email: 'viewer@example.com', password: 'a long viewer password', role: 'viewer' })
   const session = await signInAdmin(deps, { email: 'viewer@example.com', password: 'a long viewer password', ip: '192.0.2.1' })
-  if (!session) throw new Error('sign-in failed')
+  if (session?.step !== 'signed-in') throw new Error('sign-in failed')
   viewerCookie = `${ADMIN_COOKIE}=${session.value}`
   // Older than the viewer's own sign-in, which is entry number one of the log.
   await entry('ops@example.com', 'owner.create', 'owner:o1', 0, 'created "Bob, Jr."')

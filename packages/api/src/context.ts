@@ -18,6 +18,11 @@ export interface Context {
   admin: AdminIdentity | null
   /** Who calls, with their role (docs/protocol.md §2.14): the signed-in administrator, or null. */
   actor: ConsoleActor | null
+  /**
+   * ADMIN_REQUIRE_TOTP is on and the signed-in administrator has not enrolled two-step sign-in: their session may
+   * only enrol, see itself and sign out (docs/protocol.md §2.17).
+   */
+  mustEnrol: boolean
   /** Whether the request carried the CSRF token of this admin session. */
   csrfOk: boolean
   /** The admin session (cookie value and expiry), server-side only: for sign-out and the CSRF token. */
@@ -54,6 +59,7 @@ export async function createContext(opts: CreateContextOptions): Promise<Context
     deps: opts.deps,
     admin: found?.admin ?? null,
     actor: found ? actorOfAdmin(found.admin) : null,
+    mustEnrol: found !== null && opts.deps.config.requireAdminTotp && !found.totpEnabled,
     csrfOk: found !== null && csrfMatches(found, opts.csrfToken),
     session: found && opts.sessionValue ? { value: opts.sessionValue, expiresAt: found.expiresAt } : null,
     ip: opts.ip,

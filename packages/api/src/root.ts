@@ -7,6 +7,7 @@ import { statsRouter } from './routers/stats'
 import { auditRouter } from './routers/audit'
 import { ownersRouter } from './routers/owners'
 import { adminsRouter } from './routers/admins'
+import { accountRouter } from './routers/account'
 
 export const appRouter = router({
   auth: authRouter,
@@ -17,6 +18,7 @@ export const appRouter = router({
   audit: auditRouter,
   owners: ownersRouter,
   admins: adminsRouter,
+  account: accountRouter,
 })
 
 export type AppRouter = typeof appRouter

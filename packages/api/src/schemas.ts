@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { ACCESS_TYPES, ADMIN_ROLES, FINALIZED_REASONS, GRANT_STATES, GRANT_STATUS_NAMES, TOKEN_STATUSES } from '@gnap/domain'
+import { ACCESS_TYPES, ADMIN_ROLES, FINALIZED_REASONS, GRANT_STATES, GRANT_STATUS_NAMES, TOKEN_STATUSES, type GrantStatusName } from '@gnap/domain'
 
 // Output schemas of every procedure. Strict objects listing the fields the console may see: a field that is not
 // listed (a token value, a hash, a session or CSRF hash, a password hash, an interact_ref or nonce) makes the
@@ -20,7 +20,41 @@ export const SessionInfoSchema = z.strictObject({
    * this session and cannot be turned back into the cookie.
    */
   csrfToken: z.string().max(128),
+  /** ADMIN_REQUIRE_TOTP and no two-step sign-in yet: the console shows the enrolment only (docs/protocol.md §2.17). */
+  mustEnrol: z.boolean(),
 })
+
+/**
+ * The answer to a right password: a session, or (two-step sign-in on) a challenge to send back with the code. The
+ * challenge is short-lived and single-use, and opens nothing without a right code.
+ */
+export const SignInResultSchema = z.discriminatedUnion('step', [
+  SessionInfoSchema.extend({ step: z.literal('signed-in') }),
+  z.strictObject({ step: z.literal('code'), challenge: z.string().max(128), expiresAt: date }),
+])
+
+export const TwoStepStatusSchema = z.strictObject({
+  enabled: z.boolean(),
+  enabledAt: date.nullable(),
+  recoveryCodesLeft: z.number().int().min(0),
+  required: z.boolean(),
+})
+
+/** Shown once, while enrolment waits for its first code: the secret as text, and as a QR code of its otpauth URI. */
+export const TotpEnrolmentSchema = z.strictObject({
+  secret: z.string().max(128),
+  uri: z.string().max(1024),
+  qrCode: z.string().startsWith('data:image/svg+xml;base64,').max(100_000),
+})
+
+/** Shown once: only their hashes are kept. */
+export const RecoveryCodesSchema = z.strictObject({ recoveryCodes: z.array(z.string().max(32)) })
+
+export const MySessionsSchema = z.array(
+  z.strictObject({ id: z.string().regex(/^[0-9a-f]{64}$/), createdAt: date, expiresAt: date, current: z.boolean() }),
+)
+
+export const EndedSessionsSchema = z.strictObject({ endedSessions: z.number().int().min(0) })
 
 export const OkSchema = z.strictObject({ ok: z.literal(true) })
 
@@ -138,9 +172,44 @@ export const TokenRevokedSchema = z.strictObject({ managementId: id, grantId: id
 
 export const ClientListSchema = z.strictObject({
   items: z.array(
-    z.strictObject({ walletAddress: url, name: z.string().max(1024).nullable(), grants: z.number().int().min(0), lastGrantAt: date.nullable() }),
+    z.strictObject({
+      walletAddress: url,
+      name: z.string().max(1024).nullable(),
+      grants: z.number().int().min(0),
+      lastGrantAt: date.nullable(),
+      blocked: z.boolean(),
+    }),
   ),
 })
+
+const reason = z.string().max(500)
+const actorLabel = z.string().max(254)
+
+export const ClientBlockListSchema = z.strictObject({
+  items: z.array(z.strictObject({ walletAddress: url, reason, blockedBy: actorLabel, blockedAt: date })),
+})
+
+export const ClientDetailSchema = z.strictObject({
+  walletAddress: url,
+  name: z.string().max(1024).nullable(),
+  block: z.strictObject({ reason, blockedBy: actorLabel, blockedAt: date }).nullable(),
+  grantCounts: z.strictObject(
+    Object.fromEntries(GRANT_STATUS_NAMES.map((s) => [s, z.number().int().min(0)])) as Record<GrantStatusName, z.ZodNumber>,
+  ),
+  grants: z.array(
+    z.strictObject({ id, status: z.enum(GRANT_STATUS_NAMES), accessTypes: z.array(z.enum(ACCESS_TYPES)), createdAt: date, updatedAt: date }),
+  ),
+  tokens: z.array(z.strictObject({ managementId: id, grantId: id, status: z.enum(TOKEN_STATUSES), issuedAt: date, expiresAt: date })),
+  lastActivityAt: date.nullable(),
+  audit: z.array(z.strictObject({ id, actor: actorLabel, action: z.string().max(64), detail: z.string().max(4096).nullable(), createdAt: date })),
+})
+
+export const ClientBlockedSchema = z.strictObject({
+  walletAddress: url,
+  revokedGrants: z.number().int().min(0),
+  revokedTokens: z.number().int().min(0),
+})
+export const ClientUnblockedSchema = z.strictObject({ walletAddress: url })
 
 const count = z.number().int().min(0)
 

@@ -116,19 +116,38 @@ export const createCallerFactory = t.createCallerFactory
 /** Sign-in only: every other procedure needs an admin session. */
 export const publicProcedure = t.procedure.use(mapErrors)
 
-/** An administrator is signed in (live admin session), whatever their role: UNAUTHORIZED otherwise. */
-export const signedInProcedure = publicProcedure.use(({ ctx, next }) => {
+/**
+ * An administrator is signed in (live admin session), whatever their role, even one who must still enrol two-step
+ * sign-in (docs/protocol.md §2.17): UNAUTHORIZED otherwise. Only for the session itself, signing out and enrolment.
+ */
+export const enrolmentProcedure = publicProcedure.use(({ ctx, next }) => {
   if (!ctx.admin || !ctx.session || !ctx.actor) throw new TRPCError({ code: 'UNAUTHORIZED', message: 'sign in as an administrator' })
   return next({ ctx: { ...ctx, admin: ctx.admin, session: ctx.session, actor: ctx.actor } })
 })
 
-/** A signed-in procedure whose mutations also need the session's CSRF token: FORBIDDEN otherwise. */
-export const mutationProcedure = signedInProcedure.use(({ ctx, type, next }) => {
-  if (type === 'mutation' && !ctx.csrfOk) {
-    throw new TRPCError({ code: 'FORBIDDEN', message: 'missing or stale CSRF token: reload the page and try again' })
-  }
+/** Mutations of `procedure` also need the session's CSRF token: FORBIDDEN otherwise. */
+const csrfChecked = <P extends typeof enrolmentProcedure>(procedure: P) =>
+  procedure.use(({ ctx, type, next }) => {
+    if (type === 'mutation' && !ctx.csrfOk) {
+      throw new TRPCError({ code: 'FORBIDDEN', message: 'missing or stale CSRF token: reload the page and try again' })
+    }
+    return next()
+  })
+
+/** An enrolment-allowed procedure with the CSRF check of mutations. */
+export const enrolmentMutationProcedure = csrfChecked(enrolmentProcedure)
+
+/**
+ * An administrator is signed in, whatever their role: UNAUTHORIZED otherwise; FORBIDDEN while ADMIN_REQUIRE_TOTP
+ * asks them to enrol two-step sign-in first (docs/protocol.md §2.17).
+ */
+export const signedInProcedure = enrolmentProcedure.use(({ ctx, next }) => {
+  if (ctx.mustEnrol) throw new TRPCError({ code: 'FORBIDDEN', message: 'turn on two-step sign-in first: this server requires it' })
   return next()
 })
+
+/** A signed-in procedure whose mutations also need the session's CSRF token: FORBIDDEN otherwise. */
+export const mutationProcedure = csrfChecked(signedInProcedure)
 
 /**
  * A procedure for `role` and the roles above it (docs/protocol.md §2.14): UNAUTHORIZED without a caller, FORBIDDEN

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { ADMIN_SESSION_SECONDS, SIGN_IN_LIMITS, createAdmin, createOwner, csrfTokenFor, signInAdmin } from '@gnap/domain'
+import { ADMIN_SESSION_SECONDS, SIGN_IN_LIMITS, createAdmin, createOwner, csrfTokenFor, signInAdmin, type AdminSignIn } from '@gnap/domain'
 import { issueNonInteractiveGrant, type IssuedGrant, type TestDeps } from '@gnap/domain/testing'
 import { ADMIN, apiTestDeps, callerWith, expectTrpcError, orphanAdminSession, ownerSessionValue, recordingJar, signedInAdmin } from './support'
 import { MUTATIONS, everyProcedure, routerPaths } from './procedures'
@@ -24,9 +24,9 @@ afterEach(async () => {
   await t.cleanup()
 })
 
-const guarded = () => everyProcedure(ids).filter(([path]) => path !== 'auth.signIn')
+const guarded = () => everyProcedure(ids).filter(([path]) => path !== 'auth.signIn' && path !== 'auth.verifyCode')
 
-describe('authorization: every procedure but auth.signIn needs a live admin session', () => {
+describe('authorization: every procedure but auth.signIn and auth.verifyCode needs a live admin session', () => {
   it('lists every procedure of the router', () => {
     expect(
       everyProcedure(ids)
@@ -82,7 +82,7 @@ describe('CSRF: mutations need the session’s token in the header', () => {
   it.each(MUTATIONS)('%s answers FORBIDDEN without the header, with a wrong one, or with another session’s', async (path) => {
     const mine = await signedInAdmin(t)
     await createAdmin(t.sql, { email: 'other@example.com', password: 'another long password' })
-    const other = await signInAdmin(t.deps, { email: 'other@example.com', password: 'another long password', ip: null })
+    const other = (await signInAdmin(t.deps, { email: 'other@example.com', password: 'another long password', ip: null })) as AdminSignIn
     const call = everyProcedure(ids).find(([p]) => p === path)![1]
     for (const csrf of [null, '', 'wrong', csrfTokenFor(other!.value), mine.value]) {
       const error = await expectTrpcError(call(await callerWith(t, { session: mine.value, csrf })), 'FORBIDDEN')
@@ -128,14 +128,18 @@ describe('auth.signIn', () => {
     if (set.kind !== 'set') throw new Error('no cookie set')
     expect(set.expiresAt).toEqual(new Date(t.clock.now.getTime() + ADMIN_SESSION_SECONDS * 1000))
     expect(out).toEqual({
+      step: 'signed-in',
       admin: { id: expect.any(String), email: ADMIN.email, role: 'admin' },
       expiresAt: set.expiresAt,
       csrfToken: expect.any(String),
+      mustEnrol: false,
     })
+    if (out.step !== 'signed-in') throw new Error('no session')
     expect(JSON.stringify(out)).not.toContain(set.value)
     // The cookie opens the console; the CSRF token matches it.
     const caller = await callerWith(t, { session: set.value, csrf: out.csrfToken })
-    await expect(caller.auth.session()).resolves.toEqual(out)
+    const { step: _step, ...info } = out
+    await expect(caller.auth.session()).resolves.toEqual(info)
     await expect(caller.auth.signOut()).resolves.toEqual({ ok: true })
   })
 

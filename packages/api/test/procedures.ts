@@ -39,6 +39,7 @@ export function everyProcedure(ids: {
   const now = new Date()
   return [
     ['auth.signIn', (c) => c.auth.signIn({ email: 'ops@example.com', password: 'correct horse battery staple' })],
+    ['auth.verifyCode', (c) => c.auth.verifyCode({ challenge: 'no-such-challenge', code: '123456' })],
     ['auth.session', (c) => c.auth.session()],
     ['auth.signOut', (c) => c.auth.signOut()],
     ['grants.list', (c) => c.grants.list({})],
@@ -48,6 +49,10 @@ export function everyProcedure(ids: {
     ['tokens.byManagementId', (c) => c.tokens.byManagementId({ managementId: ids.managementId })],
     ['tokens.revoke', (c) => c.tokens.revoke({ managementId: ids.managementId })],
     ['clients.list', (c) => c.clients.list({})],
+    ['clients.blocked', (c) => c.clients.blocked()],
+    ['clients.byWalletAddress', (c) => c.clients.byWalletAddress({ walletAddress: 'https://wallet.example/test-app' })],
+    ['clients.block', (c) => c.clients.block({ walletAddress: 'https://wallet.example/test-app', reason: 'its key leaked' })],
+    ['clients.unblock', (c) => c.clients.unblock({ walletAddress: 'https://wallet.example/test-app' })],
     ['stats.overview', (c) => c.stats.overview({ from: new Date(now.getTime() - 86_400_000), to: now })],
     ['audit.list', (c) => c.audit.list({})],
     ['owners.list', (c) => c.owners.list({})],
@@ -70,6 +75,18 @@ export function everyProcedure(ids: {
     ['admins.enable', (c) => c.admins.enable({ adminId: ids.adminId })],
     ['admins.resetPassword', (c) => c.admins.resetPassword({ adminId: ids.adminId })],
     ['admins.signOutEverywhere', (c) => c.admins.signOutEverywhere({ adminId: ids.adminId })],
+    ['account.twoStep', (c) => c.account.twoStep()],
+    ['account.startTotp', (c) => c.account.startTotp()],
+    ['account.confirmTotp', (c) => c.account.confirmTotp({ code: '123456' })],
+    ['account.disableTotp', (c) => c.account.disableTotp({ code: '123456' })],
+    ['account.renewRecoveryCodes', (c) => c.account.renewRecoveryCodes({ code: '123456' })],
+    [
+      'account.changePassword',
+      (c) => c.account.changePassword({ currentPassword: 'x', newPassword: 'a brand new password', confirmPassword: 'a brand new password' }),
+    ],
+    ['account.sessions', (c) => c.account.sessions()],
+    ['account.endSession', (c) => c.account.endSession({ sessionId: '0'.repeat(64) })],
+    ['account.endOtherSessions', (c) => c.account.endOtherSessions()],
   ]
 }
 
@@ -80,6 +97,7 @@ export function everyProcedure(ids: {
  */
 export const MINIMUM_ROLE: Record<ProcedurePath, 'public' | 'signed-in' | AdminRole> = {
   'auth.signIn': 'public',
+  'auth.verifyCode': 'public',
   'auth.session': 'signed-in',
   'auth.signOut': 'signed-in',
   'grants.list': 'viewer',
@@ -89,6 +107,10 @@ export const MINIMUM_ROLE: Record<ProcedurePath, 'public' | 'signed-in' | AdminR
   'tokens.byManagementId': 'viewer',
   'tokens.revoke': 'operator',
   'clients.list': 'viewer',
+  'clients.blocked': 'viewer',
+  'clients.byWalletAddress': 'viewer',
+  'clients.block': 'operator',
+  'clients.unblock': 'operator',
   'stats.overview': 'viewer',
   'audit.list': 'viewer',
   'owners.list': 'viewer',
@@ -108,6 +130,15 @@ export const MINIMUM_ROLE: Record<ProcedurePath, 'public' | 'signed-in' | AdminR
   'admins.enable': 'admin',
   'admins.resetPassword': 'admin',
   'admins.signOutEverywhere': 'admin',
+  'account.twoStep': 'signed-in',
+  'account.startTotp': 'signed-in',
+  'account.confirmTotp': 'signed-in',
+  'account.disableTotp': 'signed-in',
+  'account.renewRecoveryCodes': 'signed-in',
+  'account.changePassword': 'signed-in',
+  'account.sessions': 'signed-in',
+  'account.endSession': 'signed-in',
+  'account.endOtherSessions': 'signed-in',
 }
 
 /** The router's procedure paths, to prove a list of procedures is complete. */
@@ -117,6 +148,8 @@ export const MUTATIONS = [
   'auth.signOut',
   'grants.revoke',
   'tokens.revoke',
+  'clients.block',
+  'clients.unblock',
   'owners.create',
   'owners.edit',
   'owners.addWalletAddress',
@@ -131,4 +164,11 @@ export const MUTATIONS = [
   'admins.enable',
   'admins.resetPassword',
   'admins.signOutEverywhere',
+  'account.startTotp',
+  'account.confirmTotp',
+  'account.disableTotp',
+  'account.renewRecoveryCodes',
+  'account.changePassword',
+  'account.endSession',
+  'account.endOtherSessions',
 ] as const

@@ -69,6 +69,8 @@ describe('no output carries a secret', () => {
     outputs.push(['auth.session', await caller.auth.session()])
     outputs.push(['grants.list', await caller.grants.list({ limit: 100 })])
     outputs.push(['clients.list', await caller.clients.list({})])
+    const clients = [...new Set((await t.db.grant.findMany({ select: { client: true } })).map((g) => g.client))]
+    for (const walletAddress of clients) outputs.push(['clients.byWalletAddress', await caller.clients.byWalletAddress({ walletAddress })])
     outputs.push([
       'stats.overview',
       await caller.stats.overview({ from: new Date(t.clock.now.getTime() - 86_400_000), to: new Date(t.clock.now.getTime() + 1) }),
@@ -83,9 +85,12 @@ describe('no output carries a secret', () => {
       'grants.revoke',
       await caller.grants.revoke({ id: (await t.db.grant.findUniqueOrThrow({ where: { continueId: plain.continueId } })).id }),
     ])
+    outputs.push(['clients.block', await caller.clients.block({ walletAddress: clients[0]!, reason: 'the secrets test blocks it' })])
+    outputs.push(['clients.blocked', await caller.clients.blocked()])
+    outputs.push(['clients.unblock', await caller.clients.unblock({ walletAddress: clients[0]! })])
     outputs.push(['audit.list', await caller.audit.list({})])
     outputs.push(['auth.signOut', await caller.auth.signOut()])
-    expect(new Set(outputs.map(([p]) => p)).size).toBe(12)
+    expect(new Set(outputs.map(([p]) => p)).size).toBe(16)
 
     // Everything secret the database stores, whether or not the test saw it (hashes, interact_ref, nonces).
     const [tokens, grants, interactions, sessions, admins, owners] = await Promise.all([

@@ -29,7 +29,7 @@ export function recordingJar(): RecordingJar {
 export async function signedInAdmin(t: TestDeps, admin: { email: string; password: string; role?: AdminRole } = ADMIN) {
   await createAdmin(t.sql, admin)
   const session = await signInAdmin(t.deps, { ...admin, ip: '192.0.2.10' })
-  if (!session) throw new Error('sign-in failed')
+  if (session?.step !== 'signed-in') throw new Error('sign-in failed')
   return { ...session, csrf: csrfTokenFor(session.value) }
 }
 

@@ -95,6 +95,13 @@ export const unresolvableClientKey = (operation: ClientOperation, description = 
 /** The `client` of a grant request is absent, malformed, not allowed, or its wallet address cannot be used (400). */
 export const badClient = (description: string): GnapError => withStatus('invalid_client', description, 400)
 
+/**
+ * An operator blocked the client instance (docs/protocol.md §2.16): its grant requests, continuations and token
+ * management are refused with 401 invalid_client. The operator's reason is not told.
+ */
+export const clientBlocked = (): GnapError =>
+  new GnapError('invalid_client', 'this client is blocked on this authorization server: ask its operator to unblock it')
+
 /** post-continue: no grant has this continuation id (404). */
 export const unknownContinuationId = (): GnapError => withStatus('invalid_continuation', 'unknown continuation id', 404)
 

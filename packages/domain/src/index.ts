@@ -95,7 +95,26 @@ export {
 export { ADMIN_ROLES, roleAllows, actorOfAdmin, type AdminRole, type ConsoleActor } from './admin/roles'
 export { SIGN_IN_LIMITS } from './rate-limit/sign-in-limit'
 export { limitSecretFailures, SECRET_FAILURE_LIMITS } from './rate-limit/secret-failure-limit'
-export { signInAdmin } from './admin/sign-in-admin'
+export { signInAdmin, completeAdminSignIn, SIGN_IN_CHALLENGE_SECONDS, type AdminSignIn, type AdminSignInChallenge } from './admin/sign-in-admin'
+export {
+  getTwoStepStatus,
+  startTotpEnrolment,
+  confirmTotpEnrolment,
+  disableTotp,
+  renewRecoveryCodes,
+  TOTP_ENROLMENT_SECONDS,
+  type TwoStepStatus,
+} from './admin/two-step'
+export { totpCodeAt, RECOVERY_CODE_COUNT, TOTP_PERIOD_SECONDS } from './admin/totp'
+export {
+  changeAdminPassword,
+  listMySessions,
+  endMySession,
+  endMyOtherSessions,
+  ChangeAdminPasswordInputSchema,
+  SessionHandleInputSchema,
+  type MySession,
+} from './admin/my-account'
 export { signOutAdmin } from './admin/sign-out-admin'
 export { adminFromSession } from './admin/admin-from-session'
 export { listGrants, ListGrantsInputSchema, GRANT_PAGE_MAX, type ListGrantsInput } from './admin/list-grants'
@@ -103,7 +122,9 @@ export { getGrantDetail } from './admin/get-grant-detail'
 export { getTokenChain } from './admin/get-token-chain'
 export { getTokenDetail } from './admin/get-token-detail'
 export { getStats, GetStatsInputSchema } from './admin/get-stats'
-export { listClients, ListClientsInputSchema } from './admin/list-clients'
+export { listClients, listClientBlocks, ListClientsInputSchema, CLIENT_BLOCKS_SHOWN } from './admin/list-clients'
+export { getClientDetail, ClientAddressInputSchema, type ClientDetail } from './admin/get-client-detail'
+export { blockClient, unblockClient, BlockClientInputSchema, UnblockClientInputSchema } from './client/block-client'
 export { adminRevokeGrant } from './admin/admin-revoke-grant'
 export { adminRevokeToken } from './admin/admin-revoke-token'
 export {

@@ -11,3 +11,4 @@ export {
   type InstancesOptions,
 } from './instances'
 export { IDP_SECRET, INTROSPECTION_SECRET, startServer, testServerEnv, type RunningServer, type StartOptions } from './server'
+export { freshTotpCode, markTotpCodeUsed } from './totp'

@@ -164,6 +164,23 @@ export async function seriousViolations(page: Page) {
     .map((v) => ({ id: v.id, impact: v.impact, help: v.help, targets: v.nodes.map((n) => n.target.join(' ')) }))
 }
 
+const PHONE = { width: 390, height: 844 }
+const DESKTOP = { width: 1280, height: 800 }
+
+/**
+ * A console page axe-clean and photographed (`<name>.png`), and at phone width (390 px) still axe-clean,
+ * photographed (`<name>-phone.png`) and without sideways scrolling.
+ */
+export async function checkPage(page: Page, testInfo: TestInfo, name: string): Promise<void> {
+  expect(await seriousViolations(page), name).toEqual([])
+  await screenshot(page, testInfo, name)
+  await page.setViewportSize(PHONE)
+  expect(await seriousViolations(page), `${name} on a phone`).toEqual([])
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width)
+  await screenshot(page, testInfo, `${name}-phone`)
+  await page.setViewportSize(DESKTOP)
+}
+
 /** The sign-in form of the console. */
 export async function signInAsAdmin(page: Page, serverUrl: string, credentials = ADMIN): Promise<void> {
   await page.goto(`${serverUrl}admin/sign-in`)

@@ -337,6 +337,7 @@ interface Endpoint {
 
 const TRPC_PROCEDURES = [
   'auth.signIn',
+  'auth.verifyCode',
   'auth.session',
   'auth.signOut',
   'audit.list',

@@ -1,11 +1,52 @@
-import { listClients, ListClientsInputSchema } from '@gnap/domain'
-import { viewerProcedure, router } from '../trpc'
-import { ClientListSchema } from '../schemas'
+import {
+  blockClient,
+  BlockClientInputSchema,
+  ClientAddressInputSchema,
+  getClientDetail,
+  listClientBlocks,
+  listClients,
+  ListClientsInputSchema,
+  unblockClient,
+  UnblockClientInputSchema,
+} from '@gnap/domain'
+import { z } from 'zod'
+import { operatorProcedure, viewerProcedure, router } from '../trpc'
+import { ClientBlockedSchema, ClientBlockListSchema, ClientDetailSchema, ClientListSchema, ClientUnblockedSchema } from '../schemas'
+
+// Client instances, by wallet address (docs/protocol.md §2.16): every role reads them; operators and admins block
+// and unblock.
 
 export const clientsRouter = router({
-  /** Client wallet addresses with their grant counts, most grants first; `search` is a prefix. */
+  /** Client wallet addresses with their grant counts and whether each is blocked, most grants first; `search` is a prefix. */
   list: viewerProcedure
     .input(ListClientsInputSchema)
     .output(ClientListSchema)
     .query(async ({ ctx, input }) => ({ items: await listClients(ctx.deps, input) })),
+
+  /** The blocked clients, newest block first, with reason, who and when. */
+  blocked: viewerProcedure
+    .input(z.strictObject({}).optional())
+    .output(ClientBlockListSchema)
+    .query(async ({ ctx }) => ({ items: await listClientBlocks(ctx.deps) })),
+
+  /** One client: its block, grants, tokens, last activity and audit entries. A wallet address without grants is shown empty. */
+  byWalletAddress: viewerProcedure
+    .input(ClientAddressInputSchema)
+    .output(ClientDetailSchema)
+    .query(({ ctx, input }) => getClientDetail(ctx.deps, input)),
+
+  /**
+   * Blocks a client with a reason and revokes every grant it holds with their tokens, in one transaction, audited.
+   * BAD_REQUEST for a malformed wallet address or an empty reason; CONFLICT when already blocked.
+   */
+  block: operatorProcedure
+    .input(BlockClientInputSchema)
+    .output(ClientBlockedSchema)
+    .mutation(({ ctx, input }) => blockClient(ctx.deps, { ...input, actor: ctx.actor })),
+
+  /** Unblocks a client (its revoked grants stay revoked), audited. CONFLICT when it is not blocked. */
+  unblock: operatorProcedure
+    .input(UnblockClientInputSchema)
+    .output(ClientUnblockedSchema)
+    .mutation(({ ctx, input }) => unblockClient(ctx.deps, { ...input, actor: ctx.actor })),
 })

@@ -48,10 +48,18 @@ const TOKEN_WITH_GRANT = `
   SELECT t.*, g."client" AS "grantClient", g."state" AS "grantState", g."finalizedReason" AS "grantFinalizedReason"
   FROM "AccessToken" t JOIN "Grant" g ON g."id" = t."grantId"`
 
-export async function findTokenByManagementId(db: SqlRunner, managementId: string): Promise<TokenWithGrant | null> {
+/** A token by its management id, with its grant and whether the grant's client is blocked (one statement). */
+export async function findTokenByManagementId(db: SqlRunner, managementId: string): Promise<(TokenWithGrant & { clientBlocked: boolean }) | null> {
   if (!isId(managementId)) return null
-  const rows = await db.all<TokenJoinRow>(`${TOKEN_WITH_GRANT} WHERE t."managementId" = $1`, [managementId])
-  return rows[0] ? withGrant(rows[0]) : null
+  const rows = await db.all<TokenJoinRow & { blockedClient: string | null }>(
+    `SELECT t.*, g."client" AS "grantClient", g."state" AS "grantState", g."finalizedReason" AS "grantFinalizedReason", b."client" AS "blockedClient"
+     FROM "AccessToken" t JOIN "Grant" g ON g."id" = t."grantId" LEFT JOIN "ClientBlock" b ON b."client" = g."client"
+     WHERE t."managementId" = $1`,
+    [managementId],
+  )
+  if (!rows[0]) return null
+  const { blockedClient, ...row } = rows[0]
+  return { ...withGrant(row), clientBlocked: blockedClient !== null }
 }
 
 /** The token with this value (by its hash), its grant and the grant's access items; null when none. */
@@ -71,8 +79,18 @@ export async function markRotated(tx: SqlRunner, id: string, now: Date): Promise
   return count === 1
 }
 
-/** Revokes the live tokens given; tokens already rotated or revoked keep their state and first time. */
-export function revokeLiveTokens(tx: SqlRunner, where: { grantId: string } | { id: string }, now: Date): Promise<number> {
+/**
+ * Revokes the live tokens given: one token, the tokens of a grant, or those of every grant of a client (its wallet
+ * address as stored). Tokens already rotated or revoked keep their state and first time.
+ */
+export function revokeLiveTokens(tx: SqlRunner, where: { grantId: string } | { id: string } | { client: string }, now: Date): Promise<number> {
+  if ('client' in where) {
+    return tx.run(
+      `UPDATE "AccessToken" SET "state" = 'revoked', "revokedAt" = $1
+        WHERE "state" = 'active' AND "grantId" IN (SELECT "id" FROM "Grant" WHERE "client" = $2)`,
+      [now, where.client],
+    )
+  }
   const [column, value] = 'grantId' in where ? ['grantId', where.grantId] : ['id', where.id]
   return tx.run(`UPDATE "AccessToken" SET "state" = 'revoked', "revokedAt" = $1 WHERE "${column}" = $2 AND "state" = 'active'`, [now, value])
 }

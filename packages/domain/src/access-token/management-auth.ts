@@ -1,5 +1,5 @@
 import type { Deps } from '../deps'
-import { GnapError, unknownManagementId } from '../errors'
+import { GnapError, clientBlocked, unknownManagementId } from '../errors'
 import type { RequestAuth } from '../client/request-auth'
 import { secretMatches } from '../secrets'
 import { findTokenByManagementId, type TokenWithGrant } from './access-token.repo'
@@ -8,7 +8,7 @@ import { findTokenByManagementId, type TokenWithGrant } from './access-token.rep
  * Authenticates a request on a token management URI (POST and DELETE /token/{id}, docs/protocol.md §2.4 steps 1–3
  * and §2.5): a GNAP token that is this very token's value, and a signature by the grant client's key (RFC 9635 §6).
  * The id is looked up before the signature is checked.
- * @throws GnapError invalid_client (401; also for an unknown id on DELETE), invalid_rotation (unknown id on POST: 404)
+ * @throws GnapError invalid_client (401; also for an unknown id on DELETE, and for a blocked client), invalid_rotation (unknown id on POST: 404)
  */
 export async function authenticateTokenManagement(
   deps: Deps,
@@ -19,6 +19,8 @@ export async function authenticateTokenManagement(
   if (!auth.token) throw new GnapError('invalid_client', 'missing access token: use Authorization: GNAP <token>')
   const token = await findTokenByManagementId(deps.sql, managementId)
   if (!token) throw operation === 'post-token' ? unknownManagementId() : new GnapError('invalid_client', 'unknown access token')
+  // Once the token itself is shown, and before the client's keys are fetched (docs/protocol.md §2.16).
+  if (token.clientBlocked && secretMatches(auth.token, token.valueHash)) throw clientBlocked()
   await auth.verifySignature(token.grant.client, operation)
   if (!secretMatches(auth.token, token.valueHash)) {
     throw new GnapError('invalid_client', 'the access token is not the one this management URI names')

@@ -9,7 +9,7 @@ import { hashSecret } from '../secrets'
 import { createAdmin } from './create-admin'
 import { DEMO_ADMIN } from './demo-admin'
 import { ensureFirstAdmin, FirstAdminError } from './ensure-first-admin'
-import { signInAdmin } from './sign-in-admin'
+import { signInAdmin, type AdminSignIn } from './sign-in-admin'
 import { signOutAdmin } from './sign-out-admin'
 import { adminFromSession } from './admin-from-session'
 import { ADMIN_SESSION_SECONDS } from './admin-session'
@@ -93,8 +93,13 @@ describe('signInAdmin', () => {
   })
 
   it('opens an 8-hour admin session stored as hashes only, and audits it', async () => {
-    const s = await signInAdmin(t.deps, { email: ' OPS@example.com', password: ADMIN.password, ip: '192.0.2.1' })
-    expect(s).toMatchObject({ admin: { email: ADMIN.email }, expiresAt: new Date(t.clock.now.getTime() + ADMIN_SESSION_SECONDS * 1000) })
+    const s = (await signInAdmin(t.deps, { email: ' OPS@example.com', password: ADMIN.password, ip: '192.0.2.1' })) as AdminSignIn | null
+    expect(s).toMatchObject({
+      step: 'signed-in',
+      mustEnrol: false,
+      admin: { email: ADMIN.email },
+      expiresAt: new Date(t.clock.now.getTime() + ADMIN_SESSION_SECONDS * 1000),
+    })
     const row = await t.db.session.findUniqueOrThrow({ where: { id: hashSecret(s!.value) } })
     expect(row).toMatchObject({ kind: 'admin', subjectId: s!.admin.id })
     expect(await t.db.auditLog.findMany({ select: { actor: true, action: true, target: true } })).toEqual([
@@ -156,7 +161,7 @@ describe('signInAdmin', () => {
 describe('adminFromSession and signOutAdmin', () => {
   it('finds the administrator of a live admin session, until it expires', async () => {
     await createAdmin(t.sql, ADMIN)
-    const s = (await signInAdmin(t.deps, { ...ADMIN, ip: null }))!
+    const s = (await signInAdmin(t.deps, { ...ADMIN, ip: null })) as AdminSignIn
     expect(await adminFromSession(t.deps, s.value)).toMatchObject({ admin: { email: ADMIN.email }, expiresAt: s.expiresAt })
     t.clock.advance(ADMIN_SESSION_SECONDS)
     expect(await adminFromSession(t.deps, s.value)).toBeNull()
@@ -173,14 +178,14 @@ describe('adminFromSession and signOutAdmin', () => {
     const owner = (await signInOwner(t.deps, { email: 'alice@example.com', password: 'alice-password' }))!
     expect(await adminFromSession(t.deps, owner.value)).toBeNull()
     await createAdmin(t.sql, ADMIN)
-    const s = (await signInAdmin(t.deps, { ...ADMIN, ip: null }))!
+    const s = (await signInAdmin(t.deps, { ...ADMIN, ip: null })) as AdminSignIn
     await t.db.admin.deleteMany()
     expect(await adminFromSession(t.deps, s.value)).toBeNull()
   })
 
   it('signs out: the session is gone, twice is harmless', async () => {
     const admin = await createAdmin(t.sql, ADMIN)
-    const s = (await signInAdmin(t.deps, { ...ADMIN, ip: null }))!
+    const s = (await signInAdmin(t.deps, { ...ADMIN, ip: null })) as AdminSignIn
     await signOutAdmin(t.deps, { sessionValue: s.value, admin })
     await signOutAdmin(t.deps, { sessionValue: s.value, admin: null })
     expect(await adminFromSession(t.deps, s.value)).toBeNull()

@@ -5,6 +5,8 @@ import type { AdminIdentity } from './admin-session'
 
 interface AdminSession {
   admin: AdminIdentity
+  /** Whether two-step sign-in is on for this administrator (docs/protocol.md §2.17). */
+  totpEnabled: boolean
   expiresAt: Date
   /** For `csrfMatches`: the hash of the session's CSRF token. Server-side only. */
   csrfHash: string
@@ -19,5 +21,6 @@ export async function adminFromSession(deps: Deps, cookieValue: string | null): 
   if (!session) return null
   const admin = await findAdminById(deps.sql, session.subjectId)
   if (!admin) return null
-  return { admin, expiresAt: session.expiresAt, csrfHash: session.csrfHash }
+  const { totpEnabled, ...identity } = admin
+  return { admin: identity, totpEnabled, expiresAt: session.expiresAt, csrfHash: session.csrfHash }
 }

@@ -14,10 +14,21 @@ export async function findAdminByEmail(db: SqlRunner, email: string): Promise<(A
   return row ?? null
 }
 
-/** A live administrator (a disabled one is null: their sessions stop working at once). */
-export async function findAdminById(db: SqlRunner, id: string): Promise<AdminIdentity | null> {
-  const [row] = await db.all<AdminIdentity>(`SELECT "id", "email", "role" FROM "Admin" WHERE "id" = $1 AND "disabledAt" IS NULL`, [id])
-  return row ?? null
+/**
+ * A live administrator (a disabled one is null: their sessions stop working at once), and whether their two-step
+ * sign-in is on (docs/protocol.md §2.17).
+ */
+export async function findAdminById(db: SqlRunner, id: string): Promise<(AdminIdentity & { totpEnabled: boolean }) | null> {
+  const [row] = await db.all<AdminIdentity & { totpSecret: string | null }>(
+    `SELECT "id", "email", "role", "totpSecret" FROM "Admin" WHERE "id" = $1 AND "disabledAt" IS NULL`,
+    [id],
+  )
+  return row ? { id: row.id, email: row.email, role: row.role, totpEnabled: row.totpSecret !== null } : null
+}
+
+/** An administrator's password hash (for the change of password). */
+export async function setAdminPasswordHash(db: SqlRunner, id: string, passwordHash: string): Promise<void> {
+  await db.run(`UPDATE "Admin" SET "passwordHash" = $2 WHERE "id" = $1`, [id, passwordHash])
 }
 
 export async function countAdmins(db: SqlRunner): Promise<number> {

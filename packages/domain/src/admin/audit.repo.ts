@@ -19,6 +19,11 @@ export type AuditAction =
   | 'admin.reset-password'
   | 'admin.sign-out-everywhere'
   | 'admin.set-password'
+  | 'admin.password-change'
+  | 'admin.session-end'
+  | 'admin.totp-enable'
+  | 'admin.totp-disable'
+  | 'admin.recovery-codes-renew'
   | 'owner.create'
   | 'owner.edit'
   | 'owner.wallet-address.add'
@@ -29,6 +34,8 @@ export type AuditAction =
   | 'owner.link'
   | 'owner.set-password'
   | 'owner.import'
+  | 'client.block'
+  | 'client.unblock'
 
 /** Every action, for the log's filter (an exact action filter must name one of these). */
 export const AUDIT_ACTIONS = [
@@ -36,6 +43,11 @@ export const AUDIT_ACTIONS = [
   'token.revoke',
   'admin.sign-in',
   'admin.sign-out',
+  'admin.password-change',
+  'admin.session-end',
+  'admin.totp-enable',
+  'admin.totp-disable',
+  'admin.recovery-codes-renew',
   'owner.create',
   'owner.edit',
   'owner.wallet-address.add',
@@ -53,6 +65,8 @@ export const AUDIT_ACTIONS = [
   'admin.reset-password',
   'admin.sign-out-everywhere',
   'admin.set-password',
+  'client.block',
+  'client.unblock',
 ] as const satisfies readonly AuditAction[]
 
 // An action added to the type but not to the list fails the type check here.

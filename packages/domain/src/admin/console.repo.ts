@@ -223,3 +223,41 @@ export async function findLatestClientNames(reads: ReadModels, clients: string[]
   )
   return names
 }
+
+/** Rows shown on one client's page: its newest grants, and its newest tokens. */
+export const CLIENT_ROWS_SHOWN = 50
+
+/** One client's newest grants, with their access types. */
+export function findGrantsOfClient(reads: ReadModels, client: string, take: number) {
+  return reads.grant.findMany({
+    where: { client },
+    orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+    take,
+    select: { ...GRANT_COLUMNS, accessItems: { select: { type: true }, orderBy: { position: 'asc' } } },
+  })
+}
+
+/** One client's grants counted by state and reason. */
+export function countGrantsOfClient(reads: ReadModels, client: string) {
+  return reads.grant.groupBy({ by: ['state', 'finalizedReason'], where: { client }, _count: { _all: true } })
+}
+
+/** The newest tokens of one client's grants. */
+export function findTokensOfClient(reads: ReadModels, client: string, take: number) {
+  return reads.accessToken.findMany({
+    where: { grant: { client } },
+    orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+    take,
+    select: { ...TOKEN_COLUMNS, grantId: true },
+  })
+}
+
+/** When the client last did something the store records: its latest grant change, and its latest token issued or rotated. */
+export async function findLastActivityOfClient(reads: ReadModels, client: string): Promise<Date | null> {
+  const [grants, tokens] = await Promise.all([
+    reads.grant.aggregate({ where: { client }, _max: { updatedAt: true } }),
+    reads.accessToken.aggregate({ where: { grant: { client } }, _max: { createdAt: true } }),
+  ])
+  const times = [grants._max.updatedAt, tokens._max.createdAt].filter((d): d is Date => d !== null)
+  return times.length ? new Date(Math.max(...times.map((d) => d.getTime()))) : null
+}

@@ -1,5 +1,7 @@
 import { z } from 'zod'
 import type { Deps } from '../deps'
+import { blockedClientKey } from '../client/client-block'
+import { findBlockedAmong, findClientBlocks } from '../client/client-block.repo'
 import { findLatestClientNames, groupClients } from './console.repo'
 
 export const ListClientsInputSchema = z.strictObject({
@@ -16,23 +18,37 @@ interface ClientSummary {
   name: string | null
   grants: number
   lastGrantAt: Date | null
+  /** Whether an operator blocked it (docs/protocol.md §2.16). */
+  blocked: boolean
 }
 
 /**
- * The clients (wallet addresses) that requested grants, most grants first: for the console's client filter.
+ * The clients (wallet addresses) that requested grants, most grants first, with whether each is blocked: the
+ * console's clients page and its client filter.
  * @throws ZodError for input out of range
  */
 export async function listClients(deps: Deps, input: ListClientsInput): Promise<ClientSummary[]> {
   const { search, limit } = ListClientsInputSchema.parse(input)
   const groups = await groupClients(deps.reads, { prefix: search || null, take: limit })
-  const names = await findLatestClientNames(
-    deps.reads,
-    groups.map((g) => g.client),
-  )
+  const clients = groups.map((g) => g.client)
+  const [names, blocked] = await Promise.all([
+    findLatestClientNames(deps.reads, clients),
+    findBlockedAmong(deps.sql, [...new Set(clients.map(blockedClientKey))]),
+  ])
   return groups.map((g) => ({
     walletAddress: g.client,
     name: names.get(g.client) ?? null,
     grants: g._count._all,
     lastGrantAt: g._max.createdAt,
+    blocked: blocked.has(blockedClientKey(g.client)),
   }))
+}
+
+/** Blocks listed at most. */
+export const CLIENT_BLOCKS_SHOWN = 100
+
+/** The blocked clients, newest block first, with why, by whom and when (also those that never asked for a grant). */
+export async function listClientBlocks(deps: Deps): Promise<{ walletAddress: string; reason: string; blockedBy: string; blockedAt: Date }[]> {
+  const rows = await findClientBlocks(deps.sql, CLIENT_BLOCKS_SHOWN)
+  return rows.map((r) => ({ walletAddress: r.client, reason: r.reason, blockedBy: r.blockedBy, blockedAt: r.createdAt }))
 }

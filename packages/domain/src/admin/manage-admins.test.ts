@@ -29,7 +29,12 @@ async function anAdmin(email = ROOT.email, role: AdminRole = 'admin') {
   return { ...admin, actor: actorOfAdmin(admin) }
 }
 
-const signIn = (email: string, password = ROOT.password) => signInAdmin(t.deps, { email, password, ip: '192.0.2.1' })
+/** A session of the administrator (no two-step sign-in here), or null for refused credentials. */
+async function signIn(email: string, password = ROOT.password) {
+  const out = await signInAdmin(t.deps, { email, password, ip: '192.0.2.1' })
+  if (out && out.step !== 'signed-in') throw new Error('expected a session, not a code step')
+  return out
+}
 const secretOf = (url: string) => url.split('/').pop() ?? ''
 const use = (url: string, password = NEW_PASSWORD) =>
   setPasswordWithLink(t.deps, { subject: 'admin', secret: secretOf(url), password, confirm: password })

@@ -71,6 +71,8 @@ export const EnvSchema = z
     ACCESS_TOKEN_DELETION_DAYS: z.coerce.number().int().positive().max(3650).default(30),
     // How long an owner's invitation or password-reset link stays usable (docs/protocol.md §7).
     OWNER_LINK_EXPIRY_DAYS: z.coerce.number().int().positive().max(365).default(7),
+    // Every administrator must sign in with a second step (TOTP); one without it may only enrol (docs/protocol.md §2.17).
+    ADMIN_REQUIRE_TOTP: bool(false),
     // Grant requests (POST /) per minute, fixed window; 0 switches a limit off.
     RATE_LIMIT_GRANTS_PER_MINUTE: z.coerce.number().int().min(0).max(1_000_000).default(120),
     RATE_LIMIT_GRANTS_PER_MINUTE_PER_IP: z.coerce.number().int().min(0).max(1_000_000).default(600),
@@ -126,6 +128,8 @@ export interface GnapConfig {
   accessTokenDeletionDays: number
   /** Days an invitation or password-reset link stays usable. */
   ownerLinkExpiryDays: number
+  /** Administrators must enrol two-step sign-in before they may do anything else (docs/protocol.md §2.17). */
+  requireAdminTotp: boolean
   /** Grant requests per minute per client wallet address; 0 = no limit. */
   grantRequestsPerMinutePerClient: number
   /** Grant requests per minute per caller IP (one shared counter without trustProxy); 0 = no limit. */
@@ -153,6 +157,7 @@ export function configFromEnv(env: Env): GnapConfig {
     signatureClockSkewSeconds: env.SIGNATURE_CLOCK_SKEW_SECONDS,
     accessTokenDeletionDays: env.ACCESS_TOKEN_DELETION_DAYS,
     ownerLinkExpiryDays: env.OWNER_LINK_EXPIRY_DAYS,
+    requireAdminTotp: env.ADMIN_REQUIRE_TOTP,
     grantRequestsPerMinutePerClient: env.RATE_LIMIT_GRANTS_PER_MINUTE,
     grantRequestsPerMinutePerIp: env.RATE_LIMIT_GRANTS_PER_MINUTE_PER_IP,
     trustProxy: env.TRUST_PROXY,

@@ -19,6 +19,8 @@ export interface SqlRunner {
 }
 
 export interface Sql extends SqlRunner {
+  /** Which database runs the statements: for the few statements the two do not share (table locks). */
+  readonly dialect: 'sqlite' | 'postgresql'
   /**
    * Runs `fn` in one transaction: committed when it resolves, rolled back when it throws. Inside, use only the
    * runner it is given: on SQLite the store is held for the transaction, so a statement through the store (or
@@ -82,6 +84,7 @@ interface Prepared {
  * away, unless `fn` awaits real I/O, which it must not.
  */
 export class SqliteSql implements Sql {
+  readonly dialect = 'sqlite'
   #prepared = new Map<string, Prepared>()
   #forConnection: Database | null = null
   readonly #direct: SqlRunner
@@ -222,6 +225,7 @@ const TIMESTAMP_OID = 1114
  * and row locks the repositories write decide races (grant.repo.ts `holdGrantState`).
  */
 export class PgSql implements Sql {
+  readonly dialect = 'postgresql'
   readonly #names = new Map<string, string>()
   readonly #types: QueryConfig['types']
 

@@ -1,5 +1,5 @@
 import type { Deps } from '../deps'
-import { GnapError, unknownContinuationId, unknownGrantToCancel } from '../errors'
+import { GnapError, clientBlocked, unknownContinuationId, unknownGrantToCancel } from '../errors'
 import type { RequestAuth } from '../client/request-auth'
 import { secretMatches } from '../secrets'
 import { findGrantByContinueId, type GrantWithRelations } from './grant.repo'
@@ -9,7 +9,7 @@ import { findGrantByContinueId, type GrantWithRelations } from './grant.repo'
  * and §2.3): the grant the id names, its continuation token in `Authorization: GNAP`, then the signature by the
  * grant client's key (RFC 9635 §5, §7.3).
  * @throws GnapError invalid_continuation (401; unknown id: 404 on POST), invalid_request (unknown id: 404 on DELETE),
- *   invalid_client
+ *   invalid_client (401 also for a blocked client)
  */
 export async function authenticateContinuation(
   deps: Deps,
@@ -23,6 +23,8 @@ export async function authenticateContinuation(
   if (!secretMatches(auth.token, grant.continueTokenHash)) {
     throw new GnapError('invalid_continuation', 'the continuation token does not belong to this grant')
   }
+  // Once the continuation token is shown, and before the client's keys are fetched (docs/protocol.md §2.16).
+  if (grant.clientBlocked) throw clientBlocked()
   await auth.verifySignature(grant.client, operation)
   return { grant, continueToken: auth.token }
 }

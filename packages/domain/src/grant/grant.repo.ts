@@ -11,15 +11,27 @@ import type { FinalizedReason, GrantState, GrantStatus } from './grant-state'
 /** A grant row with its state typed as the state machine's (grant-state.ts). */
 export type StoredGrant = Omit<Grant, 'state' | 'finalizedReason'> & GrantStatus
 
-export type GrantWithRelations = StoredGrant & { accessItems: AccessItem[]; interaction: StoredInteraction | null }
+export type GrantWithRelations = StoredGrant & {
+  accessItems: AccessItem[]
+  interaction: StoredInteraction | null
+  /** Whether an operator blocked the grant's client (docs/protocol.md §2.16). */
+  clientBlocked: boolean
+}
 
-/** A grant by its continuation id, with its access items in request order and its interaction. */
+/**
+ * A grant by its continuation id, with its access items in request order, its interaction, and whether its client is
+ * blocked (read in the same statement).
+ */
 export async function findGrantByContinueId(db: SqlRunner, continueId: string): Promise<GrantWithRelations | null> {
   if (!isId(continueId)) return null
-  const [grant] = await db.all<StoredGrant>(`SELECT * FROM "Grant" WHERE "continueId" = $1`, [continueId])
-  if (!grant) return null
+  const [row] = await db.all<StoredGrant & { blockedClient: string | null }>(
+    `SELECT g.*, b."client" AS "blockedClient" FROM "Grant" g LEFT JOIN "ClientBlock" b ON b."client" = g."client" WHERE g."continueId" = $1`,
+    [continueId],
+  )
+  if (!row) return null
+  const { blockedClient, ...grant } = row
   const [accessItems, interaction] = await Promise.all([findAccessItemRows(db, grant.id), findInteractionOfGrant(db, grant.id)])
-  return { ...grant, accessItems, interaction }
+  return { ...grant, accessItems, interaction, clientBlocked: blockedClient !== null }
 }
 
 /** A grant by its id, as stored; null when none. */
@@ -69,7 +81,7 @@ export async function insertGrant(
 }
 
 /** A state to match: `finalizedReason` undefined matches any reason, null only none. */
-type StateMatch = { state: GrantState; finalizedReason?: FinalizedReason | null }
+export type StateMatch = { state: GrantState; finalizedReason?: FinalizedReason | null }
 
 /** SQL matching one of `from`, its parameters numbered from `first`. */
 function matching(from: StateMatch[], first: number): { sql: string; params: SqlValue[] } {
@@ -111,6 +123,23 @@ export async function moveGrant(
   const where = matching(from, params.length + 1)
   const count = await tx.run(`UPDATE "Grant" SET ${set} WHERE ${condition} AND (${where.sql})`, [...params, ...where.params])
   return count === 1
+}
+
+/**
+ * Moves every grant of a client (its wallet address as stored) that is in one of `from` to a finalized state, in one
+ * statement: the set-based form of moveGrant for blocking a client (docs/protocol.md §2.16). The number moved.
+ */
+export async function finalizeGrantsOfClient(
+  tx: SqlRunner,
+  client: string,
+  from: StateMatch[],
+  to: { finalizedReason: FinalizedReason; now: Date },
+): Promise<number> {
+  const where = matching(from, 4)
+  return tx.run(
+    `UPDATE "Grant" SET "state" = 'finalized', "finalizedReason" = $1, "updatedAt" = $2, "finalizedAt" = $2 WHERE "client" = $3 AND (${where.sql})`,
+    [to.finalizedReason, to.now, client, ...where.params],
+  )
 }
 
 /**

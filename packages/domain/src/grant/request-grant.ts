@@ -6,6 +6,7 @@ import { createAccessItems } from '../access/access.repo'
 import { insertAccessToken } from '../access-token/access-token.repo'
 import { isAllowedWalletAddressUrl } from '../client/wallet-address'
 import { clientDisplayName } from '../client/client-name'
+import { refuseBlockedClient } from '../client/client-block'
 import type { RequestAuth } from '../client/request-auth'
 import { admitGrantRequestFromClient } from '../rate-limit/grant-rate-limit'
 import { hashSecret, newId, newNonce, newSecret } from '../secrets'
@@ -16,13 +17,15 @@ import { insertInteraction } from '../interaction/interaction.repo'
 /**
  * POST / — a grant request (docs/protocol.md §2.1). Non-interactive grants are finalized/issued at once, with
  * their token; interactive ones are pending with an interaction.
- * @throws GnapError invalid_client (400 bad client, 401 signature), invalid_request (400), request_denied (429 rate limit)
+ * @throws GnapError invalid_client (400 bad client, 401 signature or blocked client), invalid_request (400), request_denied (429 rate limit)
  */
 export async function requestGrant(deps: Deps, request: GrantRequest, auth: RequestAuth): Promise<GrantResponseJson> {
   const { config } = deps
   if (!isAllowedWalletAddressUrl(request.client, config.allowHttpWalletAddresses)) {
     throw badClient('client must be an https wallet address URL')
   }
+  // A blocked client is refused before anything is fetched for it (docs/protocol.md §2.16).
+  await refuseBlockedClient(deps.sql, request.client)
   // The grant request's client signature (docs/protocol.md §2.1 step 3), by a key the client's wallet address publishes.
   await auth.verifySignature(request.client, 'post-request')
   await admitGrantRequestFromClient(deps, request.client)
@@ -50,6 +53,8 @@ export async function requestGrant(deps: Deps, request: GrantRequest, auth: Requ
         continueTokenHash: hashSecret(continueToken),
         createdAt: now,
       })
+      // After the insert, inside its transaction: a block committed meanwhile is seen here (docs/protocol.md §3 Races).
+      await refuseBlockedClient(tx, request.client)
       await createAccessItems(tx, grantId, request.access)
       return insertAccessToken(tx, { grantId, expiresIn: config.accessTokenExpirySeconds, now })
     })
@@ -90,6 +95,7 @@ export async function requestGrant(deps: Deps, request: GrantRequest, auth: Requ
       clientNonce: finish?.nonce ?? null,
       createdAt: now,
     })
+    await refuseBlockedClient(tx, request.client)
     await createAccessItems(tx, grantId, request.access)
     await insertInteraction(tx, {
       id: interactionId,

@@ -2,11 +2,14 @@ import type { Deps } from '../deps'
 import type { SqlRunner } from '../db/sql'
 import { GnapError, unknownGrant } from '../errors'
 import { revokeLiveTokens } from '../access-token/access-token.repo'
-import { findGrantStatus, moveGrant } from './grant.repo'
+import { finalizeGrantsOfClient, findGrantStatus, moveGrant, type StateMatch } from './grant.repo'
 import { isRejected, isRevoked } from './grant-state'
 
 export type GrantRevocation =
   { outcome: 'revoked'; revokedTokens: number } | { outcome: 'unchanged' | 'already-revoked' | 'unknown'; revokedTokens: 0 }
+
+/** The states a revocation moves to finalized/revoked (docs/protocol.md §2.3); a rejected grant stays as it is. */
+const REVOCABLE: StateMatch[] = [{ state: 'pending' }, { state: 'approved' }, { state: 'finalized', finalizedReason: 'issued' }]
 
 /**
  * The revocation itself, inside the caller's transaction: pending or approved → finalized/revoked,
@@ -20,7 +23,7 @@ export async function revokeGrantInTransaction(tx: SqlRunner, grantId: string, n
   if (!grant) return { outcome: 'unknown', revokedTokens: 0 }
   if (isRevoked(grant)) return { outcome: 'already-revoked', revokedTokens: 0 }
   if (isRejected(grant)) return { outcome: 'unchanged', revokedTokens: 0 }
-  const moved = await moveGrant(tx, grantId, [{ state: 'pending' }, { state: 'approved' }, { state: 'finalized', finalizedReason: 'issued' }], {
+  const moved = await moveGrant(tx, grantId, REVOCABLE, {
     state: 'finalized',
     finalizedReason: 'revoked',
     now,
@@ -28,6 +31,17 @@ export async function revokeGrantInTransaction(tx: SqlRunner, grantId: string, n
   // Another request moved it first: only a revocation can move a grant out of these states for good.
   if (!moved) return { outcome: 'already-revoked', revokedTokens: 0 }
   return { outcome: 'revoked', revokedTokens: await revokeLiveTokens(tx, { grantId }, now) }
+}
+
+/**
+ * Revokes every grant of a client (its wallet address as stored) and every live token of them, inside the caller's
+ * transaction: the same transitions as revokeGrantInTransaction, in two statements whatever the number of grants
+ * (blocking a client, docs/protocol.md §2.16). The numbers of grants and tokens revoked.
+ */
+export async function revokeGrantsOfClientInTransaction(tx: SqlRunner, client: string, now: Date): Promise<{ grants: number; tokens: number }> {
+  const grants = await finalizeGrantsOfClient(tx, client, REVOCABLE, { finalizedReason: 'revoked', now })
+  const tokens = await revokeLiveTokens(tx, { client }, now)
+  return { grants, tokens }
 }
 
 /**

@@ -122,3 +122,20 @@ export async function attemptSignIn<A extends { passwordHash: string | null }>(
     check.done()
   }
 }
+
+/**
+ * The second step of a sign-in (a TOTP or recovery code, docs/protocol.md §2.17) under the same counters as
+ * passwords: an attempt for `email` from `ip` is reserved before `check` runs and given back when it answers
+ * something; a wrong code (null) stays counted, so guessing codes locks out like guessing passwords.
+ * @throws GnapError request_denied (429, retryAfterSeconds) when a limit is reached
+ */
+export async function attemptSignInStep<T>(
+  deps: Deps,
+  input: { scope: Scope; email: string; ip: string | null; check: () => Promise<T | null> },
+): Promise<T | null> {
+  const reservation = await reserveSignInAttempt(deps.sql, input.scope, input.email, input.ip, deps.clock())
+  const result = await input.check()
+  if (result === null) return null
+  await releaseSignInAttempt(deps.sql, reservation)
+  return result
+}

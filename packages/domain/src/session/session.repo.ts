@@ -45,3 +45,17 @@ export function deleteExpiredSessions(db: SqlRunner, now: Date, take: number): P
 export function deleteSessionsOf(db: SqlRunner, kind: SessionKind, subjectId: string): Promise<number> {
   return db.run(`DELETE FROM "Session" WHERE "kind" = $1 AND "subjectId" = $2`, [kind, subjectId])
 }
+
+/** The live sessions of one account at `now`, newest first. */
+export function listSessionsOf(db: SqlRunner, kind: SessionKind, subjectId: string, now: Date): Promise<SessionRow[]> {
+  return db.all<SessionRow>(
+    `SELECT "id", "kind", "subjectId", "csrfHash", "createdAt", "expiresAt" FROM "Session"
+     WHERE "kind" = $1 AND "subjectId" = $2 AND "expiresAt" > $3 ORDER BY "createdAt" DESC, "id"`,
+    [kind, subjectId, now],
+  )
+}
+
+/** Ends every session of one account but `keepId`; the number ended. */
+export function deleteOtherSessionsOf(db: SqlRunner, kind: SessionKind, subjectId: string, keepId: string): Promise<number> {
+  return db.run(`DELETE FROM "Session" WHERE "kind" = $1 AND "subjectId" = $2 AND "id" <> $3`, [kind, subjectId, keepId])
+}

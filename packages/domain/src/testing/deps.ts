@@ -43,6 +43,7 @@ export function testConfig(overrides: Partial<GnapConfig> = {}): GnapConfig {
     signatureClockSkewSeconds: 30,
     accessTokenDeletionDays: 30,
     ownerLinkExpiryDays: 7,
+    requireAdminTotp: false,
     grantRequestsPerMinutePerClient: 120,
     grantRequestsPerMinutePerIp: 600,
     trustProxy: false,

@@ -15,6 +15,8 @@ import { SignOutButton } from '../_components/sign-out-button'
 export default async function ConsoleLayout({ children }: { children: ReactNode }) {
   const session = await currentAdminSession()
   if (!session) redirect('/admin/sign-in')
+  // ADMIN_REQUIRE_TOTP and no two-step sign-in yet: only the enrolment (docs/protocol.md §2.17).
+  if (session.mustEnrol) redirect('/admin/enrol')
   return (
     <AdminProviders csrfToken={session.csrfToken}>
       <RoleProvider admin={session.admin}>
@@ -31,6 +33,9 @@ export default async function ConsoleLayout({ children }: { children: ReactNode 
               <span>
                 Signed in as <strong>{session.admin.email}</strong> ({session.admin.role})
               </span>
+              <Link href="/admin/account" className="button quiet">
+                My account
+              </Link>
               <SignOutButton />
             </div>
           </div>

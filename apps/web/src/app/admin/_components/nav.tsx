@@ -6,6 +6,7 @@ import { usePathname } from 'next/navigation'
 const LINKS = [
   { href: '/admin', label: 'Overview', exact: true },
   { href: '/admin/grants', label: 'Grants', exact: false },
+  { href: '/admin/clients', label: 'Clients', exact: false },
   { href: '/admin/owners', label: 'Owners', exact: false },
   { href: '/admin/audit', label: 'Audit log', exact: false },
   { href: '/admin/administrators', label: 'Administrators', exact: false },

@@ -1,7 +1,7 @@
 import Link from 'next/link'
 import type { InputHTMLAttributes, ReactNode } from 'react'
 import type { GrantStatusName, TokenStatus } from '@gnap/domain'
-import { formatDateTime, GRANT_STATUS_LABEL, TOKEN_STATUS_LABEL } from '../_lib/format'
+import { auditActionLabel, formatDateTime, GRANT_STATUS_LABEL, TOKEN_STATUS_LABEL } from '../_lib/format'
 import { errorCode, errorMessage } from '../_lib/errors'
 
 // Small building blocks shared by the console's pages (no state, usable from server and client components).
@@ -132,5 +132,33 @@ export function Pager({ noun, firstHref, nextHref }: { noun: string; firstHref: 
         )}
       </div>
     </nav>
+  )
+}
+
+/** The audit entries about one thing (an owner, a client), newest first, as a panel with its heading. */
+export function AuditEntries({
+  heading,
+  entries,
+}: {
+  heading: string
+  entries: { id: string; actor: string; action: string; detail: string | null; createdAt: Date }[]
+}) {
+  return (
+    <section className="panel" aria-labelledby="audit-heading">
+      <h2 id="audit-heading">{heading}</h2>
+      {entries.length === 0 ? (
+        <p className="muted">None yet.</p>
+      ) : (
+        <ol className="timeline">
+          {entries.map((a) => (
+            <li key={a.id}>
+              <Time value={a.createdAt} />
+              {auditActionLabel(a.action)} by {a.actor}
+              {a.detail && <span className="cell-sub">{a.detail}</span>}
+            </li>
+          ))}
+        </ol>
+      )}
+    </section>
   )
 }

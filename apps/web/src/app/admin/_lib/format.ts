@@ -75,6 +75,11 @@ export const AUDIT_ACTION_LABEL: Record<AuditAction, string> = {
   'token.revoke': 'Revoked a token',
   'admin.sign-in': 'Signed in',
   'admin.sign-out': 'Signed out',
+  'admin.password-change': 'Changed their password',
+  'admin.session-end': 'Ended a session',
+  'admin.totp-enable': 'Turned on two-step sign-in',
+  'admin.totp-disable': 'Turned off two-step sign-in',
+  'admin.recovery-codes-renew': 'Made new recovery codes',
   'owner.create': 'Created an owner',
   'owner.edit': 'Edited an owner',
   'owner.wallet-address.add': 'Added a wallet address',
@@ -92,6 +97,8 @@ export const AUDIT_ACTION_LABEL: Record<AuditAction, string> = {
   'admin.reset-password': 'Reset an administrator’s password',
   'admin.sign-out-everywhere': 'Signed an administrator out everywhere',
   'admin.set-password': 'Set their password with a link',
+  'client.block': 'Blocked a client',
+  'client.unblock': 'Unblocked a client',
 }
 
 /** An entry's action in words; an action this console does not know is shown as recorded. */

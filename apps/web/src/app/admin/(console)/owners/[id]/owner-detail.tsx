@@ -8,11 +8,11 @@ import { useId, useState, type FormEvent } from 'react'
 import type { AppRouter } from '@gnap/api'
 import { useTRPC } from '../../../_lib/trpc'
 import { errorMessage } from '../../../_lib/errors'
-import { auditActionLabel, formatSeconds } from '../../../_lib/format'
+import { formatSeconds } from '../../../_lib/format'
 import { ConfirmedAction, useConfirmation } from '../../../_components/confirm-dialog'
 import { ForRole, useCan } from '../../../_lib/role'
 import { Notice } from '../../../_components/notice'
-import { Empty, ErrorMessage, GrantStatusBadge, Loading, Time } from '../../../_components/ui'
+import { AuditEntries, Empty, ErrorMessage, GrantStatusBadge, Loading, Time } from '../../../_components/ui'
 import { OwnerStatusBadge } from '../owner-status'
 
 type OwnerDetail = inferRouterOutputs<AppRouter>['owners']['byId']
@@ -158,22 +158,7 @@ export function OwnerDetailView({ id, created }: { id: string; created: boolean 
         )}
       </section>
 
-      <section className="panel" aria-labelledby="audit-heading">
-        <h2 id="audit-heading">Audit entries about this owner</h2>
-        {o.audit.length === 0 ? (
-          <p className="muted">None yet.</p>
-        ) : (
-          <ol className="timeline">
-            {o.audit.map((a) => (
-              <li key={a.id}>
-                <Time value={a.createdAt} />
-                {auditActionLabel(a.action)} by {a.actor}
-                {a.detail && <span className="cell-sub">{a.detail}</span>}
-              </li>
-            ))}
-          </ol>
-        )}
-      </section>
+      <AuditEntries heading="Audit entries about this owner" entries={o.audit} />
 
       <ForRole role="admin">
         <DangerZone owner={o} onDone={setNotice} />
