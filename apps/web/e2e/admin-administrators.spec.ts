@@ -5,22 +5,21 @@
 // at desktop and phone width, and work with the keyboard alone.
 import type { Page, TestInfo } from '@playwright/test'
 import { createAdmin, openStore, type AdminRole } from '@gnap/domain'
-import { ADMIN, expect, screenshot, seriousViolations, signInAsAdmin, test, type AdminWorld } from './support/admin-world'
+import {
+  ADMIN,
+  checkPage as checkConsolePage,
+  expect,
+  screenshot,
+  seriousViolations,
+  signInAsAdmin,
+  test,
+  type AdminWorld,
+} from './support/admin-world'
 
-const PHONE = { width: 390, height: 844 }
-const DESKTOP = { width: 1280, height: 800 }
 const NEW_PASSWORD = 'violet kettle under stairs'
 
-/** axe-clean, photographed, and at phone width still axe-clean, photographed and without sideways scrolling. */
-async function checkPage(page: Page, testInfo: TestInfo, name: string) {
-  expect(await seriousViolations(page), name).toEqual([])
-  await screenshot(page, testInfo, `admin-administrators-${name}`)
-  await page.setViewportSize(PHONE)
-  expect(await seriousViolations(page), `${name} on a phone`).toEqual([])
-  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width)
-  await screenshot(page, testInfo, `admin-administrators-${name}-phone`)
-  await page.setViewportSize(DESKTOP)
-}
+/** The shared axe, screenshot and phone-width check, under this spec's names. */
+const checkPage = (page: Page, testInfo: TestInfo, name: string) => checkConsolePage(page, testInfo, `admin-administrators-${name}`)
 
 /** An administrator of `role` written into the server's database. */
 async function addAdmin(world: AdminWorld, email: string, role: AdminRole) {
@@ -44,9 +43,7 @@ test.describe('administrators and roles', () => {
       await expect(page).toHaveURL(`${url}admin/administrators`)
       await expect(page.getByRole('heading', { level: 1 })).toHaveText('Administrators')
       const rows = page.getByRole('table').getByRole('row')
-      await expect(rows).toHaveCount(2)
-      await expect(rows.nth(1)).toContainText(ADMIN.email)
-      await expect(rows.nth(1)).toContainText('You')
+      await expect(rows.filter({ hasText: ADMIN.email })).toContainText('You')
       await checkPage(page, testInfo, 'list')
       await page.getByLabel('Email').fill('Olga@Example.com')
       await page.getByLabel('Role').selectOption('operator')
@@ -55,7 +52,6 @@ test.describe('administrators and roles', () => {
       const shown = page.getByTestId('invitation-link')
       await expect(shown).toHaveText(new RegExp(`^${url}admin/set-password/[A-Za-z0-9_-]{43}$`))
       link = (await shown.textContent())!.trim()
-      await expect(rows).toHaveCount(3)
       await expect(rows.filter({ hasText: 'olga@example.com' })).toContainText('Waiting for a password')
       await checkPage(page, testInfo, 'invited')
     })
@@ -193,19 +189,5 @@ test.describe('administrators and roles', () => {
     await page.getByRole('button', { name: 'Enable' }).focus()
     await page.keyboard.press('Enter')
     await expect(page.getByRole('status')).toHaveText('Enabled: they can sign in again with their password.')
-
-    // The last admin's own role cannot be lowered: the server says why.
-    await page.goto(`${url}admin/administrators`)
-    await page.getByRole('link', { name: ADMIN.email }).focus()
-    await page.keyboard.press('Enter')
-    await expect(page.getByRole('heading', { level: 1 })).toHaveText(ADMIN.email)
-    await page.getByLabel('New role').focus()
-    await page.keyboard.press('ArrowUp')
-    await page.keyboard.press('Tab')
-    await expect(page.getByRole('button', { name: 'Change role' })).toBeFocused()
-    await page.keyboard.press('Enter')
-    await expect(page.getByRole('main').getByRole('alert')).toContainText(
-      `No active admin would be left: ${ADMIN.email} is the last one and cannot be made operator.`,
-    )
   })
 })
