@@ -6,6 +6,7 @@ import { clientsRouter } from './routers/clients'
 import { statsRouter } from './routers/stats'
 import { auditRouter } from './routers/audit'
 import { ownersRouter } from './routers/owners'
+import { adminsRouter } from './routers/admins'
 import { accountRouter } from './routers/account'
 import { apiKeysRouter } from './routers/api-keys'
 
@@ -17,6 +18,7 @@ export const appRouter = router({
   stats: statsRouter,
   audit: auditRouter,
   owners: ownersRouter,
+  admins: adminsRouter,
   account: accountRouter,
   apiKeys: apiKeysRouter,
 })

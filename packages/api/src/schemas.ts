@@ -310,3 +310,18 @@ export const ApiKeyViewSchema = z.strictObject({
 export const ApiKeyListSchema = z.strictObject({ items: z.array(ApiKeyViewSchema) })
 /** The one answer that carries a secret: the new key, shown once (docs/protocol.md §2.18). */
 export const ApiKeyCreatedSchema = z.strictObject({ key: z.string().regex(/^gnap_ak_[0-9a-f]{16}_[A-Za-z0-9_-]{43}$/), apiKey: ApiKeyViewSchema })
+export const AdminListSchema = z.array(
+  z.strictObject({
+    id,
+    email: z.string().max(254),
+    role: z.enum(ADMIN_ROLES),
+    status: z.enum(['active', 'invited', 'disabled']),
+    createdAt: date,
+    lastSignInAt: date.nullable(),
+  }),
+)
+export const AdminInvitationSchema = z.strictObject({ id, email: z.string().max(254), url, expiresAt: date })
+export const AdminRoleResultSchema = z.strictObject({ id, role: z.enum(ADMIN_ROLES) })
+export const AdminIdResultSchema = z.strictObject({ id })
+export const AdminSessionsEndedSchema = z.strictObject({ id, endedSessions: z.number().int().min(0) })
+export const AdminResetSchema = z.strictObject({ id, url, expiresAt: date, endedSessions: z.number().int().min(0) })

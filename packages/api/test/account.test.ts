@@ -108,7 +108,13 @@ describe('ADMIN_REQUIRE_TOTP', () => {
     const { caller, cookie, csrf } = await signedInCaller()
     expect(await caller.auth.session()).toMatchObject({ mustEnrol: true })
     const allowed = ['auth.session', 'auth.signOut', 'account.twoStep', 'account.startTotp', 'account.confirmTotp', 'auth.signIn', 'auth.verifyCode']
-    const ids = { grantId: crypto.randomUUID(), managementId: crypto.randomUUID(), ownerId: crypto.randomUUID(), apiKeyId: '0123456789abcdef' }
+    const ids = {
+      grantId: crypto.randomUUID(),
+      managementId: crypto.randomUUID(),
+      ownerId: crypto.randomUUID(),
+      adminId: crypto.randomUUID(),
+      apiKeyId: '0123456789abcdef',
+    }
     for (const [path, call] of everyProcedure(ids).filter(([p]) => !allowed.includes(p))) {
       const error = await expectTrpcError(call(caller), 'FORBIDDEN')
       expect(error.message, path).toBe('turn on two-step sign-in first: this server requires it')

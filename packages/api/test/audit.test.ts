@@ -1,8 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { AUDIT_ACTIONS, createOwner } from '@gnap/domain'
+import { AUDIT_ACTIONS } from '@gnap/domain'
 import { issueNonInteractiveGrant, type TestDeps } from '@gnap/domain/testing'
 import { adminCaller, apiTestDeps, callerWith, expectTrpcError } from './support'
-import { everyProcedure, routerPaths } from './procedures'
+import { everyProcedure, routerPaths, seedProcedureIds } from './procedures'
 
 // The audit log's procedure (docs/protocol.md §2.15): filters for every role, input refused with a readable
 // BAD_REQUEST, and no procedure of the router changing or removing an entry.
@@ -72,31 +72,11 @@ describe('audit.list', () => {
 
 describe('the audit log is append-only', () => {
   it('no procedure of the router changes or removes an entry: after calling each, every earlier entry is still there as it was', async () => {
-    const grant = await issueNonInteractiveGrant(t)
-    const grantId = (await t.db.grant.findFirstOrThrow()).id
-    const bob = await createOwner(t.sql, {
-      email: 'bob@example.com',
-      name: 'Bob',
-      password: 'bob-password',
-      walletAddresses: ['https://wallet.example/bob'],
-    })
+    const ids = await seedProcedureIds(t)
     const { caller } = await adminCaller(t, 'admin')
     // Deleting the owner and signing out last, so every other procedure runs with the owner and the session.
     const last = ['owners.delete', 'auth.signOut']
-    // A key to revoke, written directly.
-    const apiKey = await t.db.apiKey.create({
-      data: {
-        id: '0123456789abcdef',
-        name: 'existing',
-        role: 'viewer',
-        prefix: 'gnap_ak_0123456789abcdef',
-        hash: '0'.repeat(64),
-        createdBy: 'setup',
-      },
-    })
-    const procedures = everyProcedure({ grantId, managementId: grant.managementId, ownerId: bob.id, apiKeyId: apiKey.id }).sort(
-      ([a], [b]) => last.indexOf(a) - last.indexOf(b),
-    )
+    const procedures = everyProcedure(ids).sort(([a], [b]) => last.indexOf(a) - last.indexOf(b))
     expect(procedures.map(([p]) => p).sort()).toEqual(routerPaths())
     const snapshot = () => t.db.auditLog.findMany({ orderBy: { id: 'asc' } })
     let before = await snapshot()
@@ -108,12 +88,13 @@ describe('the audit log is append-only', () => {
       before = after
     }
     // The procedures that change something did run, and wrote their entries.
-    // (Every action but a token's revocation, after its grant's, and the owner's own password and the import, which
-    // are not console procedures; and My account's changes, which need the right password or a code from the
-    // authenticator app, and whose entries the domain's two-step tests check.)
+    // (Every action but a token's revocation, after its grant's, and an owner's or administrator's own password set
+    // with a link and the import, which are not console procedures; and My account's changes, which need the right
+    // password or a code from the authenticator app, and whose entries the domain's two-step tests check.)
     const unreachable: string[] = [
       'token.revoke',
       'owner.set-password',
+      'admin.set-password',
       'owner.import',
       'admin.password-change',
       'admin.totp-enable',

@@ -1,27 +1,14 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { ADMIN_SESSION_SECONDS, SIGN_IN_LIMITS, createAdmin, createOwner, csrfTokenFor, signInAdmin, type AdminSignIn } from '@gnap/domain'
-import { issueNonInteractiveGrant, type IssuedGrant, type TestDeps } from '@gnap/domain/testing'
+import { ADMIN_SESSION_SECONDS, SIGN_IN_LIMITS, createAdmin, csrfTokenFor, signInAdmin, type AdminSignIn } from '@gnap/domain'
+import type { TestDeps } from '@gnap/domain/testing'
 import { ADMIN, apiTestDeps, callerWith, expectTrpcError, orphanAdminSession, ownerSessionValue, recordingJar, signedInAdmin } from './support'
-import { MUTATIONS, everyProcedure, routerPaths } from './procedures'
+import { MUTATIONS, everyProcedure, routerPaths, seedProcedureIds, type ProcedureIds } from './procedures'
 
 let t: TestDeps
-let grant: IssuedGrant
-let ids: { grantId: string; managementId: string; ownerId: string; apiKeyId: string }
+let ids: ProcedureIds
 beforeEach(async () => {
   t = await apiTestDeps()
-  grant = await issueNonInteractiveGrant(t)
-  const row = await t.db.grant.findUniqueOrThrow({ where: { continueId: grant.continueId } })
-  const bob = await createOwner(t.sql, {
-    email: 'bob@example.com',
-    name: 'Bob',
-    password: 'bob-password',
-    walletAddresses: ['https://wallet.example/bob'],
-  })
-  // A key to revoke, written directly: the tests below count audit entries.
-  const apiKey = await t.db.apiKey.create({
-    data: { id: '0123456789abcdef', name: 'existing', role: 'viewer', prefix: 'gnap_ak_0123456789abcdef', hash: '0'.repeat(64), createdBy: 'setup' },
-  })
-  ids = { grantId: row.id, managementId: grant.managementId, ownerId: bob.id, apiKeyId: apiKey.id }
+  ids = await seedProcedureIds(t)
 })
 afterEach(async () => {
   await t.cleanup()

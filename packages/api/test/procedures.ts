@@ -1,7 +1,36 @@
-import type { createCaller } from '../src/root'
+import type { inferRouterInputs } from '@trpc/server'
+import { createAdmin, createOwner, type AdminRole } from '@gnap/domain'
+import { issueNonInteractiveGrant, type TestDeps } from '@gnap/domain/testing'
+import type { AppRouter, createCaller } from '../src/root'
 import { appRouter } from '../src/root'
 
-type Caller = ReturnType<typeof createCaller>
+export type Caller = ReturnType<typeof createCaller>
+
+type Inputs = inferRouterInputs<AppRouter>
+/** `router.procedure` for every procedure of the app router, from its type: a new procedure is a new path. */
+export type ProcedurePath = { [R in keyof Inputs & string]: `${R}.${keyof Inputs[R] & string}` }[keyof Inputs & string]
+
+let invited = 0
+
+export type ProcedureIds = Parameters<typeof everyProcedure>[0]
+
+/** Rows for every procedure to act on: an issued grant and its token, an owner, an operator to manage, an API key. */
+export async function seedProcedureIds(t: TestDeps): Promise<ProcedureIds> {
+  const grant = await issueNonInteractiveGrant(t)
+  const row = await t.db.grant.findUniqueOrThrow({ where: { continueId: grant.continueId } })
+  const bob = await createOwner(t.sql, {
+    email: 'bob@example.com',
+    name: 'Bob',
+    password: 'bob-password',
+    walletAddresses: ['https://wallet.example/bob'],
+  })
+  const target = await createAdmin(t.sql, { email: 'target@example.com', password: 'target password for tests', role: 'operator' })
+  // A key to revoke, written directly (the audit tests count entries).
+  const apiKey = await t.db.apiKey.create({
+    data: { id: '0123456789abcdef', name: 'existing', role: 'viewer', prefix: 'gnap_ak_0123456789abcdef', hash: '0'.repeat(64), createdBy: 'setup' },
+  })
+  return { grantId: row.id, managementId: grant.managementId, ownerId: bob.id, adminId: target.id, apiKeyId: apiKey.id }
+}
 
 /** Every procedure of the router, called with valid input (ids of real rows where it takes ids). */
 export function everyProcedure(ids: {
@@ -9,7 +38,9 @@ export function everyProcedure(ids: {
   managementId: string
   ownerId: string
   apiKeyId: string
-}): [path: string, call: (c: Caller) => Promise<unknown>][] {
+  /** An administrator other than the caller. */
+  adminId: string
+}): [path: ProcedurePath, call: (c: Caller) => Promise<unknown>][] {
   const now = new Date()
   return [
     ['auth.signIn', (c) => c.auth.signIn({ email: 'ops@example.com', password: 'correct horse battery staple' })],
@@ -42,6 +73,13 @@ export function everyProcedure(ids: {
     ['owners.enable', (c) => c.owners.enable({ ownerId: ids.ownerId })],
     ['owners.delete', (c) => c.owners.delete({ ownerId: ids.ownerId })],
     ['owners.issueLink', (c) => c.owners.issueLink({ ownerId: ids.ownerId, kind: 'invitation' })],
+    ['admins.list', (c) => c.admins.list()],
+    ['admins.invite', (c) => c.admins.invite({ email: `invited-${++invited}@example.com`, role: 'viewer' })],
+    ['admins.changeRole', (c) => c.admins.changeRole({ adminId: ids.adminId, role: 'viewer' })],
+    ['admins.disable', (c) => c.admins.disable({ adminId: ids.adminId })],
+    ['admins.enable', (c) => c.admins.enable({ adminId: ids.adminId })],
+    ['admins.resetPassword', (c) => c.admins.resetPassword({ adminId: ids.adminId })],
+    ['admins.signOutEverywhere', (c) => c.admins.signOutEverywhere({ adminId: ids.adminId })],
     ['account.twoStep', (c) => c.account.twoStep()],
     ['account.startTotp', (c) => c.account.startTotp()],
     ['account.confirmTotp', (c) => c.account.confirmTotp({ code: '123456' })],
@@ -60,6 +98,71 @@ export function everyProcedure(ids: {
   ]
 }
 
+/**
+ * Who may call each procedure (docs/protocol.md §2.14): `public` (sign-in), `signed-in` (one's own session, any
+ * role), or the lowest role that may. Typed by the router, so a new procedure does not compile until it is listed
+ * here; the role matrix (role-matrix.test.ts) checks every entry against every role.
+ */
+export const MINIMUM_ROLE: Record<ProcedurePath, 'public' | 'signed-in' | AdminRole> = {
+  'auth.signIn': 'public',
+  'auth.verifyCode': 'public',
+  'auth.session': 'signed-in',
+  'auth.signOut': 'signed-in',
+  'grants.list': 'viewer',
+  'grants.byId': 'viewer',
+  'grants.revoke': 'operator',
+  'tokens.chain': 'viewer',
+  'tokens.byManagementId': 'viewer',
+  'tokens.revoke': 'operator',
+  'clients.list': 'viewer',
+  'clients.blocked': 'viewer',
+  'clients.byWalletAddress': 'viewer',
+  'clients.block': 'operator',
+  'clients.unblock': 'operator',
+  'stats.overview': 'viewer',
+  'audit.list': 'viewer',
+  'owners.list': 'viewer',
+  'owners.byId': 'viewer',
+  'owners.create': 'admin',
+  'owners.edit': 'admin',
+  'owners.addWalletAddress': 'admin',
+  'owners.removeWalletAddress': 'admin',
+  'owners.disable': 'admin',
+  'owners.enable': 'admin',
+  'owners.delete': 'admin',
+  'owners.issueLink': 'admin',
+  'admins.list': 'viewer',
+  'admins.invite': 'admin',
+  'admins.changeRole': 'admin',
+  'admins.disable': 'admin',
+  'admins.enable': 'admin',
+  'admins.resetPassword': 'admin',
+  'admins.signOutEverywhere': 'admin',
+  'account.twoStep': 'signed-in',
+  'account.startTotp': 'signed-in',
+  'account.confirmTotp': 'signed-in',
+  'account.disableTotp': 'signed-in',
+  'account.renewRecoveryCodes': 'signed-in',
+  'account.changePassword': 'signed-in',
+  'account.sessions': 'signed-in',
+  'account.endSession': 'signed-in',
+  'account.endOtherSessions': 'signed-in',
+  'apiKeys.list': 'admin',
+  'apiKeys.create': 'admin',
+  'apiKeys.revoke': 'admin',
+}
+
+/**
+ * What only a person signed in to the console may call, never an API key of any role (docs/protocol.md §2.18):
+ * signing in, one's own session and account, and managing API keys and administrators (a key that could make keys
+ * or invite people would outlive its own revocation).
+ */
+export const PEOPLE_ONLY = (path: ProcedurePath): boolean =>
+  MINIMUM_ROLE[path] === 'public' ||
+  MINIMUM_ROLE[path] === 'signed-in' ||
+  path.startsWith('apiKeys.') ||
+  (path.startsWith('admins.') && path !== 'admins.list')
+
 /** The router's procedure paths, to prove a list of procedures is complete. */
 export const routerPaths = (): string[] => Object.keys(appRouter._def.procedures).sort()
 
@@ -77,6 +180,12 @@ export const MUTATIONS = [
   'owners.enable',
   'owners.delete',
   'owners.issueLink',
+  'admins.invite',
+  'admins.changeRole',
+  'admins.disable',
+  'admins.enable',
+  'admins.resetPassword',
+  'admins.signOutEverywhere',
   'account.startTotp',
   'account.confirmTotp',
   'account.disableTotp',

@@ -50,8 +50,15 @@ export {
   OwnerIdInputSchema,
 } from './owner/manage-owners'
 export { listOwners, getOwnerDetail, ListOwnersInputSchema, OWNER_PAGE_MAX, type OwnerDetail, type OwnerListItem } from './owner/owner-views'
-export { issueOwnerLink, SET_PASSWORD_PATH } from './owner/owner-link'
-export { setPasswordWithLink, checkOwnerLink, LINK_PROBLEM_TEXT, type LinkProblem, type SetPasswordResult } from './owner/set-password-with-link'
+export { issueOwnerLink, issuePasswordLink, SET_PASSWORD_PATH, SET_PASSWORD_PATHS } from './password-link/password-link'
+export {
+  setPasswordWithLink,
+  checkPasswordLink,
+  LINK_PROBLEM_TEXT,
+  type LinkProblem,
+  type SetPasswordResult,
+} from './password-link/set-password-with-link'
+export type { LinkSubject } from './password-link/password-link.repo'
 export { passwordProblem, PASSWORD_RULES_TEXT, PASSWORD_LENGTH } from './owner/password-rules'
 export { importOwners, type ImportReport, type ImportRowResult } from './owner/import-owners'
 export { parseOwnerFile, ownerFileFormat, type OwnerFileRow } from './owner/owner-import-file'
@@ -70,6 +77,21 @@ export { ensureFirstAdmin, FirstAdminError } from './admin/ensure-first-admin'
 export { DEMO_ADMIN } from './admin/demo-admin'
 export { findDemoState, removeDemoState, type DemoStateItem } from './admin/demo-state'
 export { ADMIN_SESSION_SECONDS, type AdminIdentity } from './admin/admin-session'
+export {
+  listAdmins,
+  inviteAdmin,
+  changeAdminRole,
+  disableAdmin,
+  enableAdmin,
+  resetAdminPassword,
+  signOutAdminEverywhere,
+  ADMIN_LINK_TTL_SECONDS,
+  InviteAdminInputSchema,
+  ChangeAdminRoleInputSchema,
+  AdminIdInputSchema,
+  type AdminListItem,
+  type AdminStatus,
+} from './admin/manage-admins'
 export { ADMIN_ROLES, roleAllows, actorOfAdmin, type AdminRole, type ConsoleActor } from './admin/roles'
 export { SIGN_IN_LIMITS } from './rate-limit/sign-in-limit'
 export { limitSecretFailures, SECRET_FAILURE_LIMITS } from './rate-limit/secret-failure-limit'

@@ -72,7 +72,8 @@ const NONCE_ROUTES = new Set(['interact', 'grant'])
 /**
  * A request path as the request log may hold it (docs/protocol.md §8.9): the interaction nonce of
  * `/interact/{id}/{nonce}/…` and `/grant/{id}/{nonce}/…` replaced by `[redacted]` (with the id, it opens the
- * interaction), and so is the secret of an owner's link `/account/set-password/{secret}` (docs/protocol.md §7),
+ * interaction), and so is the secret of an owner's link `/account/set-password/{secret}` (docs/protocol.md §7) and
+ * of an administrator's `/admin/set-password/{secret}` (§2.14),
  * under any spelling the router accepts (percent-encoded, upper case, doubled or dot segments); the query left out
  * (finish URLs carry `interact_ref` and `hash` there); the rest cut to 200 characters so a hostile URL cannot flood
  * the log. Takes a path or a whole URL.
@@ -88,10 +89,11 @@ export function loggablePath(pathOrUrl: string): string {
   const named = segments.flatMap((s, i) => (s === '' ? [] : [i]))
   const name = (n: number) => (named[n] === undefined ? '' : decoded(segments[named[n] as number] ?? '').toLowerCase())
   const secretAt = named[2]
-  // `/interact/{id}/{nonce}/…`, `/grant/{id}/{nonce}/…` and the owner's one-time link `/account/set-password/{secret}`
-  // (docs/protocol.md §7): the third segment opens something.
+  // `/interact/{id}/{nonce}/…`, `/grant/{id}/{nonce}/…` and the one-time links `/account/set-password/{secret}` and
+  // `/admin/set-password/{secret}` (docs/protocol.md §7, §2.14): the third segment opens something.
   const first = name(0)
-  if ((NONCE_ROUTES.has(first) || (first === 'account' && name(1) === 'set-password')) && secretAt !== undefined) segments[secretAt] = '[redacted]'
+  const isLink = (first === 'account' || first === 'admin') && name(1) === 'set-password'
+  if ((NONCE_ROUTES.has(first) || isLink) && secretAt !== undefined) segments[secretAt] = '[redacted]'
   return segments.join('/').slice(0, 200)
 }
 

@@ -2,11 +2,11 @@ import { PASSWORD_LENGTH, PASSWORD_RULES_TEXT } from '@gnap/domain'
 import { html } from './html'
 import { renderPage } from './pages'
 
-// The page an owner's one-time link opens (docs/protocol.md §7): a new password, typed twice. It posts to its own
-// URL, so the link's secret never leaves the address bar, and carries no script.
+// The page an owner's or an administrator's one-time link opens (docs/protocol.md §7, §2.14): a new password, typed
+// twice. It posts to its own URL, so the link's secret never leaves the address bar, and carries no script.
 
 export function setPasswordPage(view: {
-  ownerName: string
+  accountName: string
   invitation: boolean
   error: string | null
   status?: number
@@ -18,7 +18,7 @@ export function setPasswordPage(view: {
     title,
     html`<p class="eyebrow">${view.invitation ? 'Welcome' : 'Password reset'}</p>
       <h1>${title}</h1>
-      <p class="who">For ${view.ownerName}.</p>
+      <p class="who">For ${view.accountName}.</p>
       <form class="sign-in" method="post">
         <label for="password">New password</label>
         <input

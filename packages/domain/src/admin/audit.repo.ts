@@ -12,6 +12,13 @@ export type AuditAction =
   | 'token.revoke'
   | 'admin.sign-in'
   | 'admin.sign-out'
+  | 'admin.invite'
+  | 'admin.role'
+  | 'admin.disable'
+  | 'admin.enable'
+  | 'admin.reset-password'
+  | 'admin.sign-out-everywhere'
+  | 'admin.set-password'
   | 'admin.password-change'
   | 'admin.session-end'
   | 'admin.totp-enable'
@@ -53,6 +60,13 @@ export const AUDIT_ACTIONS = [
   'owner.link',
   'owner.set-password',
   'owner.import',
+  'admin.invite',
+  'admin.role',
+  'admin.disable',
+  'admin.enable',
+  'admin.reset-password',
+  'admin.sign-out-everywhere',
+  'admin.set-password',
   'client.block',
   'client.unblock',
   'api-key.create',

@@ -5,11 +5,14 @@ import { insertAdmin } from './admin.repo'
 import type { AdminIdentity } from './admin-session'
 import { ADMIN_ROLES } from './roles'
 
+/** An administrator's email as it is stored and compared: lower case. */
+export const AdminEmailSchema = z
+  .email()
+  .max(254)
+  .transform((e) => e.toLowerCase())
+
 const AdminInputSchema = z.strictObject({
-  email: z
-    .email()
-    .max(254)
-    .transform((e) => e.toLowerCase()),
+  email: AdminEmailSchema,
   // Longer than the owners' minimum: an administrator can revoke every grant.
   password: z.string().min(12).max(256),
   // The first administrator, created from the environment, is an `admin`.

@@ -2,6 +2,7 @@ import type { Sql, SqlRunner } from '../db/sql'
 import { DEMO_OWNER } from '../owner/demo-owner'
 import { deleteOwner, deleteOwnerWalletAddress, findOwnerByEmail, findOwnerOfWalletAddress } from '../owner/owner.repo'
 import { verifyPassword } from '../owner/password'
+import { deletePasswordLinksOf } from '../password-link/password-link.repo'
 import { deleteSessionsOf } from '../session/session.repo'
 import { deleteAdmin, listAdminsWithHashes } from './admin.repo'
 import { DEMO_ADMIN } from './demo-admin'
@@ -39,7 +40,7 @@ export async function findDemoState(db: SqlRunner): Promise<DemoStateItem[]> {
 }
 
 /**
- * Removes what `findDemoState` finds, in one transaction, with the sessions of the removed accounts. Grants and the
+ * Removes what `findDemoState` finds, in one transaction, with the sessions and password links of the removed accounts. Grants and the
  * audit log are kept. Returns what was removed. With no administrator left, the next start creates one from
  * ADMIN_EMAIL and ADMIN_PASSWORD.
  */
@@ -51,9 +52,11 @@ export async function removeDemoState(db: Sql): Promise<DemoStateItem[]> {
     for (const item of found) {
       if (item.kind === 'admin') {
         await deleteSessionsOf(tx, 'admin', item.id)
+        await deletePasswordLinksOf(tx, 'admin', item.id)
         await deleteAdmin(tx, item.id)
       } else if (item.kind === 'owner') {
         await deleteSessionsOf(tx, 'owner', item.id)
+        await deletePasswordLinksOf(tx, 'owner', item.id)
         await deleteOwner(tx, item.id)
       } else {
         await deleteOwnerWalletAddress(tx, item.id)

@@ -4,7 +4,7 @@ import { useTestDeps } from '../testing/use-test-deps'
 import { createOwner } from './create-owner'
 import { importOwners } from './import-owners'
 import { parseOwnerFile, ownerFileFormat } from './owner-import-file'
-import { checkOwnerLink } from './set-password-with-link'
+import { checkPasswordLink } from '../password-link/set-password-with-link'
 import { findOwnerByEmail } from './owner.repo'
 import { verifyPassword } from './password'
 
@@ -26,7 +26,7 @@ const outcomes = (r: Awaited<ReturnType<typeof run>>) => r.rows.map((row) => [ro
 const counts = async () => ({
   owners: await t.db.owner.count(),
   addresses: await t.db.ownerWalletAddress.count(),
-  links: await t.db.ownerLink.count(),
+  links: await t.db.passwordLink.count(),
 })
 
 describe('importOwners', () => {
@@ -56,7 +56,7 @@ describe('importOwners', () => {
     for (const invitation of report.invitations) {
       const secret = invitation.url.split('/').pop() ?? ''
       expect(invitation.url).toMatch(/^https:\/\/auth\.example\/account\/set-password\//)
-      expect(await checkOwnerLink(t.deps, secret)).toMatchObject({ kind: 'usable', linkKind: 'invitation' })
+      expect(await checkPasswordLink(t.deps, 'owner', secret)).toMatchObject({ kind: 'usable', linkKind: 'invitation' })
       expect(await databaseText(t)).not.toContain(secret)
     }
     const alice = await findOwnerByEmail(t.sql, 'alice@example.com')

@@ -6,7 +6,7 @@ import { isUniqueViolation } from '../db/errors'
 import { assertWalletAddressesFree } from './manage-owners'
 import type { SqlRunner } from '../db/sql'
 import { newId } from '../secrets'
-import { issueOwnerLink } from './owner-link'
+import { issueOwnerLink } from '../password-link/password-link'
 import type { OwnerFileRow } from './owner-import-file'
 import { normalUrl } from './owns-access'
 import {

@@ -7,6 +7,8 @@ import { createOwner } from './create-owner'
 import { signInOwner } from './sign-in-owner'
 import { addWalletAddress, adminCreateOwner, adminDeleteOwner, disableOwner, editOwner, enableOwner, removeWalletAddress } from './manage-owners'
 import { getOwnerDetail, listOwners } from './owner-views'
+import { issueOwnerLink } from '../password-link/password-link'
+import { checkPasswordLink } from '../password-link/set-password-with-link'
 
 const t = useTestDeps()
 
@@ -162,6 +164,7 @@ describe('disable, enable, delete', () => {
     const otherOwner = await requestPendingGrant(t, grantRequest({ access: [outgoingAccess({ identifier: 'https://wallet.example/alice-other' })] }))
     await signInOwner(t.deps, { email: ALICE.email, password: PASSWORD })
     await editOwner(t.deps, { change: { ownerId: id, email: ALICE.email, name: 'Alice A' }, actor: ADMIN })
+    const { url } = await issueOwnerLink(t.sql, { ownerId: id, kind: 'reset', now: t.clock.now, ttlSeconds: 3600, baseUrl: 'https://auth.example/' })
 
     const { revokedGrants } = await adminDeleteOwner(t.deps, { change: { ownerId: id }, actor: ADMIN })
     expect(revokedGrants).toBe(2)
@@ -171,6 +174,9 @@ describe('disable, enable, delete', () => {
     expect(await t.db.owner.count()).toBe(0)
     expect(await t.db.ownerWalletAddress.count()).toBe(0)
     expect(await t.db.session.count({ where: { kind: 'owner' } })).toBe(0)
+    // Their link goes with them: it could set the password of nobody, and says so.
+    expect(await t.db.passwordLink.count()).toBe(0)
+    expect(await checkPasswordLink(t.deps, 'owner', url.split('/').pop()!)).toEqual({ kind: 'problem', problem: 'unknown' })
     const about = await t.db.auditLog.findMany({ where: { target: `owner:${id}` }, orderBy: { createdAt: 'asc' } })
     expect(about.map((a) => a.action)).toEqual(['owner.edit', 'owner.delete'])
     expect(about[1]!.detail).toContain('alice@example.com')

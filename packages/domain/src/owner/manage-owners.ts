@@ -8,7 +8,8 @@ import type { ConsoleActor } from '../admin/roles'
 import { revokeGrantInTransaction } from '../grant/revoke-grant'
 import { deleteSessionsOf } from '../session/session.repo'
 import { normalUrl } from './owns-access'
-import { issueOwnerLink } from './owner-link'
+import { issueOwnerLink } from '../password-link/password-link'
+import { deletePasswordLinksOf } from '../password-link/password-link.repo'
 import {
   deleteOwner as deleteOwnerRow,
   deleteOwnerWalletAddress,
@@ -254,8 +255,8 @@ export async function enableOwner(deps: Deps, input: { change: z.input<typeof Ow
 }
 
 /**
- * Deletes an owner: every live grant on their wallet addresses is revoked, their sessions end, the owner and their
- * addresses go; the audit entries about them stay (they name the owner by id and email).
+ * Deletes an owner: every live grant on their wallet addresses is revoked, their sessions and links end, the owner and
+ * their addresses go; the audit entries about them stay (they name the owner by id and email).
  * @throws ConsoleError not_found
  */
 export async function adminDeleteOwner(
@@ -269,6 +270,7 @@ export async function adminDeleteOwner(
     const addresses = await findWalletAddressesOf(tx, owner.id)
     const revoked = await revokeGrantsNaming(tx, addresses, input.actor, `owner ${owner.email} deleted`, now)
     await deleteSessionsOf(tx, 'owner', owner.id)
+    await deletePasswordLinksOf(tx, 'owner', owner.id)
     await deleteOwnerRow(tx, owner.id)
     await audit(tx, input.actor, 'owner.delete', owner.id, `${owner.email} (${addresses.join(', ')}); ${grantsWord(revoked)}`, now)
     return revoked

@@ -41,9 +41,9 @@ export function deleteExpiredSessions(db: SqlRunner, now: Date, take: number): P
   return db.run(`DELETE FROM "Session" WHERE "id" IN (SELECT "id" FROM "Session" WHERE "expiresAt" <= $1 LIMIT $2)`, [now, take])
 }
 
-/** Ends every session of one account (its account is being removed). */
-export async function deleteSessionsOf(db: SqlRunner, kind: SessionKind, subjectId: string): Promise<void> {
-  await db.run(`DELETE FROM "Session" WHERE "kind" = $1 AND "subjectId" = $2`, [kind, subjectId])
+/** Ends every session of one account; how many there were. */
+export function deleteSessionsOf(db: SqlRunner, kind: SessionKind, subjectId: string): Promise<number> {
+  return db.run(`DELETE FROM "Session" WHERE "kind" = $1 AND "subjectId" = $2`, [kind, subjectId])
 }
 
 /** The live sessions of one account at `now`, newest first. */

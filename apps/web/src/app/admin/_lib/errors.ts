@@ -38,7 +38,8 @@ export function errorMessage(e: unknown, opts: { notFound?: string } = {}): stri
     case 'UNAUTHORIZED':
       return 'Your session has ended. Sign in again to continue.'
     case 'FORBIDDEN':
-      return 'This page is out of date for your session. Reload the page and try again.'
+      // Below the procedure's role (docs/protocol.md §2.14) the server says which role it needs; else a stale CSRF token.
+      return /\brole\b/.test(message) ? sentence(message) : 'This page is out of date for your session. Reload the page and try again.'
     case 'NOT_FOUND':
       return opts.notFound ?? 'Nothing was found with this id.'
     case 'CONFLICT':

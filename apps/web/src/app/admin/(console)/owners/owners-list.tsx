@@ -6,6 +6,7 @@ import { useRouter, useSearchParams } from 'next/navigation'
 import type { FormEvent } from 'react'
 import { useTRPC } from '../../_lib/trpc'
 import { Empty, ListError, Loading, Pager, Time } from '../../_components/ui'
+import { ForRole } from '../../_lib/role'
 import { OwnerStatusBadge } from './owner-status'
 
 const listHref = (q: string, after?: string) => {
@@ -41,9 +42,11 @@ export function OwnersList() {
           <h1>Owners</h1>
           <p>The people whose wallet addresses this server decides for: they approve grants on the consent screen.</p>
         </div>
-        <Link href="/admin/owners/new" className="button">
-          Create owner
-        </Link>
+        <ForRole role="admin">
+          <Link href="/admin/owners/new" className="button">
+            Create owner
+          </Link>
+        </ForRole>
       </div>
 
       <section className="panel" aria-labelledby="search-heading">
@@ -89,9 +92,11 @@ export function OwnersList() {
             </Empty>
           ) : (
             <Empty title="No owners yet.">
-              <p>
-                <Link href="/admin/owners/new">Create the first owner</Link>, then give them an invitation link to set their password.
-              </p>
+              <ForRole role="admin">
+                <p>
+                  <Link href="/admin/owners/new">Create the first owner</Link>, then give them an invitation link to set their password.
+                </p>
+              </ForRole>
             </Empty>
           )}
         </div>

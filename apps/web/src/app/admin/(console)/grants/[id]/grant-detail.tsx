@@ -9,6 +9,7 @@ import { useTRPC } from '../../../_lib/trpc'
 import { errorMessage } from '../../../_lib/errors'
 import { ACCESS_TYPE_LABEL, GRANT_STATUS_MEANING, formatAmount, formatSeconds, sentenceCase } from '../../../_lib/format'
 import { ConfirmedAction, useConfirmation } from '../../../_components/confirm-dialog'
+import { useCan } from '../../../_lib/role'
 import { Notice } from '../../../_components/notice'
 import { ErrorMessage, GrantStatusBadge, Loading, Time } from '../../../_components/ui'
 import { TokenChain } from './token-chain'
@@ -260,6 +261,7 @@ function RevokeGrant({ grant, onRevoked }: { grant: GrantDetail; onRevoked(messa
   const trpc = useTRPC()
   const queryClient = useQueryClient()
   const confirmation = useConfirmation()
+  const canRevoke = useCan('operator')
   const liveTokens = grant.tokens.filter((t) => t.status === 'active' || t.status === 'expired').length
 
   const revoke = useMutation(
@@ -280,8 +282,8 @@ function RevokeGrant({ grant, onRevoked }: { grant: GrantDetail; onRevoked(messa
     }),
   )
 
-  // `revocable` is the domain's canRevoke: the grants DELETE /continue/{id} would revoke too.
-  if (!grant.revocable && !confirmation.open) return null
+  // `revocable` is the domain's canRevoke: the grants DELETE /continue/{id} would revoke too. A viewer may not revoke.
+  if (!canRevoke || (!grant.revocable && !confirmation.open)) return null
   return (
     <ConfirmedAction
       label="Revoke grant"

@@ -10,6 +10,7 @@ import { useTRPC } from '../../../_lib/trpc'
 import { errorMessage } from '../../../_lib/errors'
 import { formatSeconds } from '../../../_lib/format'
 import { ConfirmedAction, useConfirmation } from '../../../_components/confirm-dialog'
+import { ForRole, useCan } from '../../../_lib/role'
 import { Notice } from '../../../_components/notice'
 import { AuditEntries, Empty, ErrorMessage, GrantStatusBadge, Loading, Time } from '../../../_components/ui'
 import { OwnerStatusBadge } from '../owner-status'
@@ -80,7 +81,9 @@ export function OwnerDetailView({ id, created }: { id: string; created: boolean 
               <Time value={o.updatedAt} />
             </dd>
           </dl>
-          <EditOwner owner={o} onDone={setNotice} />
+          <ForRole role="admin">
+            <EditOwner owner={o} onDone={setNotice} />
+          </ForRole>
         </section>
 
         <section className="panel" aria-labelledby="sign-in-heading">
@@ -98,8 +101,10 @@ export function OwnerDetailView({ id, created }: { id: string; created: boolean 
               </span>
             </dd>
           </dl>
-          <h3>Sign-in links</h3>
-          <IssueLinks owner={o} />
+          <ForRole role="admin">
+            <h3>Sign-in links</h3>
+            <IssueLinks owner={o} />
+          </ForRole>
         </section>
       </div>
 
@@ -155,7 +160,9 @@ export function OwnerDetailView({ id, created }: { id: string; created: boolean 
 
       <AuditEntries heading="Audit entries about this owner" entries={o.audit} />
 
-      <DangerZone owner={o} onDone={setNotice} />
+      <ForRole role="admin">
+        <DangerZone owner={o} onDone={setNotice} />
+      </ForRole>
     </>
   )
 }
@@ -269,6 +276,7 @@ function WalletAddresses({ owner, onDone }: { owner: OwnerDetail; onDone(message
   const trpc = useTRPC()
   const queryClient = useQueryClient()
   const [formKey, setFormKey] = useState(0)
+  const canManage = useCan('admin')
   const add = useMutation(
     trpc.owners.addWalletAddress.mutationOptions({
       onSuccess: async () => {
@@ -290,27 +298,29 @@ function WalletAddresses({ owner, onDone }: { owner: OwnerDetail; onDone(message
         {owner.walletAddresses.map((url) => (
           <li key={url}>
             <code>{url}</code>
-            {owner.walletAddresses.length > 1 && <RemoveAddress owner={owner} url={url} onDone={onDone} />}
+            {canManage && owner.walletAddresses.length > 1 && <RemoveAddress owner={owner} url={url} onDone={onDone} />}
           </li>
         ))}
       </ul>
-      <form key={formKey} onSubmit={submit} className="inline-form" aria-label="Add a wallet address">
-        <div className="grow">
-          <label htmlFor="add-address">Add a wallet address</label>
-          <input
-            id="add-address"
-            name="walletAddress"
-            type="url"
-            required
-            placeholder="https://wallet.example/name"
-            spellCheck={false}
-            autoComplete="off"
-          />
-        </div>
-        <button type="submit" className="button" disabled={add.isPending}>
-          {add.isPending ? 'Adding…' : 'Add'}
-        </button>
-      </form>
+      {canManage && (
+        <form key={formKey} onSubmit={submit} className="inline-form" aria-label="Add a wallet address">
+          <div className="grow">
+            <label htmlFor="add-address">Add a wallet address</label>
+            <input
+              id="add-address"
+              name="walletAddress"
+              type="url"
+              required
+              placeholder="https://wallet.example/name"
+              spellCheck={false}
+              autoComplete="off"
+            />
+          </div>
+          <button type="submit" className="button" disabled={add.isPending}>
+            {add.isPending ? 'Adding…' : 'Add'}
+          </button>
+        </form>
+      )}
       {add.isError && <ErrorMessage title="The address was not added.">{errorMessage(add.error)}</ErrorMessage>}
     </section>
   )

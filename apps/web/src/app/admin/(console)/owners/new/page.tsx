@@ -1,9 +1,23 @@
 import Link from 'next/link'
+import { roleAllows } from '@gnap/domain/roles'
+import { currentAdminSession } from '../../../../../server/admin-session'
 import { CreateOwnerForm } from './create-owner-form'
 
 export const metadata = { title: 'Create owner' }
 
-export default function NewOwnerPage() {
+export default async function NewOwnerPage() {
+  const session = await currentAdminSession()
+  if (!session || !roleAllows(session.admin.role, 'admin')) {
+    return (
+      <>
+        <p className="breadcrumb">
+          <Link href="/admin/owners">← Owners</Link>
+        </p>
+        <h1>Create owner</h1>
+        <p>Only an administrator with the admin role can create owners. Ask one to create the owner, or to give you that role.</p>
+      </>
+    )
+  }
   return (
     <>
       <p className="breadcrumb">

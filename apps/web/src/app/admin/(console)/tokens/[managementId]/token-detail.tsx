@@ -9,6 +9,7 @@ import { useTRPC } from '../../../_lib/trpc'
 import { errorMessage } from '../../../_lib/errors'
 import { formatSeconds } from '../../../_lib/format'
 import { ConfirmedAction, useConfirmation } from '../../../_components/confirm-dialog'
+import { useCan } from '../../../_lib/role'
 import { Notice } from '../../../_components/notice'
 import { ErrorMessage, GrantStatusBadge, Loading, Time, TokenStatusBadge } from '../../../_components/ui'
 
@@ -139,6 +140,7 @@ function RevokeToken({ detail, onRevoked }: { detail: TokenDetail; onRevoked(mes
   const trpc = useTRPC()
   const queryClient = useQueryClient()
   const confirmation = useConfirmation()
+  const canRevoke = useCan('operator')
   const t = detail.token
   const revocable = t.status === 'active' || t.status === 'expired'
 
@@ -156,7 +158,8 @@ function RevokeToken({ detail, onRevoked }: { detail: TokenDetail; onRevoked(mes
     }),
   )
 
-  if (!revocable && !confirmation.open) return null
+  // A viewer may not revoke.
+  if (!canRevoke || (!revocable && !confirmation.open)) return null
   return (
     <ConfirmedAction
       label="Revoke token"

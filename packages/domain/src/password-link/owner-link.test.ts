@@ -2,10 +2,10 @@ import { beforeEach, describe, expect, it } from 'vitest'
 import { databaseText } from '../testing/deps'
 import { useTestDeps } from '../testing/use-test-deps'
 import { createSession } from '../session/create-session'
-import { createOwner } from './create-owner'
-import { issueOwnerLink } from './owner-link'
-import { checkOwnerLink, setPasswordWithLink } from './set-password-with-link'
-import { verifyPassword } from './password'
+import { createOwner } from '../owner/create-owner'
+import { verifyPassword } from '../owner/password'
+import { issueOwnerLink } from './password-link'
+import { checkPasswordLink, setPasswordWithLink } from './set-password-with-link'
 
 const t = useTestDeps()
 
@@ -21,7 +21,8 @@ beforeEach(async () => {
 const issue = (kind: 'invitation' | 'reset' = 'reset', ttlSeconds = 7 * DAY) =>
   issueOwnerLink(t.sql, { ownerId, kind, now: t.clock.now, ttlSeconds, baseUrl: 'https://auth.example/' })
 const secretOf = (url: string) => url.split('/').pop() ?? ''
-const use = (url: string, password = NEW_PASSWORD, confirm = password) => setPasswordWithLink(t.deps, { secret: secretOf(url), password, confirm })
+const use = (url: string, password = NEW_PASSWORD, confirm = password) =>
+  setPasswordWithLink(t.deps, { subject: 'owner', secret: secretOf(url), password, confirm })
 const storedHash = async () => (await t.db.owner.findUniqueOrThrow({ where: { id: ownerId } })).passwordHash
 
 describe('issueOwnerLink', () => {
@@ -30,7 +31,7 @@ describe('issueOwnerLink', () => {
     expect(url).toMatch(/^https:\/\/auth\.example\/account\/set-password\/[A-Za-z0-9_-]{43}$/)
     expect(expiresAt).toEqual(new Date(t.clock.now.getTime() + 3 * DAY * 1000))
     expect(await databaseText(t)).not.toContain(secretOf(url))
-    expect(await checkOwnerLink(t.deps, secretOf(url))).toEqual({ kind: 'usable', ownerName: 'Alice', linkKind: 'invitation' })
+    expect(await checkPasswordLink(t.deps, 'owner', secretOf(url))).toEqual({ kind: 'usable', accountName: 'Alice', linkKind: 'invitation' })
   })
 
   it('voids the earlier unused link of the same kind, not a link of the other kind', async () => {
@@ -38,7 +39,7 @@ describe('issueOwnerLink', () => {
     const invitation = (await issue('invitation')).url
     const second = (await issue('reset')).url
     expect(await use(first)).toEqual({ kind: 'problem', problem: 'unknown' })
-    expect((await checkOwnerLink(t.deps, secretOf(invitation))).kind).toBe('usable')
+    expect((await checkPasswordLink(t.deps, 'owner', secretOf(invitation))).kind).toBe('usable')
     expect(await use(second)).toEqual({ kind: 'done' })
   })
 })
@@ -77,7 +78,7 @@ describe('setPasswordWithLink', () => {
   it('refuses a link after it expired, and says so', async () => {
     const url = (await issue('reset', DAY)).url
     t.clock.now = new Date(t.clock.now.getTime() + DAY * 1000)
-    expect(await checkOwnerLink(t.deps, secretOf(url))).toEqual({ kind: 'problem', problem: 'expired' })
+    expect(await checkPasswordLink(t.deps, 'owner', secretOf(url))).toEqual({ kind: 'problem', problem: 'expired' })
     expect(await use(url)).toEqual({ kind: 'problem', problem: 'expired' })
     expect(await verifyPassword(await storedHash(), ALICE.password)).toBe(true)
   })
@@ -85,7 +86,7 @@ describe('setPasswordWithLink', () => {
   it('sets nothing for a disabled owner, and says the account is disabled', async () => {
     const url = (await issue('reset')).url
     await t.db.owner.update({ where: { id: ownerId }, data: { status: 'disabled' } })
-    expect(await checkOwnerLink(t.deps, secretOf(url))).toEqual({ kind: 'problem', problem: 'disabled' })
+    expect(await checkPasswordLink(t.deps, 'owner', secretOf(url))).toEqual({ kind: 'problem', problem: 'disabled' })
     expect(await use(url)).toEqual({ kind: 'problem', problem: 'disabled' })
     expect(await verifyPassword(await storedHash(), ALICE.password)).toBe(true)
   })
@@ -95,7 +96,7 @@ describe('setPasswordWithLink', () => {
     ['a secret of the wrong shape', 'not-a-secret'],
     ['an empty secret', ''],
   ])('says %s is not valid', async (_name, secret) => {
-    expect(await setPasswordWithLink(t.deps, { secret, password: NEW_PASSWORD, confirm: NEW_PASSWORD })).toEqual({
+    expect(await setPasswordWithLink(t.deps, { subject: 'owner', secret, password: NEW_PASSWORD, confirm: NEW_PASSWORD })).toEqual({
       kind: 'problem',
       problem: 'unknown',
     })
@@ -111,7 +112,7 @@ describe('setPasswordWithLink', () => {
     const result = await use(url, password, confirm)
     expect(result).toMatchObject({ kind: 'refused', reason: expect.stringMatching(reason) })
     expect(await verifyPassword(await storedHash(), ALICE.password)).toBe(true)
-    expect((await checkOwnerLink(t.deps, secretOf(url))).kind).toBe('usable')
+    expect((await checkPasswordLink(t.deps, 'owner', secretOf(url))).kind).toBe('usable')
     expect(await t.db.auditLog.count()).toBe(0)
   })
 
@@ -122,6 +123,6 @@ describe('setPasswordWithLink', () => {
     await expect(use(url)).rejects.toThrow()
     expect(await verifyPassword(await storedHash(), ALICE.password)).toBe(true)
     expect(await t.db.session.count()).toBe(1)
-    expect((await checkOwnerLink(t.deps, secretOf(url))).kind).toBe('usable')
+    expect((await checkPasswordLink(t.deps, 'owner', secretOf(url))).kind).toBe('usable')
   })
 })

@@ -1,0 +1,153 @@
+'use client'
+
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import Link from 'next/link'
+import { useEffect, useRef, useState, type FormEvent } from 'react'
+import { ADMIN_ROLES, type AdminRole } from '@gnap/domain/roles'
+import { useTRPC } from '../../_lib/trpc'
+import { errorMessage } from '../../_lib/errors'
+import { ForRole, useSignedInAdminId } from '../../_lib/role'
+import { Empty, ErrorMessage, Loading, Time } from '../../_components/ui'
+import { AdminStatusBadge, ROLE_TEXT } from './admin-words'
+
+/** Every administrator, and for an admin the invitation form. */
+export function AdministratorsView() {
+  const trpc = useTRPC()
+  const me = useSignedInAdminId()
+  const admins = useQuery(trpc.admins.list.queryOptions())
+  return (
+    <>
+      <div className="page-head">
+        <div>
+          <h1>Administrators</h1>
+          <p>The people who run this server from the console, each with a role: viewers read, operators also revoke, admins also manage people.</p>
+        </div>
+      </div>
+      <ForRole role="admin">
+        <InviteForm />
+      </ForRole>
+      <section className="panel" aria-labelledby="admins-heading">
+        <h2 id="admins-heading">Everyone with access</h2>
+        {admins.isPending ? (
+          <Loading>Loading administrators…</Loading>
+        ) : admins.isError ? (
+          <ErrorMessage title="The administrators could not be shown.">{errorMessage(admins.error)}</ErrorMessage>
+        ) : admins.data.length === 0 ? (
+          <Empty title="No administrators." />
+        ) : (
+          <div className="table-wrap">
+            <table>
+              <caption className="visually-hidden">Administrators by email</caption>
+              <thead>
+                <tr>
+                  <th scope="col">Email</th>
+                  <th scope="col">Role</th>
+                  <th scope="col">Status</th>
+                  <th scope="col">Last sign-in</th>
+                  <th scope="col">Added</th>
+                </tr>
+              </thead>
+              <tbody>
+                {admins.data.map((a) => (
+                  <tr key={a.id}>
+                    <td>
+                      <Link href={`/admin/administrators/${a.id}`}>{a.email}</Link>
+                      {a.id === me && <span className="cell-sub">You</span>}
+                    </td>
+                    <td>{ROLE_TEXT[a.role].label}</td>
+                    <td>
+                      <AdminStatusBadge status={a.status} />
+                    </td>
+                    <td>
+                      <Time value={a.lastSignInAt} empty="Never" />
+                    </td>
+                    <td>
+                      <Time value={a.createdAt} />
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </section>
+    </>
+  )
+}
+
+/** The role picker of the invitation and change-role forms, each role with what it may do. */
+export function RoleSelect({ id, defaultValue }: { id: string; defaultValue: AdminRole }) {
+  return (
+    <select id={id} name="role" defaultValue={defaultValue}>
+      {ADMIN_ROLES.map((r) => (
+        <option key={r} value={r}>
+          {ROLE_TEXT[r].label}: {ROLE_TEXT[r].may}
+        </option>
+      ))}
+    </select>
+  )
+}
+
+/** Email and role; on success the one-time link, shown once, to pass on. */
+function InviteForm() {
+  const trpc = useTRPC()
+  const queryClient = useQueryClient()
+  const [formKey, setFormKey] = useState(0)
+  const [invited, setInvited] = useState<{ email: string; role: AdminRole; url: string; expiresAt: Date } | null>(null)
+  const resultRef = useRef<HTMLDivElement>(null)
+  const invite = useMutation(
+    trpc.admins.invite.mutationOptions({
+      onSuccess: async (r, input) => {
+        setInvited({ email: r.email, role: input.role, url: r.url, expiresAt: r.expiresAt })
+        setFormKey((k) => k + 1)
+        await queryClient.invalidateQueries()
+      },
+    }),
+  )
+  useEffect(() => {
+    if (invited) resultRef.current?.focus()
+  }, [invited])
+
+  function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault()
+    const f = new FormData(event.currentTarget)
+    setInvited(null)
+    invite.mutate({ email: String(f.get('email') ?? '').trim(), role: String(f.get('role') ?? 'viewer') as AdminRole })
+  }
+  return (
+    <section className="panel" aria-labelledby="invite-heading">
+      <h2 id="invite-heading">Invite an administrator</h2>
+      <p className="hint">
+        They get no password here: you get a link that works once, for three days. Pass it on yourself; with it they choose their password and can
+        then sign in with the role you chose.
+      </p>
+      <form key={formKey} onSubmit={submit} aria-labelledby="invite-heading">
+        <div className="field">
+          <label htmlFor="invite-email">Email</label>
+          <input id="invite-email" name="email" type="email" required maxLength={254} autoComplete="off" spellCheck={false} />
+        </div>
+        <div className="field">
+          <label htmlFor="invite-role">Role</label>
+          <RoleSelect id="invite-role" defaultValue="viewer" />
+        </div>
+        <div className="filter-actions">
+          <button type="submit" className="button" disabled={invite.isPending}>
+            {invite.isPending ? 'Inviting…' : 'Invite'}
+          </button>
+        </div>
+      </form>
+      {invite.isError && <ErrorMessage title="Nobody was invited.">{errorMessage(invite.error)}</ErrorMessage>}
+      {invited && (
+        <div className="message success" role="status" tabIndex={-1} ref={resultRef}>
+          <p>
+            {invited.email} was invited as {ROLE_TEXT[invited.role].label.toLowerCase()}. Their invitation link, valid until{' '}
+            <Time value={invited.expiresAt} />, is shown only now:
+          </p>
+          <p className="link-box mono" data-testid="invitation-link">
+            {invited.url}
+          </p>
+        </div>
+      )}
+    </section>
+  )
+}
