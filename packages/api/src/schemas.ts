@@ -316,6 +316,7 @@ export const AdminListSchema = z.array(
     email: z.string().max(254),
     role: z.enum(ADMIN_ROLES),
     status: z.enum(['active', 'invited', 'disabled']),
+    twoStep: z.boolean(),
     createdAt: date,
     lastSignInAt: date.nullable(),
   }),

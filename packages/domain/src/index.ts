@@ -85,6 +85,7 @@ export {
   enableAdmin,
   resetAdminPassword,
   signOutAdminEverywhere,
+  resetAdminTwoStep,
   ADMIN_LINK_TTL_SECONDS,
   InviteAdminInputSchema,
   ChangeAdminRoleInputSchema,
