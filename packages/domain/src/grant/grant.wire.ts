@@ -77,7 +77,10 @@ export function parseSubjectRequest(subject: unknown): string[] {
     throw new GnapError('invalid_request', 'subject must be an object with sub_ids')
   }
   const parsed = SubjectRequestSchema.safeParse(subject)
-  if (!parsed.success) throw new GnapError('invalid_request', `subject.${zodToGnap(parsed.error).message}`)
+  if (!parsed.success) {
+    const within = (parsed.error.issues[0]?.path.length ?? 0) > 0
+    throw new GnapError('invalid_request', `subject${within ? '.' : ': '}${zodToGnap(parsed.error).message}`)
+  }
   const subIds = parsed.data.sub_ids
   if (subIds.length === 0) throw new GnapError('invalid_request', 'subject.sub_ids must name at least one wallet address')
   subIds.forEach(({ id, format }, i) => {
