@@ -25,6 +25,7 @@ import { finishInteraction } from '../interaction/finish-interaction'
 import { MAX_SUBJECT_IDS, parseGrantRequest, type GrantRequest } from './grant.wire'
 import { requestGrant } from './request-grant'
 import { continueGrant } from './continue-grant'
+import { getGrantDetail } from '../admin/get-grant-detail'
 
 // Subject requests (docs/protocol.md §2.1, §2.2, §2.9, §2.11; RFC 9635 §2.2, §3.4): the client asks the owner to
 // confirm that they control a wallet address, with or without access.
@@ -241,5 +242,19 @@ describe('a subject request on the built-in consent screen (docs/protocol.md §2
       title: 'Not your account',
     })
     expect(await t.db.interaction.findUniqueOrThrow({ where: { id: g.interactionId } })).toMatchObject({ state: 'pending', decidedAt: null })
+  })
+})
+
+describe('the console grant page (getGrantDetail)', () => {
+  it('lists the wallet addresses the owner was asked to confirm', async () => {
+    await requestPendingGrant(t, subjectRequest([TEST_OWNER]))
+    const { id } = await t.db.grant.findFirstOrThrow()
+    expect(await getGrantDetail(t.deps, id)).toMatchObject({ subjects: [TEST_OWNER], accessItems: [] })
+  })
+
+  it('lists none for a grant without subject', async () => {
+    await requestPendingGrant(t)
+    const { id } = await t.db.grant.findFirstOrThrow()
+    expect(await getGrantDetail(t.deps, id)).toMatchObject({ subjects: [] })
   })
 })
