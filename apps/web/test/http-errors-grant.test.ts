@@ -321,7 +321,7 @@ describe('POST / (grant request)', () => {
     const alice = { id: 'https://wallet.example/alice', format: 'uri' }
     const interact = { start: ['redirect'], finish: finishParams() }
     for (const [body, why] of [
-      [{ ...outgoing(), subject: { sub_ids: [alice] } }, 'a subject request needs interaction'],
+      [{ client: w.walletAddress, access_token: outgoing().access_token, subject: { sub_ids: [alice] } }, 'a subject request needs interaction'],
       [{ client: w.walletAddress, interact, subject: { sub_ids: [{ ...alice, format: 'email' }] } }, 'only "uri" is supported'],
       [{ client: w.walletAddress, interact, subject: { sub_ids: [alice, { ...alice, id: 'https://wallet.example/bob' }] } }, 'at most 1 wallet address'],
     ] as const) {
