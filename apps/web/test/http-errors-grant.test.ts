@@ -323,7 +323,10 @@ describe('POST / (grant request)', () => {
     for (const [body, why] of [
       [{ client: w.walletAddress, access_token: outgoing().access_token, subject: { sub_ids: [alice] } }, 'a subject request needs interaction'],
       [{ client: w.walletAddress, interact, subject: { sub_ids: [{ ...alice, format: 'email' }] } }, 'only "uri" is supported'],
-      [{ client: w.walletAddress, interact, subject: { sub_ids: [alice, { ...alice, id: 'https://wallet.example/bob' }] } }, 'at most 1 wallet address'],
+      [
+        { client: w.walletAddress, interact, subject: { sub_ids: [alice, { ...alice, id: 'https://wallet.example/bob' }] } },
+        'at most 1 wallet address',
+      ],
     ] as const) {
       expect(await refused(await post(body), 400, 'invalid_request')).toContain(why)
     }

@@ -84,32 +84,36 @@ export function consentPage(view: {
     html`<p class="eyebrow">Authorization request</p>
       <h1>${asksAccess ? `${view.client.name} asks for access to your account` : title}</h1>
       ${clientLine(view.client)}
-      ${asksSubject
-        ? html`<h2 id="confirm">Confirm your wallet address</h2>
-            <section class="item" aria-labelledby="confirm">
-              ${subjectLines(view.client, view.subIds)}
-              <p class="who">
-                If you approve, ${view.client.name} learns that you control
-                ${view.subIds.length === 1 ? 'this wallet address' : 'these wallet addresses'}.${asksAccess
-                  ? ''
-                  : ' It gets no access to your account from this.'}
-              </p>
-            </section>`
-        : null}
-      ${asksAccess
-        ? html`<h2 id="asks">If you approve, ${view.client.name} can:</h2>
-            <div aria-labelledby="asks">
-              ${view.items.map(
-                (item) =>
-                  html`<section class="item" aria-label="${item.title}">
-                    <h3>${item.title}</h3>
-                    <ul>
-                      ${item.lines.map((line) => html`<li>${line}</li>`)}
-                    </ul>
-                  </section>`,
-              )}
-            </div>`
-        : null}
+      ${
+        asksSubject
+          ? html`<h2 id="confirm">Confirm your wallet address</h2>
+              <section class="item" aria-labelledby="confirm">
+                ${subjectLines(view.client, view.subIds)}
+                <p class="who">
+                  If you approve, ${view.client.name} learns that you control
+                  ${view.subIds.length === 1 ? 'this wallet address' : 'these wallet addresses'}.${
+                    asksAccess ? '' : ' It gets no access to your account from this.'
+                  }
+                </p>
+              </section>`
+          : null
+      }
+      ${
+        asksAccess
+          ? html`<h2 id="asks">If you approve, ${view.client.name} can:</h2>
+              <div aria-labelledby="asks">
+                ${view.items.map(
+                  (item) =>
+                    html`<section class="item" aria-label="${item.title}">
+                      <h3>${item.title}</h3>
+                      <ul>
+                        ${item.lines.map((line) => html`<li>${line}</li>`)}
+                      </ul>
+                    </section>`,
+                )}
+              </div>`
+          : null
+      }
       <form method="post" action="decision">
         <input type="hidden" name="csrf" value="${view.csrf}" />
         <div class="actions">
@@ -127,11 +131,10 @@ export function notYoursPage(view: { client: ConsentClient; ownerName: string; s
     'Not your account',
     html`<p class="eyebrow">Authorization request</p>
       <h1>This request is for another account</h1>
-      ${clientLine(view.client)}
-      ${view.subIds.length > 0 ? subjectLines(view.client, view.subIds) : null}
+      ${clientLine(view.client)} ${view.subIds.length > 0 ? subjectLines(view.client, view.subIds) : null}
       <p>
-        ${view.client.name} asks about wallet addresses that do not belong to the account you are signed in with, so you cannot approve this
-        request. Sign out and sign in with the account that owns them, or go back to ${view.client.name}.
+        ${view.client.name} asks about wallet addresses that do not belong to the account you are signed in with, so you cannot approve this request.
+        Sign out and sign in with the account that owns them, or go back to ${view.client.name}.
       </p>
       ${signOut(view.csrf, view.ownerName)}`,
   )

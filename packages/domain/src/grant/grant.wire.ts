@@ -84,7 +84,8 @@ export function parseSubjectRequest(subject: unknown): string[] {
   const subIds = parsed.data.sub_ids
   if (subIds.length === 0) throw new GnapError('invalid_request', 'subject.sub_ids must name at least one wallet address')
   subIds.forEach(({ id, format }, i) => {
-    if (format !== 'uri') throw new GnapError('invalid_request', `subject.sub_ids.${i}.format: only "uri" is supported, got ${JSON.stringify(format)}`)
+    if (format !== 'uri')
+      throw new GnapError('invalid_request', `subject.sub_ids.${i}.format: only "uri" is supported, got ${JSON.stringify(format)}`)
     // The scheme allowed by the server's settings is checked with the request (grant/request-grant.ts).
     if (!isAllowedWalletAddressUrl(id, true)) {
       throw new GnapError('invalid_request', `subject.sub_ids.${i}.id must be a wallet address URL (http(s), no credentials, query or fragment)`)

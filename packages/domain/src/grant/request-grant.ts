@@ -128,6 +128,7 @@ export async function requestGrant(deps: Deps, request: GrantRequest, auth: Requ
  */
 function refuseSubjectSchemes(subject: string[] | undefined, allowHttp: boolean): void {
   subject?.forEach((id, i) => {
-    if (!isAllowedWalletAddressUrl(id, allowHttp)) throw new GnapError('invalid_request', `subject.sub_ids.${i}.id must be an https wallet address URL`)
+    if (!isAllowedWalletAddressUrl(id, allowHttp))
+      throw new GnapError('invalid_request', `subject.sub_ids.${i}.id must be an https wallet address URL`)
   })
 }

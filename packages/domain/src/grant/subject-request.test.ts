@@ -107,7 +107,9 @@ describe('parseGrantRequest with subject (docs/protocol.md §2.1)', () => {
     ],
     ['neither access_token nor subject', { client: TEST_CLIENT, interact: interactBody }, 'access_token is required'],
   ])('refuses %s with invalid_request 400 and says why', (_name, body, description) => {
-    expect(() => parseGrantRequest(body)).toThrow(expect.objectContaining({ ...gnapError('invalid_request', 400), message: expect.stringContaining(description) }))
+    expect(() => parseGrantRequest(body)).toThrow(
+      expect.objectContaining({ ...gnapError('invalid_request', 400), message: expect.stringContaining(description) }),
+    )
   })
 })
 

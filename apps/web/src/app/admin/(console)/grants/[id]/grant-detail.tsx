@@ -99,7 +99,9 @@ export function GrantDetailView({ id }: { id: string }) {
 
       <section className="panel" aria-labelledby="access-heading">
         <h2 id="access-heading">Access ({g.accessItems.length})</h2>
-        {g.accessItems.length === 0 && <p className="muted">No access: this grant only asks the owner to confirm a wallet address, and issues no token.</p>}
+        {g.accessItems.length === 0 && (
+          <p className="muted">No access: this grant only asks the owner to confirm a wallet address, and issues no token.</p>
+        )}
         {g.accessItems.map((a, i) => (
           <AccessItem key={i} access={a} index={i} />
         ))}
