@@ -70,12 +70,17 @@ async function approveWithKeyboard(page: Page) {
   await page.keyboard.press('Enter')
 }
 
-/** Waits until the browser is back at the client's finish endpoint; returns its interact_ref. */
-async function backAtClient(page: Page, world: ConsentWorld): Promise<string> {
+/**
+ * Approves from the keyboard, waits until the browser is back at the client's finish endpoint, and continues the grant
+ * with the SDK (after the protocol's wait) with the interact_ref it brought.
+ */
+async function approveAndContinue(page: Page, world: ConsentWorld, pending: PendingGrant) {
+  await approveWithKeyboard(page)
   await page.waitForURL((url) => url.href.startsWith(`${world.finish.uri}?`))
-  const ref = new URL(page.url()).searchParams.get('interact_ref')
-  if (!ref) throw new Error('no interact_ref at the finish URI')
-  return ref
+  const interactRef = new URL(page.url()).searchParams.get('interact_ref')
+  if (!interactRef) throw new Error('no interact_ref at the finish URI')
+  await sleep((pending.continue.wait ?? 0) * 1000)
+  return world.client.grant.continue({ url: pending.continue.uri, accessToken: pending.continue.access_token.value }, { interact_ref: interactRef })
 }
 
 test.describe('subject requests on the built-in consent screen', () => {
@@ -92,13 +97,7 @@ test.describe('subject requests on the built-in consent screen', () => {
     await expect(page.getByRole('button', { name: 'Approve' })).toBeInViewport({ ratio: 1 })
     expect(await seriousViolations(page)).toEqual([])
 
-    await approveWithKeyboard(page)
-    const interactRef = await backAtClient(page, world)
-    await sleep((pending.continue.wait ?? 0) * 1000)
-    const grant = await world.client.grant.continue(
-      { url: pending.continue.uri, accessToken: pending.continue.access_token.value },
-      { interact_ref: interactRef },
-    )
+    const grant = await approveAndContinue(page, world, pending)
     if (!isFinalizedGrantWithSubject(grant)) throw new Error('expected the subject in the answer')
     expect(grant.subject).toEqual({ sub_ids: [{ id: ALICE_WALLET, format: 'uri' }] })
     expect(isFinalizedGrantWithAccessToken(grant)).toBe(false)
@@ -119,13 +118,7 @@ test.describe('subject requests on the built-in consent screen', () => {
     await phoneScreenshot(page, testInfo, 'subject-and-access-consent-phone')
     expect(await seriousViolations(page)).toEqual([])
 
-    await approveWithKeyboard(page)
-    const interactRef = await backAtClient(page, world)
-    await sleep((pending.continue.wait ?? 0) * 1000)
-    const grant = await world.client.grant.continue(
-      { url: pending.continue.uri, accessToken: pending.continue.access_token.value },
-      { interact_ref: interactRef },
-    )
+    const grant = await approveAndContinue(page, world, pending)
     if (!isFinalizedGrantWithSubject(grant) || !isFinalizedGrantWithAccessToken(grant)) throw new Error('expected the subject and a token')
     expect(grant.subject).toEqual({ sub_ids: [{ id: ALICE_WALLET, format: 'uri' }] })
     expect(grant.access_token.access).toEqual([expect.objectContaining({ type: 'outgoing-payment', identifier: ALICE_WALLET })])
