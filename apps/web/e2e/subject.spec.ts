@@ -2,7 +2,8 @@
 // to confirm that they control a wallet address, alone or with access; the owner reads it in words, approves from the
 // keyboard, and the SDK continues the grant (docs/protocol.md §2.1, §2.2, §2.9, §2.11; RFC 9635 §2.2, §3.4). Every
 // answer the SDK and these tests get from the server is checked against auth-server.yaml and id-provider.yaml (the
-// fixtures' contract check).
+// fixtures' contract check). Also: the refusal when the signed-in owner does not own the wallet address, and the
+// console's grant page listing it.
 import fs from 'node:fs'
 import path from 'node:path'
 import { randomUUID } from 'node:crypto'
@@ -10,6 +11,8 @@ import AxeBuilder from '@axe-core/playwright'
 import { isFinalizedGrantWithAccessToken, isFinalizedGrantWithSubject, isPendingGrant, type PendingGrant } from '@interledger/open-payments'
 import type { Page, TestInfo } from '@playwright/test'
 import { IDP_SECRET } from '@gnap/test-support'
+import { createAdmin, openStore } from '@gnap/domain'
+import { ADMIN, checkPage, signInAsAdmin } from './support/admin-world'
 import { sleep } from '../test/support/world'
 import { ALICE, ALICE_WALLET, BOB, outgoingGrantAccess, type ConsentWorld } from './support/consent-world'
 import { expect, signIn, test } from './support/fixtures'
@@ -150,5 +153,29 @@ test.describe('subject requests on the built-in consent screen', () => {
     await signIn(page, ALICE.email, ALICE.password)
     await expect(page.getByText(`Test App asks you to confirm that you control ${ALICE_WALLET}`)).toBeVisible()
     await expect(page.getByRole('button', { name: 'Approve' })).toBeVisible()
+  })
+
+  test('the console grant page lists the wallet address the client asked the owner to confirm', async ({ page, world }, testInfo) => {
+    const pending = await requestSubjectGrant(world, ALICE_WALLET)
+    const continueId = new URL(pending.continue.uri).pathname.split('/').pop() ?? ''
+    const store = await openStore(`file:${world.server.dbFile}`)
+    let grantId: string
+    try {
+      await createAdmin(store.sql, ADMIN)
+      grantId = (await store.prisma.grant.findUniqueOrThrow({ where: { continueId } })).id
+    } finally {
+      await store.close()
+    }
+
+    await signInAsAdmin(page, world.server.url)
+    await expect(page).toHaveURL(`${world.server.url}admin`)
+    await page.goto(`${world.server.url}admin/grants/${grantId}`)
+    const subjects = page.getByRole('region', { name: 'Wallet addresses to confirm (1)' })
+    await expect(subjects).toContainText('The client asked the owner to confirm that they control this wallet address:')
+    await expect(subjects.getByRole('listitem')).toHaveText([ALICE_WALLET])
+    await expect(page.getByRole('region', { name: 'Access (0)' })).toContainText(
+      'No access: this grant only asks the owner to confirm a wallet address',
+    )
+    await checkPage(page, testInfo, 'admin-grant-subject')
   })
 })
