@@ -155,6 +155,8 @@ export const GrantDetailSchema = z.strictObject({
   finalizedAt: date.nullable(),
   interaction: InteractionViewSchema.nullable(),
   accessItems: z.array(AccessItemViewSchema),
+  // The wallet addresses of a subject request (docs/protocol.md §2.1)
+  subjects: z.array(z.string()),
   tokens: z.array(TokenViewSchema),
   history: z.array(HistoryEventSchema),
 })
