@@ -67,6 +67,19 @@ export const EnvSchema = z
     // bound to INTROSPECTION_HOST. Unset (or empty): no listener.
     INTROSPECTION_PORT: z.preprocess((v) => (v === '' ? undefined : v), z.coerce.number().int().min(1).max(65535).optional()),
     INTROSPECTION_HOST: z.preprocess((v) => (v === '' ? undefined : v), z.string().min(1).max(255).default('127.0.0.1')),
+    // Prometheus metrics (GET /metrics). Either or both; neither: metrics are off and /metrics answers 404.
+    METRICS_SECRET: secretList('METRICS_SECRET')
+      .optional()
+      .describe(
+        'Bearer secret for GET /metrics on the public port (Authorization: Bearer <secret>); several separated by commas while one is replaced. ' +
+          `At least ${MIN_SECRET_LENGTH} characters, ${MIN_PRODUCTION_SECRET_LENGTH} with NODE_ENV=production. Unset: /metrics on the public port answers 404.`,
+      ),
+    METRICS_PORT: z
+      .preprocess((v) => (v === '' ? undefined : v), z.coerce.number().int().min(1).max(65535).optional())
+      .describe(
+        'A port on 127.0.0.1 where GET /metrics is served without a secret, for a Prometheus agent on the same machine (under the launcher its ' +
+          'primary process serves it, summed over the workers). Unset: no such port.',
+      ),
     ALLOW_HTTP_WALLET_ADDRESSES: bool(false),
     SIGNATURE_WINDOW_SECONDS: seconds(300),
     SIGNATURE_CLOCK_SKEW_SECONDS: z.coerce.number().int().min(0).max(600).default(30),
@@ -101,8 +114,11 @@ export const EnvSchema = z
     if (env.INTROSPECTION_PORT !== undefined && env.INTROSPECTION_PORT === env.PORT) {
       ctx.addIssue({ code: 'custom', path: ['INTROSPECTION_PORT'], message: 'must differ from PORT: the listener is a port of its own' })
     }
+    if (env.METRICS_PORT !== undefined && (env.METRICS_PORT === env.PORT || env.METRICS_PORT === env.INTROSPECTION_PORT)) {
+      ctx.addIssue({ code: 'custom', path: ['METRICS_PORT'], message: 'must differ from PORT and INTROSPECTION_PORT: the metrics are a port of their own' })
+    }
     if (env.NODE_ENV !== 'production') return
-    for (const name of ['INTROSPECTION_SECRET', 'IDENTITY_SERVER_SECRET'] as const) {
+    for (const name of ['INTROSPECTION_SECRET', 'IDENTITY_SERVER_SECRET', 'METRICS_SECRET'] as const) {
       if (env[name]?.some((s) => s.length < MIN_PRODUCTION_SECRET_LENGTH)) {
         ctx.addIssue({
           code: 'custom',
@@ -131,6 +147,10 @@ export interface GnapConfig {
   introspectionSecrets: readonly string[]
   /** Where each worker also serves introspection as POST / (docs/protocol.md §2.6); null: not at all. */
   introspectionListener: { port: number; host: string } | null
+  /** The accepted bearer secrets of GET /metrics on the public port; null: not served there. */
+  metricsSecrets: readonly string[] | null
+  /** The loopback port serving GET /metrics without a secret; null: none. */
+  metricsPort: number | null
   allowHttpWalletAddresses: boolean
   /** CIDR networks outbound wallet address fetches may reach besides public addresses (docs/protocol.md §4.3). */
   walletAddressAllowedNetworks: string[]
@@ -165,6 +185,8 @@ export function configFromEnv(env: Env): GnapConfig {
     identityServerSecrets: env.IDENTITY_SERVER_SECRET ?? null,
     introspectionSecrets: env.INTROSPECTION_SECRET,
     introspectionListener: env.INTROSPECTION_PORT === undefined ? null : { port: env.INTROSPECTION_PORT, host: env.INTROSPECTION_HOST },
+    metricsSecrets: env.METRICS_SECRET ?? null,
+    metricsPort: env.METRICS_PORT ?? null,
     allowHttpWalletAddresses: env.ALLOW_HTTP_WALLET_ADDRESSES,
     walletAddressAllowedNetworks: env.WALLET_ADDRESS_ALLOWED_NETWORKS ?? (env.NODE_ENV === 'production' ? [] : [...LOOPBACK_NETWORKS]),
     signatureWindowSeconds: env.SIGNATURE_WINDOW_SECONDS,

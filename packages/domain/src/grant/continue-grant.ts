@@ -61,6 +61,8 @@ export async function continueGrant(deps: Deps, input: ContinueRequest & { conti
     return insertAccessToken(tx, { grantId: grant.id, expiresIn: config.accessTokenExpirySeconds, now })
   })
   deps.log.info({ grantId: grant.id }, 'grant issued after interaction')
+  deps.metrics.grant('issued')
+  deps.metrics.tokenIssued()
   return {
     access_token: toAccessTokenJson(config, token, access),
     continue: toContinueJson(config, grant.continueId, continueToken),
