@@ -115,7 +115,11 @@ export const EnvSchema = z
       ctx.addIssue({ code: 'custom', path: ['INTROSPECTION_PORT'], message: 'must differ from PORT: the listener is a port of its own' })
     }
     if (env.METRICS_PORT !== undefined && (env.METRICS_PORT === env.PORT || env.METRICS_PORT === env.INTROSPECTION_PORT)) {
-      ctx.addIssue({ code: 'custom', path: ['METRICS_PORT'], message: 'must differ from PORT and INTROSPECTION_PORT: the metrics are a port of their own' })
+      ctx.addIssue({
+        code: 'custom',
+        path: ['METRICS_PORT'],
+        message: 'must differ from PORT and INTROSPECTION_PORT: the metrics are a port of their own',
+      })
     }
     if (env.NODE_ENV !== 'production') return
     for (const name of ['INTROSPECTION_SECRET', 'IDENTITY_SERVER_SECRET', 'METRICS_SECRET'] as const) {

@@ -35,7 +35,8 @@ export interface Sql extends SqlRunner {
  * SQLite: the write-lock retries so far (a write found the file locked by another process and tried again).
  * PostgreSQL: the pool's connections, open, idle, and requests waiting for one.
  */
-export type SqlPressure = { dialect: 'sqlite'; busyRetries: number } | { dialect: 'postgresql'; poolTotal: number; poolIdle: number; poolWaiting: number }
+export type SqlPressure =
+  { dialect: 'sqlite'; busyRetries: number } | { dialect: 'postgresql'; poolTotal: number; poolIdle: number; poolWaiting: number }
 
 /**
  * One holder at a time, first come first served. SQLite: Prisma's better-sqlite3 adapter and the hot paths share one
