@@ -55,7 +55,8 @@ export function gnapRoute<Input = undefined>(options: GnapRouteOptions<Input>, h
   // This handler's route template and its meter, worked out from its first request (metrics.ts) and kept once one fits.
   let meter: RouteMeter | null = null
   const meterOf = async (deps: Deps, req: Request, route: { params: Promise<Record<string, string>> }): Promise<RouteMeter> => {
-    const template = routeTemplate(new URL(req.url).pathname, await route.params)
+    // A route without dynamic segments has no params.
+    const template = routeTemplate(new URL(req.url).pathname, (await route.params) ?? {})
     if (template === null) return routeMeter(deps.metrics, 'unknown')
     return (meter = routeMeter(deps.metrics, template))
   }

@@ -49,6 +49,8 @@ export function routeMeter(metrics: Metrics, template: string): RouteMeter {
 export function createWebMetrics(pressure: () => SqlPressure): WebMetrics {
   const registry = new Registry()
   collectDefaultMetrics({ register: registry })
+  // 1 in every process: summed over the launcher's workers, the number of processes that answered the scrape.
+  new Gauge({ name: 'gnap_processes', help: 'Server processes whose metrics this scrape sums.', registers: [registry] }).set(1)
   const requests = new Counter({
     name: 'gnap_http_requests_total',
     help: 'Requests answered by the GNAP endpoints, by route template, method and status.',
@@ -105,47 +107,43 @@ export function createWebMetrics(pressure: () => SqlPressure): WebMetrics {
     registers: [registry],
   })
 
-  // The store's pressure, read at each scrape: nothing on the request path.
-  const first = pressure()
-  if (first.dialect === 'sqlite') {
-    let counted = 0
-    const busy: Counter = new Counter({
-      name: 'gnap_sqlite_busy_retries_total',
-      help: 'Writes that found the SQLite file locked by another process and tried again.',
-      registers: [registry],
-      collect() {
-        const now = pressure()
-        if (now.dialect !== 'sqlite') return
-        busy.inc(now.busyRetries - counted)
-        counted = now.busyRetries
-      },
-    })
-  } else {
-    const pool = (): Extract<SqlPressure, { dialect: 'postgresql' }> | null => {
+  // The store's pressure, read at each scrape: nothing on the request path. Both databases' metrics are always
+  // there (0 for the other database), so one dashboard fits either.
+  let busyCounted = 0
+  const busy: Counter = new Counter({
+    name: 'gnap_sqlite_busy_retries_total',
+    help: 'Writes that found the SQLite file locked by another process and tried again (0 on PostgreSQL).',
+    registers: [registry],
+    collect() {
       const now = pressure()
-      return now.dialect === 'postgresql' ? now : null
-    }
-    new Gauge({
-      name: 'gnap_postgres_pool_connections',
-      help: 'Connections of the PostgreSQL pool, by state: in_use or idle.',
-      labelNames: ['state'] as const,
-      registers: [registry],
-      collect() {
-        const now = pool()
-        if (!now) return
-        this.set({ state: 'in_use' }, now.poolTotal - now.poolIdle)
-        this.set({ state: 'idle' }, now.poolIdle)
-      },
-    })
-    new Gauge({
-      name: 'gnap_postgres_pool_waiting',
-      help: 'Queries waiting for a connection of the PostgreSQL pool.',
-      registers: [registry],
-      collect() {
-        this.set(pool()?.poolWaiting ?? 0)
-      },
-    })
+      if (now.dialect !== 'sqlite') return
+      busy.inc(now.busyRetries - busyCounted)
+      busyCounted = now.busyRetries
+    },
+  })
+  const pool = (): { poolTotal: number; poolIdle: number; poolWaiting: number } => {
+    const now = pressure()
+    return now.dialect === 'postgresql' ? now : { poolTotal: 0, poolIdle: 0, poolWaiting: 0 }
   }
+  new Gauge({
+    name: 'gnap_postgres_pool_connections',
+    help: 'Connections of the PostgreSQL pool, by state: in_use or idle (0 on SQLite).',
+    labelNames: ['state'] as const,
+    registers: [registry],
+    collect() {
+      const now = pool()
+      this.set({ state: 'in_use' }, now.poolTotal - now.poolIdle)
+      this.set({ state: 'idle' }, now.poolIdle)
+    },
+  })
+  new Gauge({
+    name: 'gnap_postgres_pool_waiting',
+    help: 'Queries waiting for a connection of the PostgreSQL pool (0 on SQLite).',
+    registers: [registry],
+    collect() {
+      this.set(pool().poolWaiting)
+    },
+  })
 
   // The launcher's fair turns, when this process runs under it: the queue's length at the scrape, and the wait of
   // each request that had to queue.
