@@ -5,7 +5,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { INTROSPECTION_SECRET, root, startServer } from '@gnap/test-support'
-import { introspect, startWorld, type World } from './support/world'
+import { introspect, sleep, startWorld, type World } from './support/world'
 import { approvedGrant, continueRequest, expectOk, issuedGrant, signedFetch, signedRequest, type IssuedToken } from './support/raw-http'
 
 const METRICS_SECRET = 'test-metrics-secret-0123456789-abcdefghij'
@@ -18,7 +18,6 @@ beforeAll(async () => {
 }, 90_000)
 
 afterAll(async () => {
-  if (process.env.SHOW_LOGS) console.log(w?.server.logs().slice(-6000))
   await w?.stop()
 })
 
@@ -87,6 +86,7 @@ describe('GET /metrics', () => {
     expect((await introspect(w.server, issued.token.value)).body.active).toBe(true)
     // An interactive grant: pending, approved by its owner, continued (issued), rotated, revoked.
     const pending = await approvedGrant(w)
+    await sleep(1_000) // WAIT_SECONDS of the test server
     const continued = await continueRequest(w, pending, { body: { interact_ref: pending.interactRef } })
     const token = (await expectOk<{ access_token: IssuedToken }>('POST', pending.continueUri, continued)).access_token
     const rotated = await signedFetch(w.key, { method: 'POST', url: token.manage, token: token.value })
@@ -146,7 +146,8 @@ describe('GET /metrics', () => {
     for (const id of [pending.continueUri, token.manage, next.manage].map((u) => u.split('/').pop()!)) expect(text).not.toContain(id)
     for (const secret of [issued.token.value, token.value, next.value]) expect(text).not.toContain(secret)
     const routes = new Set([...text.matchAll(/route="([^"]*)"/g)].map((m) => m[1]))
-    expect([...routes].sort()).toEqual(['/', '/continue/[id]', '/introspect', '/token/[id]'])
+    // The GNAP endpoints the flow used, the identity provider's consent API among them.
+    expect([...routes].sort()).toEqual(['/', '/continue/[id]', '/grant/[id]/[nonce]', '/grant/[id]/[nonce]/[choice]', '/introspect', '/token/[id]'])
   })
 
   it('has every metric the Grafana dashboard uses', async () => {
