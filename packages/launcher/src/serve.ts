@@ -199,7 +199,9 @@ export function serve(env: Record<string, string | undefined> = {}): void {
     const workers = slots.flatMap((s) => (s.ready && s.worker?.isConnected() ? [s.worker] : []))
     const parts = await Promise.all(workers.map(collectFrom))
     const { AggregatorRegistry } = createRequire(import.meta.url)('prom-client') as typeof PromClient
-    return AggregatorRegistry.aggregate(parts.filter((p): p is PromClient.MetricObjectWithValues<PromClient.MetricValue<string>>[] => p !== null)).metrics()
+    return AggregatorRegistry.aggregate(
+      parts.filter((p): p is PromClient.MetricObjectWithValues<PromClient.MetricValue<string>>[] => p !== null),
+    ).metrics()
   }
   const answerScrape = (worker: Worker, id: unknown): void => {
     scrape().then(

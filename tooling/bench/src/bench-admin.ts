@@ -4,7 +4,17 @@
 //
 //   DATABASE_URL=file:$PWD/data/bench.db pnpm --filter @gnap/bench bench-admin [--runs 15]
 import path from 'node:path'
-import { createLogger, noMetrics, getGrantDetail, getStats, getTokenChain, listGrants, openStore, type Deps, type ListGrantsInput } from '@gnap/domain'
+import {
+  createLogger,
+  noMetrics,
+  getGrantDetail,
+  getStats,
+  getTokenChain,
+  listGrants,
+  openStore,
+  type Deps,
+  type ListGrantsInput,
+} from '@gnap/domain'
 import { encodeCursor, testConfig } from '@gnap/domain/testing'
 
 /** The repository. */

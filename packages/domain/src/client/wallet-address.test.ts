@@ -531,7 +531,11 @@ describe('createWalletAddressResolver metrics', () => {
     expect(ok.seen).toEqual(['jwks ok'])
 
     const bad = recorder()
-    const notFound = createWalletAddressResolver({ fetch: stubFetch(() => new Response('no', { status: 404 })), allowHttp: false, metrics: bad.metrics })
+    const notFound = createWalletAddressResolver({
+      fetch: stubFetch(() => new Response('no', { status: 404 })),
+      allowHttp: false,
+      metrics: bad.metrics,
+    })
     await failure(notFound.getKey('https://wallet.example/alice', 'k'))
     await failure(notFound.getWalletAddress('https://wallet.example/bob'))
     expect(bad.seen).toEqual(['jwks bad_response', 'wallet_address bad_response'])
