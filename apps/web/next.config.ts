@@ -3,7 +3,7 @@ import { MAX_BODY_BYTES } from './src/server/limits'
 
 const config: NextConfig = {
   // Native and adapter packages stay outside the bundle; the workspace packages are compiled from source.
-  serverExternalPackages: ['better-sqlite3', '@prisma/adapter-better-sqlite3', 'pino'],
+  serverExternalPackages: ['better-sqlite3', '@prisma/adapter-better-sqlite3', 'pino', 'prom-client'],
   transpilePackages: ['@gnap/domain', '@gnap/api'],
   poweredByHeader: false,
   reactStrictMode: true,

@@ -3,6 +3,7 @@ import { startRetentionJob } from '@gnap/domain'
 import { getDeps } from './server/deps'
 import { refuseForbiddenMethods } from './server/forbidden-methods'
 import { startIntrospectionListener } from './server/introspection-listener'
+import { startMetricsListener } from './server/metrics-endpoint'
 
 /**
  * Validates the settings and opens the database, so a bad setting stops the server with a message naming it
@@ -20,6 +21,8 @@ export async function registerNode(): Promise<void> {
     // cannot be taken stops this process like a bad setting.
     const listener = await startIntrospectionListener(deps)
     if (listener) deps.log.info({ introspectionListener: deps.config.introspectionListener }, 'introspection listener ready')
+    // METRICS_PORT outside the launcher (whose primary serves it for all its workers).
+    if (await startMetricsListener(deps)) deps.log.info({ metricsPort: deps.config.metricsPort }, 'metrics listener ready')
     deps.log.info({ authServer: deps.config.authServerUrl }, 'authorization server ready')
     // Under the launcher (packages/launcher/src/serve.ts) this worker counts as started only now: one that exits before this is a
     // start-up failure, and repeated ones stop the launcher instead of restarting forever.

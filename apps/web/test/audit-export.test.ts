@@ -2,6 +2,7 @@
 // file's headers, the console's filters, RFC 4180 quoting, and cells a spreadsheet would run as formulas.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
+  noMetrics,
   ADMIN_COOKIE,
   createAdmin,
   createApiKey,
@@ -32,6 +33,7 @@ function depsOf(store: Store): Deps {
     clock: () => new Date(),
     log: createLogger('silent'),
     walletAddresses: walletAddressResolverFor(config),
+    metrics: noMetrics,
   }
 }
 

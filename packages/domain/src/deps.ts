@@ -3,6 +3,7 @@ import type { GnapConfig } from './config/config'
 import type { Sql } from './db/sql'
 import type { ReadModels } from './db/read-models'
 import type { WalletAddressResolver } from './client/wallet-address'
+import type { Metrics } from './metrics/metrics'
 
 /**
  * Everything a use case may touch. Built once per process by the app; tests pass a fixed clock.
@@ -16,4 +17,6 @@ export interface Deps {
   clock: () => Date
   log: Logger
   walletAddresses: WalletAddressResolver
+  /** Counts what operators watch (metrics/metrics.ts); `noMetrics` counts nothing. */
+  metrics: Metrics
 }

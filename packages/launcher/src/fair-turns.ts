@@ -18,11 +18,24 @@ import { performance } from 'node:perf_hooks'
 /** What the launcher uses unless TURN_BUDGET_MS says otherwise (docs/operating.md, "Several processes on one machine"). */
 export const DEFAULT_TURN_BUDGET_MS = 5
 
+/**
+ * What the queue tells the server's metrics (apps/web metrics.ts reads it from globalThis under this key, when the
+ * process runs under the launcher): how many requests wait now, and `onWait`, told the wait of each request that
+ * had to queue, in seconds.
+ */
+export const FAIR_TURNS_STATS = Symbol.for('gnap.fairTurns')
+export interface FairTurnsStats {
+  waiting(): number
+  onWait: ((seconds: number) => void) | null
+}
+
 export interface FairTurnsOptions {
   /** Milliseconds one turn of the event loop may spend starting requests; 0 returns the listener unwrapped. Default 5. */
   budgetMs?: number
   /** A clock in milliseconds (tests). Default: performance.now. */
   now?: () => number
+  /** Where the queue's length and waits are published (FairTurnsStats). */
+  stats?: FairTurnsStats
 }
 
 /**
@@ -31,11 +44,12 @@ export interface FairTurnsOptions {
  */
 export function fairTurns(
   listener: RequestListener,
-  { budgetMs = DEFAULT_TURN_BUDGET_MS, now = () => performance.now() }: FairTurnsOptions = {},
+  { budgetMs = DEFAULT_TURN_BUDGET_MS, now = () => performance.now(), stats }: FairTurnsOptions = {},
 ): RequestListener {
   if (!(budgetMs > 0)) return listener
-  /** Waiting requests, oldest first: [server, req, res]. */
-  const queue: [http.Server, IncomingMessage, ServerResponse][] = []
+  /** Waiting requests, oldest first: [server, req, res, when it was queued]. */
+  const queue: [http.Server, IncomingMessage, ServerResponse, number][] = []
+  if (stats) stats.waiting = () => queue.length
   // The budget is counted from the first request work of a turn of the event loop and renewed by a zero-delay timer,
   // which runs in the timers phase at the start of the next turn: so a poll phase, where libuv accepts connections
   // and reads sockets, separates any two budgets' worth of requests.
@@ -59,11 +73,12 @@ export function fairTurns(
     if (spent()) return void setImmediate(step)
     let next
     while ((next = queue.shift())) {
-      const [server, req, res] = next
+      const [server, req, res, queuedAt] = next
       // A client that gave up while its request waited (a timeout, a closed tab) gets no answer anyway: its request
       // is not run, so an overloaded server does not spend its time on answers nobody reads. (Node destroys a
       // request when its connection ends before the answer; a waiting request has no answer yet.)
       if (req.destroyed || req.socket?.destroyed) continue
+      stats?.onWait?.((now() - queuedAt) / 1000)
       listener.call(server, req, res)
       return
     }
@@ -71,7 +86,7 @@ export function fairTurns(
   return function fairListener(this: http.Server, req: IncomingMessage, res: ServerResponse) {
     openTurn()
     if (queue.length === 0 && !spent()) return listener.call(this, req, res)
-    queue.push([this, req, res])
+    queue.push([this, req, res, now()])
     setImmediate(step)
   }
 }
@@ -81,6 +96,10 @@ export function fairTurns(
  * wrap its listener with `fairTurns`, then puts `http.createServer` back as it was.
  */
 export function installFairTurns(options?: FairTurnsOptions): void {
+  // Published for the server's metrics, which this process loads later (FAIR_TURNS_STATS).
+  const stats: FairTurnsStats = { waiting: () => 0, onWait: null }
+  ;(globalThis as Record<symbol, unknown>)[FAIR_TURNS_STATS] = stats
+  options = { ...options, stats }
   const createServer = http.createServer
   const createFairServer = function (this: unknown, ...args: unknown[]) {
     http.createServer = createServer

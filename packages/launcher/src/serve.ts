@@ -13,6 +13,9 @@
 //   in flight, exits); the primary exits 0 when all are gone, or kills the rest after SHUTDOWN_TIMEOUT_SECONDS and
 //   exits 1. A second signal kills at once. If the primary dies, the workers exit too (their IPC channel closes).
 // - Each worker gets V8's old-space limit WORKER_HEAP_MB (0 keeps V8's default), unless NODE_OPTIONS sets one.
+// - Metrics (METRICS_PORT, METRICS_SECRET): the primary answers a scrape with every ready worker's metrics summed
+//   (prom-client's AggregatorRegistry.aggregate): on 127.0.0.1:METRICS_PORT itself, and for a worker that took a
+//   GET /metrics on the public port (it asks over IPC). A worker that does not answer within a few seconds is left out.
 // - Each worker's request listener is wrapped by fairTurns (fair-turns.ts, TURN_BUDGET_MS): a busy worker's event
 //   loop spends a few milliseconds on requests per turn, so it keeps accepting new connections.
 //
@@ -21,8 +24,10 @@
 // environment. Started with an IPC channel, it tells its parent `{ gnap: 'ready' }` once every worker is ready, and
 // stops when the parent goes. It runs compiled (dist/serve.js): the primary forks its workers from this very file.
 import type * as Zod from 'zod'
+import type * as PromClient from 'prom-client'
 import cluster, { type Worker } from 'node:cluster'
 import fs from 'node:fs'
+import http from 'node:http'
 import { createRequire } from 'node:module'
 import os from 'node:os'
 import path from 'node:path'
@@ -48,6 +53,7 @@ export interface LauncherSettings {
   TURN_BUDGET_MS: number
   STARTUP_TIMEOUT_SECONDS: number
   SHUTDOWN_TIMEOUT_SECONDS: number
+  METRICS_PORT?: number | undefined
 }
 
 /**
@@ -69,24 +75,26 @@ export function launcherSettingsSchema(z: typeof Zod.z) {
     // V8 sizes a process's heap from the machine's memory and grows it lazily; with a 256 MB old space a busy
     // worker's RSS stays far lower at the same requests per second and CPU time per request (docs/operating.md,
     // "Several processes on one machine").
-    WORKER_HEAP_MB: int(0, 65536)
-      .default(256)
-      .meta({
-        description: "V8 old-space limit of each worker (`--max-old-space-size`); 0 keeps V8's default; ignored when `NODE_OPTIONS` sets one.",
-      }),
+    WORKER_HEAP_MB: int(0, 65536).default(256).meta({
+      description: "V8 old-space limit of each worker (`--max-old-space-size`); 0 keeps V8's default; ignored when `NODE_OPTIONS` sets one.",
+    }),
     // A busy worker's event loop spends at most this on requests per turn before it goes back to accept new
     // connections (fair-turns.ts); 0 turns that off. A larger budget makes the slowest answer slower; without one,
     // some connections time out under a burst (docs/operating.md, "Several processes on one machine").
-    TURN_BUDGET_MS: int(0, 1000)
-      .default(DEFAULT_TURN_BUDGET_MS)
-      .meta({
-        description:
-          "Milliseconds a busy worker's event loop spends starting requests per turn before the rest wait for later turns (fair turns); 0 turns it off.",
-      }),
+    TURN_BUDGET_MS: int(0, 1000).default(DEFAULT_TURN_BUDGET_MS).meta({
+      description:
+        "Milliseconds a busy worker's event loop spends starting requests per turn before the rest wait for later turns (fair turns); 0 turns it off.",
+    }),
     STARTUP_TIMEOUT_SECONDS: int(1, 3600).default(60).meta({ description: 'A worker not ready by then is killed and counts as a failed start.' }),
     SHUTDOWN_TIMEOUT_SECONDS: int(1, 3600)
       .default(10)
       .meta({ description: 'On SIGINT/SIGTERM, how long workers may finish their requests before they are killed.' }),
+    // The server's setting (its schema describes it); the primary serves it.
+    METRICS_PORT: int(1, 65535)
+      .optional()
+      .meta({
+        description: "The server's `METRICS_PORT` (above): under the launcher its primary process serves that port, summing its workers' metrics.",
+      }),
   })
 }
 
@@ -171,7 +179,8 @@ export function serve(env: Record<string, string | undefined> = {}): void {
         worker.process.kill('SIGKILL')
       }
     }, settings.STARTUP_TIMEOUT_SECONDS * 1000)
-    worker.on('message', (msg: { gnap?: unknown } | null | undefined) => {
+    worker.on('message', (msg: { gnap?: unknown; id?: unknown } | null | undefined) => {
+      if (msg?.gnap === 'metrics') return answerScrape(worker, msg.id)
       if (msg?.gnap !== 'ready' || slot.worker !== worker) return
       clearTimeout(startupTimer)
       slot.ready = true
@@ -209,6 +218,23 @@ export function serve(env: Record<string, string | undefined> = {}): void {
       slot.timer = setTimeout(() => fork(slot), delay)
     })
   }
+
+  // Metrics: every ready worker's registry, summed.
+  const scrape = async (): Promise<string> => {
+    const workers = slots.flatMap((s) => (s.ready && s.worker?.isConnected() ? [s.worker] : []))
+    const parts = await Promise.all(workers.map(collectFrom))
+    const { AggregatorRegistry } = createRequire(import.meta.url)('prom-client') as typeof PromClient
+    return AggregatorRegistry.aggregate(
+      parts.filter((p): p is PromClient.MetricObjectWithValues<PromClient.MetricValue<string>>[] => p !== null),
+    ).metrics()
+  }
+  const answerScrape = (worker: Worker, id: unknown): void => {
+    scrape().then(
+      (text) => worker.isConnected() && worker.send({ gnap: 'metrics', id, text }),
+      (e: unknown) => worker.isConnected() && worker.send({ gnap: 'metrics', id, error: e instanceof Error ? e.message : String(e) }),
+    )
+  }
+  if (settings.METRICS_PORT !== undefined) serveMetrics(settings.METRICS_PORT, scrape, (why) => giveUp(why))
 
   let exitCode = 0
   let killTimer: NodeJS.Timeout | null = null
@@ -255,6 +281,42 @@ export function serve(env: Record<string, string | undefined> = {}): void {
   if (process.send) process.once('disconnect', () => stopping || (log('parent gone: stopping'), stop('SIGTERM', 0)))
   log(`starting ${slots.length} worker${slots.length > 1 ? 's' : ''} of next start on ${where}`)
   for (const slot of slots) fork(slot)
+}
+
+const COLLECT_TIMEOUT_MS = 5_000
+let collections = 0
+
+/** One worker's metrics (its registry as JSON, apps/web metrics.ts answers), or null when it does not answer in time. */
+function collectFrom(worker: Worker): Promise<PromClient.MetricObjectWithValues<PromClient.MetricValue<string>>[] | null> {
+  const id = ++collections
+  return new Promise((resolve) => {
+    const done = (value: PromClient.MetricObjectWithValues<PromClient.MetricValue<string>>[] | null) => {
+      clearTimeout(timer)
+      worker.off('message', onMessage)
+      resolve(value)
+    }
+    const onMessage = (msg: { gnap?: unknown; id?: unknown; metrics?: unknown } | null) => {
+      if (msg?.gnap === 'metrics-collected' && msg.id === id) done(Array.isArray(msg.metrics) ? (msg.metrics as never) : null)
+    }
+    const timer = setTimeout(() => done(null), COLLECT_TIMEOUT_MS)
+    worker.on('message', onMessage)
+    worker.send({ gnap: 'metrics-collect', id })
+  })
+}
+
+/** GET /metrics on 127.0.0.1:`port`, no secret: loopback only, for an agent on the same machine. */
+function serveMetrics(port: number, scrape: () => Promise<string>, fail: (why: string) => void): void {
+  const server = new http.Server((req, res) => {
+    if (req.method !== 'GET' || (req.url ?? '/').split('?')[0] !== '/metrics') return void res.writeHead(404).end()
+    scrape().then(
+      (text) => res.writeHead(200, { 'content-type': 'text/plain; version=0.0.4; charset=utf-8', 'cache-control': 'no-store' }).end(text),
+      () => res.writeHead(503).end(),
+    )
+  })
+  // A port that cannot be taken stops the launcher, like a bad setting.
+  server.on('error', (e) => fail(`metrics port 127.0.0.1:${port}: ${e.message}`))
+  server.listen(port, '127.0.0.1', () => log(`metrics on http://127.0.0.1:${port}/metrics`))
+  server.unref()
 }
 
 /** A worker: Next's own CLI, `next start <apps/web> -p PORT [-H HOSTNAME]`, in this process. */

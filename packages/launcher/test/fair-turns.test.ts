@@ -5,7 +5,7 @@
 import http, { type IncomingMessage, type ServerResponse } from 'node:http'
 import net from 'node:net'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { fairTurns, installFairTurns } from '../src/fair-turns.js'
+import { fairTurns, installFairTurns, type FairTurnsStats } from '../src/fair-turns.js'
 
 /** Keeps the CPU busy for `ms`, as a request's synchronous work does. */
 function burn(ms: number): void {
@@ -113,6 +113,24 @@ describe('fair turns', () => {
     expect(lateAnswer).toMatch(/^HTTP\/1\.1 200/)
     expect(handledAtAccept).toBeGreaterThan(0)
     expect(handledAtAccept).toBeLessThan(12)
+  })
+
+  it('tells the metrics how many requests wait, and how long each queued one waited', async () => {
+    let clock = 0
+    const stats: FairTurnsStats = { waiting: () => -1, onWait: null }
+    const waits: number[] = []
+    stats.onWait = (seconds) => waits.push(seconds)
+    const listener = fairTurns(() => void (clock += 3), { budgetMs: 5, now: () => clock, stats })
+    const fake = (url: string) => ({ url, socket: { destroyed: false } }) as unknown as IncomingMessage
+    const res = {} as ServerResponse
+    expect(stats.waiting()).toBe(0)
+    for (const url of ['/first', '/second', '/a', '/b']) listener(fake(url), res)
+    // Two ran (6 ms of the 5 ms budget spent), two wait; the ones that ran at once were never queued.
+    expect(stats.waiting()).toBe(2)
+    expect(waits).toEqual([])
+    await vi.waitFor(() => expect(stats.waiting()).toBe(0), { timeout: 5_000, interval: 5 })
+    // Each waited from when it was queued (clock 6) until it started: 0 ms for the first, 3 ms for the next.
+    expect(waits).toEqual([0, 0.003])
   })
 
   it('runs a request at once on an idle server, and queued ones from later turns in the order they came', async () => {

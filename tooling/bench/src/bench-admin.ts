@@ -4,7 +4,17 @@
 //
 //   DATABASE_URL=file:$PWD/data/bench.db pnpm --filter @gnap/bench bench-admin [--runs 15]
 import path from 'node:path'
-import { createLogger, getGrantDetail, getStats, getTokenChain, listGrants, openStore, type Deps, type ListGrantsInput } from '@gnap/domain'
+import {
+  createLogger,
+  noMetrics,
+  getGrantDetail,
+  getStats,
+  getTokenChain,
+  listGrants,
+  openStore,
+  type Deps,
+  type ListGrantsInput,
+} from '@gnap/domain'
 import { encodeCursor, testConfig } from '@gnap/domain/testing'
 import { timeCases, type TimedCase } from './lib/time-cases'
 
@@ -25,6 +35,7 @@ async function main() {
     clock: () => new Date(),
     log: createLogger('silent'),
     walletAddresses: { getKey: () => Promise.resolve(null), getWalletAddress: () => Promise.reject(new Error('not in a benchmark')) },
+    metrics: noMetrics,
   }
   try {
     const grants = await db.grant.count()

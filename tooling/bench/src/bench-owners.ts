@@ -10,7 +10,7 @@
 // 100,000 owners through the use case would spend its time on audit rows, not on what is measured here.
 import fs from 'node:fs'
 import path from 'node:path'
-import { createLogger, getOwnerDetail, listOwners, openStore, type Deps } from '@gnap/domain'
+import { createLogger, noMetrics, getOwnerDetail, listOwners, openStore, type Deps } from '@gnap/domain'
 import { adminQuery, databaseUrl, migrate, ownerCursor, testConfig, type SqlRunner } from '@gnap/domain/testing'
 import { timeCases, type TimedCase } from './lib/time-cases'
 
@@ -49,6 +49,7 @@ async function main() {
     clock: () => new Date(),
     log: createLogger('silent'),
     walletAddresses: { getKey: () => Promise.resolve(null), getWalletAddress: () => Promise.reject(new Error('not in a benchmark')) },
+    metrics: noMetrics,
   }
   try {
     const [{ n }] = (await store.sql.all<{ n: number | string }>(`SELECT COUNT(*) AS "n" FROM "Owner"`)) as [{ n: number | string }]

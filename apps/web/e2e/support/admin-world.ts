@@ -3,7 +3,7 @@ import path from 'node:path'
 import AxeBuilder from '@axe-core/playwright'
 import { expect, type Page, type TestInfo } from '@playwright/test'
 import { isFinalizedGrant, isPendingGrant } from '@interledger/open-payments'
-import { createAdmin, createLogger, openStore, revokeGrant, type Deps, type Store, type WalletAddressResolver } from '@gnap/domain'
+import { createAdmin, createLogger, noMetrics, openStore, revokeGrant, type Deps, type Store, type WalletAddressResolver } from '@gnap/domain'
 import {
   approvedGrant,
   fakeClock,
@@ -78,6 +78,7 @@ async function seedConsole(store: Store, serverUrl: string): Promise<void> {
     clock: () => new Date(clock.now.getTime()),
     log: createLogger('silent'),
     walletAddresses,
+    metrics: noMetrics,
   }
   const t: TestDeps = { deps, db: store.prisma, sql: store.sql, provider: store.provider, clock, walletAddresses, cleanup: () => Promise.resolve() }
   const outgoing = (client: string) => grantRequest({ client })

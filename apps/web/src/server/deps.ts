@@ -1,6 +1,7 @@
 import path from 'node:path'
-import { createLogger, isDatabaseUnavailable, openStore, walletAddressResolverFor, type Deps } from '@gnap/domain'
+import { createLogger, isDatabaseUnavailable, noMetrics, openStore, walletAddressResolverFor, type Deps } from '@gnap/domain'
 import { readConfig } from '../env'
+import { createWebMetrics } from './metrics'
 
 const globalForDeps = globalThis as unknown as { gnapDeps?: Promise<Deps> }
 
@@ -11,13 +12,16 @@ async function buildDeps(): Promise<Deps> {
   const { env, config } = readConfig()
   const log = createLogger(env.LOG_LEVEL)
   const store = await openStore(env.DATABASE_URL ?? defaultDatabaseUrl(), { sqliteSynchronous: env.SQLITE_SYNCHRONOUS })
+  // Counted only when something can scrape them (METRICS_SECRET or METRICS_PORT).
+  const metrics = config.metricsSecrets || config.metricsPort ? createWebMetrics(() => store.sql.pressure()) : noMetrics
   return {
     sql: store.sql,
     reads: store.reads,
     config,
     clock: () => new Date(),
     log,
-    walletAddresses: walletAddressResolverFor(config, log),
+    walletAddresses: walletAddressResolverFor(config, log, metrics),
+    metrics,
   }
 }
 

@@ -13,6 +13,7 @@ import {
   type SignedRequest,
 } from '@gnap/domain'
 import { getDeps } from './deps'
+import { routeMeter, routeTemplate, type RouteMeter } from './metrics'
 import { MAX_BODY_BYTES, MAX_JSON_DEPTH } from './limits'
 import { noDocumentHeaders } from './security-headers'
 
@@ -51,6 +52,14 @@ type Handler<Input> = (ctx: GnapContext<Input>) => Promise<Response | object | n
  * headers (security-headers.ts) and `Cache-Control: no-store`.
  */
 export function gnapRoute<Input = undefined>(options: GnapRouteOptions<Input>, handler: Handler<Input>) {
+  // This handler's route template and its meter, worked out from its first request (metrics.ts) and kept once one fits.
+  let meter: RouteMeter | null = null
+  const meterOf = async (deps: Deps, req: Request, route: { params: Promise<Record<string, string>> }): Promise<RouteMeter> => {
+    // A route without dynamic segments has no params.
+    const template = routeTemplate(new URL(req.url).pathname, (await route.params) ?? {})
+    if (template === null) return routeMeter(deps.metrics, 'unknown')
+    return (meter = routeMeter(deps.metrics, template))
+  }
   return async (req: Request, route: { params: Promise<Record<string, string>> }): Promise<Response> => {
     const started = performance.now()
     let deps: Deps | undefined
@@ -75,6 +84,10 @@ export function gnapRoute<Input = undefined>(options: GnapRouteOptions<Input>, h
       res = out instanceof Response ? withSecurityHeaders(out) : out === null ? empty(204) : json(200, out)
     } catch (e) {
       res = errorResponse(e, deps)
+    }
+    if (deps) {
+      const m = meter ?? (await meterOf(deps, req, route))
+      m.done(req.method, res.status, (performance.now() - started) / 1000)
     }
     // The path without its secrets (the interaction nonce) and cut, so a hostile URL cannot flood the log; worked
     // out only when the request log is on.

@@ -3,6 +3,7 @@ import { bodyTooLarge, introspectForResourceServer, loggablePath, methodNotAllow
 import { callerIpFromForwardedFor } from './caller-ip'
 import { errorAnswer, parseJsonBody, securedHeaders } from './gnap-route'
 import { MAX_BODY_BYTES } from './limits'
+import { routeMeter } from './metrics'
 
 // The resource servers' introspection listener (docs/protocol.md §2.6): token-introspection.yaml's POST / on a port
 // of its own (INTROSPECTION_PORT, bound to INTROSPECTION_HOST), served by a plain node:http handler in each process
@@ -62,6 +63,7 @@ async function answer(deps: Deps, req: http.IncomingMessage): Promise<Answer> {
 
 /** The listener's request handler: every answer as the route handler gives it, then one log line. */
 export function introspectionHandler(deps: Deps): http.RequestListener {
+  const meter = routeMeter(deps.metrics, 'introspection-listener')
   return (req, res) => {
     const started = performance.now()
     void answer(deps, req)
@@ -70,6 +72,7 @@ export function introspectionHandler(deps: Deps): http.RequestListener {
         const text = body === undefined ? undefined : JSON.stringify(body)
         const all = securedHeaders(text === undefined ? headers : { 'content-type': 'application/json', ...headers })
         if (!res.destroyed) res.writeHead(status, text === undefined ? all : { ...all, 'content-length': String(Buffer.byteLength(text)) }).end(text)
+        meter.done(req.method ?? 'GET', status, (performance.now() - started) / 1000)
         // The path worked out only when the request log is on.
         if (deps.log.isLevelEnabled('info')) {
           deps.log.info({ method: req.method, path: loggablePath(req.url ?? '/'), status, ms: Math.round(performance.now() - started) }, 'request')

@@ -66,5 +66,7 @@ async function overLimit(deps: Deps, req: Request): Promise<number | null> {
     SET_PASSWORD_POSTS.windowSeconds,
     deps.clock(),
   )
-  return hit.allowed ? null : hit.retryAfterSeconds
+  if (hit.allowed) return null
+  deps.metrics.rateLimited('set_password')
+  return hit.retryAfterSeconds
 }

@@ -1,4 +1,4 @@
-import { createLogger, walletAddressResolverFor, type Deps, type GnapConfig, type Store } from '@gnap/domain'
+import { createLogger, noMetrics, walletAddressResolverFor, type Deps, type GnapConfig, type Store } from '@gnap/domain'
 import { testConfig } from '@gnap/domain/testing'
 
 /** Domain deps over a running server's database, to write beside it as the console would (real clock, no logs). */
@@ -11,5 +11,6 @@ export function serverDeps(store: Store, serverUrl: string, config: Partial<Gnap
     clock: () => new Date(),
     log: createLogger('silent'),
     walletAddresses: walletAddressResolverFor(full),
+    metrics: noMetrics,
   }
 }

@@ -66,13 +66,15 @@ export async function introspectForResourceServer(deps: Deps, caller: Introspect
 export async function introspectToken(deps: Deps, input: IntrospectRequest, failures?: SecretFailureWindow): Promise<IntrospectResponse> {
   const found = await findTokenForIntrospection(deps.sql, input.accessToken, failures ?? NO_COUNTER)
   if (failures) {
-    if (found) refuseWhenTooManyFailures(failures, found.secretFailures)
+    if (found) refuseWhenTooManyFailures(deps, failures, found.secretFailures)
     else await checkSecretFailures(deps, failures)
   }
   const token = found?.token
   if (!token || token.state !== 'active' || isTokenExpired(token, deps.clock()) || isRevoked(token.grant)) {
+    deps.metrics.introspection(false)
     return { active: false }
   }
+  deps.metrics.introspection(true)
   return {
     active: true,
     grant: token.grant.id,

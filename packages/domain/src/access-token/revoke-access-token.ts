@@ -12,5 +12,8 @@ import { authenticateTokenManagement } from './management-auth'
 export async function revokeAccessToken(deps: Deps, input: { managementId: string; auth: RequestAuth }): Promise<void> {
   const token = await authenticateTokenManagement(deps, input.managementId, input.auth, 'delete-token')
   const revoked = await revokeLiveTokens(deps.sql, { id: token.id }, deps.clock())
-  if (revoked > 0) deps.log.info({ grantId: token.grantId, tokenId: token.id }, 'access token revoked')
+  if (revoked > 0) {
+    deps.log.info({ grantId: token.grantId, tokenId: token.id }, 'access token revoked')
+    deps.metrics.tokensRevoked(revoked)
+  }
 }

@@ -28,5 +28,6 @@ export async function rotateAccessToken(deps: Deps, input: { managementId: strin
   // Access items never change once a grant is made: read after the transaction, which stays three statements.
   const access = await findAccessItems(sql, token.grantId)
   deps.log.info({ grantId: token.grantId, tokenId: issued.id, previousId: token.id }, 'access token rotated')
+  deps.metrics.tokenRotated()
   return { access_token: toAccessTokenJson(config, issued, access) }
 }

@@ -40,6 +40,8 @@ export async function revokeGrantAs(deps: Deps, input: { grantId: string; who: G
     case 'unchanged':
       throw new ConsoleError('conflict', 'the grant was rejected: there is nothing to revoke')
     case 'revoked':
+      deps.metrics.grant('revoked')
+      deps.metrics.tokensRevoked(result.revokedTokens)
       deps.log.info(
         {
           grantId: input.grantId,

@@ -32,5 +32,6 @@ export async function adminRevokeToken(
     return token.grantId
   })
   deps.log.info({ grantId, by: input.actor.kind, actorId: input.actor.id }, 'access token revoked by an administrator')
+  deps.metrics.tokensRevoked(1)
   return { managementId, grantId }
 }

@@ -166,7 +166,10 @@ export async function findApiKeyCaller(deps: Deps, presented: string): Promise<A
 export async function admitApiKeyCall(deps: Deps, caller: ApiKeyCaller): Promise<void> {
   const now = deps.clock()
   const hit = await hitRateLimit(deps.sql, `api-key:${caller.actor.id}`, deps.config.apiKeyCallsPerMinute, 60, now)
-  if (!hit.allowed) throw rateLimited('too many calls with this API key: slow down', hit.retryAfterSeconds)
+  if (!hit.allowed) {
+    deps.metrics.rateLimited('api_key')
+    throw rateLimited('too many calls with this API key: slow down', hit.retryAfterSeconds)
+  }
   const since = new Date(now.getTime() - API_KEY_LAST_USE_PRECISION_SECONDS * 1000)
   if (caller.lastUsedAt === null || caller.lastUsedAt < since) {
     await touchApiKey(deps.sql, caller.actor.id, now, since)

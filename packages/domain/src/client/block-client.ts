@@ -52,6 +52,8 @@ export async function blockClient(
     { client: walletAddress, grants: revoked.grants, tokens: revoked.tokens, by: input.actor.kind, subjectId: input.actor.id },
     'client blocked',
   )
+  deps.metrics.grant('revoked', revoked.grants)
+  deps.metrics.tokensRevoked(revoked.tokens)
   return { walletAddress, revokedGrants: revoked.grants, revokedTokens: revoked.tokens }
 }
 

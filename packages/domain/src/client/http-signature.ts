@@ -4,6 +4,7 @@ import { httpbis } from 'http-message-signatures'
 import { isInnerList, parseDictionary, serializeInnerList, serializeItem } from 'structured-headers'
 import type { BareItem, Dictionary, InnerList, Item } from 'structured-headers'
 import { GnapError, unresolvableClientKey, type ClientOperation } from '../errors'
+import type { SignatureCheck } from '../metrics/metrics'
 
 // HTTP message signatures (RFC 9421) as GNAP clients use them (RFC 9635 §7.3.1, docs/protocol.md §4.2).
 // Parsing and the signature base come from maintained libraries; the checks are ours and run in a fixed
@@ -73,7 +74,19 @@ const FIELD_PARAMS = new Set(['sf', 'key', 'bs'])
 // RFC 9110 §5.1 field-name token, lower-case as RFC 9421 §2.1 requires.
 const FIELD_NAME = /^[!#$%&'*+\-.^_`|~0-9a-z]+$/
 
-const refuse = (description: string): GnapError => new GnapError('invalid_client', description)
+/** The check each refusal of this module failed, for the metrics (metrics/metrics.ts). */
+const checks = new WeakMap<GnapError, SignatureCheck>()
+
+const refuse = (description: string, check: SignatureCheck): GnapError => failed(new GnapError('invalid_client', description), check)
+
+/** `e`, marked as a refusal by `check`. */
+export const failed = (e: GnapError, check: SignatureCheck): GnapError => {
+  checks.set(e, check)
+  return e
+}
+
+/** Which check refused a request (a GnapError this module threw); null for any other error. */
+export const signatureCheckOf = (e: unknown): SignatureCheck | null => (e instanceof GnapError ? (checks.get(e) ?? null) : null)
 
 const hasBody = (req: SignedRequest): boolean => req.body !== null && req.body.byteLength > 0
 
@@ -87,9 +100,9 @@ const CONTENT_FIELDS = ['content-digest', 'content-type', 'content-length'] as c
  */
 export function readSignatureInputs(req: SignedRequest): ParsedSignature[] {
   const signatureHeader = req.headers.get('signature')
-  if (signatureHeader === null) throw refuse('missing Signature header')
+  if (signatureHeader === null) throw refuse('missing Signature header', 'headers')
   const inputHeader = req.headers.get('signature-input')
-  if (inputHeader === null) throw refuse('missing Signature-Input header')
+  if (inputHeader === null) throw refuse('missing Signature-Input header', 'headers')
 
   const signatures = parseStructuredDictionary(signatureHeader, 'Signature')
   const inputs = parseStructuredDictionary(inputHeader, 'Signature-Input')
@@ -107,7 +120,7 @@ export function readSignatureInputs(req: SignedRequest): ParsedSignature[] {
     }
   }
   if (candidates.length > 0) return candidates
-  throw firstFailure ?? refuse('no signature label appears in both Signature and Signature-Input')
+  throw firstFailure ?? refuse('no signature label appears in both Signature and Signature-Input', 'headers')
 }
 
 /**
@@ -136,17 +149,17 @@ export async function verifyHttpSignature(req: SignedRequest, opts: VerifyHttpSi
         keys.set(candidate.keyid, keyLookup)
       }
       const jwk = await keyLookup
-      if (jwk === null) throw unresolvableClientKey(opts.operation)
+      if (jwk === null) throw failed(unresolvableClientKey(opts.operation), 'key')
       const publicKey = toEd25519PublicKey(jwk)
 
       const base = buildSignatureBase(req, candidate)
-      if (!verifySignature(base, publicKey, candidate.signature)) throw refuse('signature does not verify')
+      if (!verifySignature(base, publicKey, candidate.signature)) throw refuse('signature does not verify', 'signature')
 
       // RFC 9421 §7.2.2: remember the nonce only once the signature is proven, so forgeries cannot burn nonces.
       if (candidate.nonce !== undefined && opts.rememberNonce !== undefined) {
         const expiresAt = new Date((candidate.created + opts.windowSeconds) * 1000)
         const isFresh = await opts.rememberNonce(candidate.keyid, candidate.nonce, expiresAt)
-        if (!isFresh) throw refuse('signature nonce already used')
+        if (!isFresh) throw refuse('signature nonce already used', 'nonce')
       }
       return { keyid: candidate.keyid, label: candidate.label }
     } catch (e) {
@@ -155,60 +168,60 @@ export async function verifyHttpSignature(req: SignedRequest, opts: VerifyHttpSi
     }
   }
   // readSignatureInputs returns at least one candidate, and each one either returned or recorded a failure.
-  throw firstFailure ?? refuse('signature does not verify')
+  throw firstFailure ?? refuse('signature does not verify', 'signature')
 }
 
 function parseStructuredDictionary(value: string, headerName: string): Dictionary {
   try {
     return parseDictionary(value)
   } catch {
-    throw refuse(`${headerName} header is not a structured field dictionary`)
+    throw refuse(`${headerName} header is not a structured field dictionary`, 'headers')
   }
 }
 
 function readCandidate(req: SignedRequest, label: string, input: Item | InnerList, signatureMember: Item | InnerList): ParsedSignature {
   // RFC 9421 §4.1: each Signature-Input member is an inner list of component identifiers.
-  if (!isInnerList(input)) throw refuse('signature input is not an inner list')
+  if (!isInnerList(input)) throw refuse('signature input is not an inner list', 'headers')
   // RFC 9421 §4.2: each Signature member is a byte sequence.
   if (isInnerList(signatureMember) || !(signatureMember[0] instanceof ArrayBuffer)) {
-    throw refuse('signature value is not a byte sequence')
+    throw refuse('signature value is not a byte sequence', 'headers')
   }
 
   const components = readComponents(input[0])
   const names = new Set(components.map((c) => c.name))
-  if (!names.has('@method')) throw refuse('signature does not cover @method')
-  if (!names.has('@target-uri')) throw refuse('signature does not cover @target-uri')
+  if (!names.has('@method')) throw refuse('signature does not cover @method', 'components')
+  if (!names.has('@target-uri')) throw refuse('signature does not cover @target-uri', 'components')
   // RFC 9635 §7.3.1: a bound token travels in Authorization, which must be signed.
   if (req.headers.has('authorization') && !names.has('authorization')) {
-    throw refuse('signature does not cover the authorization header')
+    throw refuse('signature does not cover the authorization header', 'components')
   }
   // RFC 9635 §7.3.1: a request with content covers content-digest; docs/protocol.md §4.2 step 2 adds its type and
   // length, as Open Payments clients sign them, so no part of what describes the content can be changed unsigned.
   if (hasBody(req)) {
-    for (const field of CONTENT_FIELDS) if (!names.has(field)) throw refuse(`signature does not cover ${field}`)
+    for (const field of CONTENT_FIELDS) if (!names.has(field)) throw refuse(`signature does not cover ${field}`, 'components')
   }
   for (const { name } of components) {
-    if (!name.startsWith('@') && !req.headers.has(name)) throw refuse(`covered header ${name} is missing from the request`)
+    if (!name.startsWith('@') && !req.headers.has(name)) throw refuse(`covered header ${name} is missing from the request`, 'components')
   }
 
   const params = input[1]
   const keyid = params.get('keyid')
-  if (typeof keyid !== 'string' || keyid === '') throw refuse('signature keyid parameter is missing')
+  if (typeof keyid !== 'string' || keyid === '') throw refuse('signature keyid parameter is missing', 'parameters')
   const created = params.get('created')
   if (typeof created !== 'number' || !Number.isInteger(created)) {
-    throw refuse('signature created parameter is missing or not an integer')
+    throw refuse('signature created parameter is missing or not an integer', 'parameters')
   }
   const expires = params.get('expires')
   if (expires !== undefined && (typeof expires !== 'number' || !Number.isInteger(expires))) {
-    throw refuse('signature expires parameter is not an integer')
+    throw refuse('signature expires parameter is not an integer', 'parameters')
   }
   const nonce = params.get('nonce')
-  if (nonce !== undefined && typeof nonce !== 'string') throw refuse('signature nonce parameter is not a string')
+  if (nonce !== undefined && typeof nonce !== 'string') throw refuse('signature nonce parameter is not a string', 'parameters')
   const alg = params.get('alg')
-  if (alg !== undefined && alg !== 'ed25519') throw refuse('signature alg parameter is not ed25519')
+  if (alg !== undefined && alg !== 'ed25519') throw refuse('signature alg parameter is not ed25519', 'parameters')
   // RFC 9635 §7.3.1 asks for tag "gnap"; Open Payments clients send none.
   const tag = params.get('tag')
-  if (tag !== undefined && tag !== 'gnap') throw refuse('signature tag parameter is not gnap')
+  if (tag !== undefined && tag !== 'gnap') throw refuse('signature tag parameter is not gnap', 'parameters')
 
   return {
     label,
@@ -229,23 +242,23 @@ function readComponents(items: Item[]): CoveredComponent[] {
   for (const item of items) {
     const [name, params] = item
     // RFC 9421 §2: component identifiers are strings, lower-case for fields.
-    if (typeof name !== 'string') throw refuse('covered component is not a string')
-    if (name !== name.toLowerCase()) throw refuse('covered component names must be lower-case')
+    if (typeof name !== 'string') throw refuse('covered component is not a string', 'components')
+    if (name !== name.toLowerCase()) throw refuse('covered component names must be lower-case', 'components')
     if (name.startsWith('@')) {
-      if (!DERIVED_COMPONENTS.has(name)) throw refuse('signature covers an unsupported derived component')
+      if (!DERIVED_COMPONENTS.has(name)) throw refuse('signature covers an unsupported derived component', 'components')
       const allowed = name === '@query-param' ? ['name'] : []
       if ([...params.keys()].some((p) => !allowed.includes(p)) || (name === '@query-param' && !params.has('name'))) {
-        throw refuse('signature covers a component with unsupported parameters')
+        throw refuse('signature covers a component with unsupported parameters', 'components')
       }
     } else {
-      if (!FIELD_NAME.test(name)) throw refuse('covered component is not a valid field name')
+      if (!FIELD_NAME.test(name)) throw refuse('covered component is not a valid field name', 'components')
       if ([...params.keys()].some((p) => !FIELD_PARAMS.has(p))) {
-        throw refuse('signature covers a component with unsupported parameters')
+        throw refuse('signature covers a component with unsupported parameters', 'components')
       }
     }
     const identifier = serializeItem(item)
     // RFC 9421 §2.5: a component identifier appears at most once.
-    if (seen.has(identifier)) throw refuse('covered component listed twice')
+    if (seen.has(identifier)) throw refuse('covered component listed twice', 'components')
     seen.add(identifier)
     components.push({ name, identifier })
   }
@@ -255,9 +268,9 @@ function readComponents(items: Item[]): CoveredComponent[] {
 function checkTimes(candidate: ParsedSignature, nowSeconds: number, opts: VerifyHttpSignatureOptions): void {
   const age = nowSeconds - candidate.created
   if (age > opts.windowSeconds || -age > opts.skewSeconds) {
-    throw refuse('signature created time outside the allowed window')
+    throw refuse('signature created time outside the allowed window', 'time')
   }
-  if (candidate.expires !== undefined && nowSeconds > candidate.expires) throw refuse('signature has expired')
+  if (candidate.expires !== undefined && nowSeconds > candidate.expires) throw refuse('signature has expired', 'time')
 }
 
 // RFC 9530 §2: Content-Digest is a dictionary of algorithm → byte sequence, computed over the content as sent (an
@@ -275,26 +288,26 @@ const DIGEST_ALGORITHMS = [
 function checkContentDigest(req: SignedRequest): GnapError | null {
   const body = req.body ?? new Uint8Array()
   const header = req.headers.get('content-digest')
-  if (header === null) return body.byteLength > 0 ? refuse('content-digest header is missing') : null
+  if (header === null) return body.byteLength > 0 ? refuse('content-digest header is missing', 'digest') : null
   let digests: Dictionary
   try {
     digests = parseDictionary(header)
   } catch {
-    return refuse('content-digest header is malformed')
+    return refuse('content-digest header is malformed', 'digest')
   }
   let checked = 0
   for (const [label, algorithm] of DIGEST_ALGORITHMS) {
     const member = digests.get(label)
     if (member === undefined) continue
-    if (isInnerList(member) || !(member[0] instanceof ArrayBuffer)) return refuse('content-digest header is malformed')
+    if (isInnerList(member) || !(member[0] instanceof ArrayBuffer)) return refuse('content-digest header is malformed', 'digest')
     const expected = createHash(algorithm).update(body).digest()
     const given = Buffer.from(member[0])
     if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
-      return refuse('content-digest does not match the body')
+      return refuse('content-digest does not match the body', 'digest')
     }
     checked += 1
   }
-  if (checked === 0) return refuse('content-digest has no sha-512 or sha-256 entry')
+  if (checked === 0) return refuse('content-digest has no sha-512 or sha-256 entry', 'digest')
   return null
 }
 
@@ -305,7 +318,7 @@ const MAX_IMPORTED_KEYS = 1_000
 
 function toEd25519PublicKey(jwk: VerificationJwk): KeyObject {
   if (jwk.kty !== 'OKP' || jwk.crv !== 'Ed25519' || typeof jwk.x !== 'string') {
-    throw refuse('client key is not an Ed25519 key')
+    throw refuse('client key is not an Ed25519 key', 'key')
   }
   const cached = importedKeys.get(jwk.x)
   if (cached !== undefined) return cached
@@ -314,7 +327,7 @@ function toEd25519PublicKey(jwk: VerificationJwk): KeyObject {
     // Only the public members: a published `d` must never turn this into a private key.
     key = createPublicKey({ key: { kty: 'OKP', crv: 'Ed25519', x: jwk.x }, format: 'jwk' })
   } catch {
-    throw refuse('client key is not an Ed25519 key')
+    throw refuse('client key is not an Ed25519 key', 'key')
   }
   if (importedKeys.size >= MAX_IMPORTED_KEYS) importedKeys.delete(importedKeys.keys().next().value!)
   importedKeys.set(jwk.x, key)
@@ -335,7 +348,7 @@ function buildSignatureBase(req: SignedRequest, candidate: ParsedSignature): Buf
     base.push(['"@signature-params"', [candidate.signatureParams]])
     return Buffer.from(httpbis.formatSignatureBase(base), 'utf8')
   } catch {
-    throw refuse('signature base could not be built from the covered components')
+    throw refuse('signature base could not be built from the covered components', 'signature')
   }
 }
 

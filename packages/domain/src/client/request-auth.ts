@@ -1,6 +1,6 @@
 import type { Deps } from '../deps'
 import { isGnapError, unresolvableClientKey, type ClientOperation } from '../errors'
-import { readSignatureInputs, verifyHttpSignature, type ParsedSignature, type SignedRequest } from './http-signature'
+import { failed, readSignatureInputs, signatureCheckOf, verifyHttpSignature, type ParsedSignature, type SignedRequest } from './http-signature'
 import { rememberSignatureNonce } from './signature-nonce.repo'
 
 /**
@@ -32,7 +32,12 @@ export function gnapToken(authorization: string | null): string | null {
  * @throws GnapError invalid_client 401 when no signature is well formed
  */
 export function createRequestAuth(deps: Deps, req: SignedRequest): RequestAuth {
-  const signatures: ParsedSignature[] = readSignatureInputs(req)
+  let signatures: ParsedSignature[]
+  try {
+    signatures = readSignatureInputs(req)
+  } catch (e) {
+    throw counted(deps, e)
+  }
   return {
     token: gnapToken(req.headers.get('authorization')),
     async verifySignature(walletAddress, operation) {
@@ -45,7 +50,7 @@ export function createRequestAuth(deps: Deps, req: SignedRequest): RequestAuth {
             return await deps.walletAddresses.getKey(walletAddress, kid)
           } catch (e) {
             // The wallet address or its key set could not be fetched: the key cannot be resolved.
-            if (isGnapError(e) && e.code === 'invalid_client') throw unresolvableClientKey(operation, e.message)
+            if (isGnapError(e) && e.code === 'invalid_client') throw failed(unresolvableClientKey(operation, e.message), 'key')
             throw e
           }
         },
@@ -53,7 +58,16 @@ export function createRequestAuth(deps: Deps, req: SignedRequest): RequestAuth {
         windowSeconds: deps.config.signatureWindowSeconds,
         skewSeconds: deps.config.signatureClockSkewSeconds,
         rememberNonce: (kid, nonce, expiresAt) => rememberSignatureNonce(deps.sql, `${walletAddress}#${kid}`, nonce, expiresAt, now),
+      }).catch((e: unknown) => {
+        throw counted(deps, e)
       })
     },
   }
+}
+
+/** A signature refusal, counted in the metrics by the check that failed; any other error as it is. */
+function counted(deps: Deps, e: unknown): unknown {
+  const check = signatureCheckOf(e)
+  if (check !== null) deps.metrics.signatureFailure(check)
+  return e
 }

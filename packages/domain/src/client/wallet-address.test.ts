@@ -508,3 +508,51 @@ describe('the guarded fetch against a real listener', () => {
     expect(await failure(resolver.getKey(`${base}/silent`, 'key-1'))).toMatchObject(KEYS_FAILURE)
   })
 })
+
+describe('createWalletAddressResolver metrics', () => {
+  /** Records every fetch the resolver reports: kind and outcome, with a time of zero or more. */
+  const recorder = () => {
+    const seen: string[] = []
+    return {
+      seen,
+      metrics: {
+        outboundFetch: (kind: string, outcome: string, seconds: number) => {
+          expect(seconds).toBeGreaterThanOrEqual(0)
+          seen.push(`${kind} ${outcome}`)
+        },
+      },
+    }
+  }
+
+  it('reports each fetch of a key set or a document by how it ended', async () => {
+    const ok = recorder()
+    const good = createWalletAddressResolver({ fetch: stubFetch(() => jwksResponse([])), allowHttp: false, metrics: ok.metrics })
+    expect(await good.getKey('https://wallet.example/alice', 'k')).toBeNull()
+    expect(ok.seen).toEqual(['jwks ok'])
+
+    const bad = recorder()
+    const notFound = createWalletAddressResolver({
+      fetch: stubFetch(() => new Response('no', { status: 404 })),
+      allowHttp: false,
+      metrics: bad.metrics,
+    })
+    await failure(notFound.getKey('https://wallet.example/alice', 'k'))
+    await failure(notFound.getWalletAddress('https://wallet.example/bob'))
+    expect(bad.seen).toEqual(['jwks bad_response', 'wallet_address bad_response'])
+
+    const down = recorder()
+    const unreachable = createWalletAddressResolver({
+      fetch: stubFetch(() => Promise.reject(new TypeError('fetch failed'))),
+      allowHttp: false,
+      metrics: down.metrics,
+    })
+    await failure(unreachable.getWalletAddress('https://wallet.example/carol'))
+    expect(down.seen).toEqual(['wallet_address failed'])
+
+    // The guarded fetch refuses a private address before connecting (no allowed networks).
+    const refused = recorder()
+    const guarded = createWalletAddressResolver({ allowHttp: true, metrics: refused.metrics })
+    await failure(guarded.getWalletAddress('http://10.0.0.1/dave'))
+    expect(refused.seen).toEqual(['wallet_address refused_address'])
+  })
+})

@@ -4,6 +4,7 @@ import { readCapped } from '../read-capped'
 import type { GnapConfig } from '../config/config'
 import type { Logger } from 'pino'
 import { RefusedAddressError, createGuardedFetch } from './guarded-fetch'
+import type { Metrics, OutboundFetchKind, OutboundFetchOutcome } from '../metrics/metrics'
 
 // Outbound fetches of client wallet addresses and their keys (docs/protocol.md §4.3). The URLs are chosen by clients,
 // so every fetch is guarded against SSRF (RFC 9635 §11): https only (loopback or an explicit setting excepted),
@@ -60,6 +61,8 @@ export interface WalletAddressResolverOptions {
   now?: () => number
   /** Wallet addresses remembered per cache; the oldest is dropped beyond this. */
   maxEntries?: number
+  /** Told how each fetch ended and how long it took. */
+  metrics?: Pick<Metrics, 'outboundFetch'>
 }
 
 export interface WalletAddressResolver {
@@ -120,16 +123,29 @@ export function createWalletAddressResolver(opts: WalletAddressResolverOptions):
   const keySets = createCache<Ed25519Jwk[]>(maxEntries, failureTtlMs, now)
   const documents = createCache<WalletAddressDocument>(maxEntries, failureTtlMs, now)
 
-  async function fetchJson(url: string, failure: string): Promise<unknown> {
-    await slots.acquire()
+  /**
+   * Fetches `url`'s JSON and reads it with `read` (which throws a GnapError for a body of the wrong shape); the
+   * outcome and the time taken go to the metrics.
+   */
+  async function fetchJson<T>(url: string, failure: string, kind: OutboundFetchKind, read: (body: unknown) => T): Promise<T> {
+    const started = performance.now()
+    const outcome: { value: OutboundFetchOutcome } = { value: 'busy' }
     try {
-      return await fetchJsonNow(url, failure)
+      await slots.acquire()
+      try {
+        outcome.value = 'bad_response'
+        const value = read(await fetchJsonNow(url, failure, outcome))
+        outcome.value = 'ok'
+        return value
+      } finally {
+        slots.release()
+      }
     } finally {
-      slots.release()
+      opts.metrics?.outboundFetch(kind, outcome.value, (performance.now() - started) / 1000)
     }
   }
 
-  async function fetchJsonNow(url: string, failure: string): Promise<unknown> {
+  async function fetchJsonNow(url: string, failure: string, outcome: { value: OutboundFetchOutcome }): Promise<unknown> {
     let response: Response
     try {
       response = await doFetch(url, {
@@ -139,7 +155,9 @@ export function createWalletAddressResolver(opts: WalletAddressResolverOptions):
         signal: AbortSignal.timeout(timeoutMs),
       })
     } catch (e) {
+      outcome.value = 'failed'
       if (e instanceof RefusedAddressError || (e instanceof Error && e.cause instanceof RefusedAddressError)) {
+        outcome.value = 'refused_address'
         opts.log?.warn({ url: url.slice(0, 200) }, 'wallet address fetch refused: not a public address (WALLET_ADDRESS_ALLOWED_NETWORKS)')
       }
       throw badClient(failure)
@@ -164,10 +182,12 @@ export function createWalletAddressResolver(opts: WalletAddressResolverOptions):
     const jwksUrl = new URL(walletAddress.href)
     jwksUrl.pathname = jwksUrl.pathname.replace(/\/+$/, '') + '/jwks.json'
     return keySets.load(walletAddress.href, async () => {
-      const body = await fetchJson(jwksUrl.href, KEYS_FAILURE)
-      const parsed = JwksSchema.safeParse(body)
-      if (!parsed.success) throw badClient(KEYS_FAILURE)
-      return { value: parsed.data.keys.flatMap(toEd25519Jwk), fetchedAt: now() }
+      const keys = await fetchJson(jwksUrl.href, KEYS_FAILURE, 'jwks', (body) => {
+        const parsed = JwksSchema.safeParse(body)
+        if (!parsed.success) throw badClient(KEYS_FAILURE)
+        return parsed.data.keys.flatMap(toEd25519Jwk)
+      })
+      return { value: keys, fetchedAt: now() }
     })
   }
 
@@ -192,12 +212,14 @@ export function createWalletAddressResolver(opts: WalletAddressResolverOptions):
       const entry = documents.get(url.href)
       if (entry !== undefined && now() - entry.fetchedAt < ttlMs) return entry.value
       const loaded = await documents.load(url.href, async () => {
-        const body = await fetchJson(url.href, DOCUMENT_FAILURE)
-        const parsed = WalletAddressDocumentSchema.safeParse(body)
-        if (!parsed.success) throw badClient(DOCUMENT_FAILURE)
-        // docs/protocol.md §4.3: a document is the wallet address's own only when its id is the URL fetched.
-        if (!sameUrl(parsed.data.id, url.href)) throw badClient(ID_MISMATCH)
-        return { value: parsed.data, fetchedAt: now() }
+        const document = await fetchJson(url.href, DOCUMENT_FAILURE, 'wallet_address', (body) => {
+          const parsed = WalletAddressDocumentSchema.safeParse(body)
+          if (!parsed.success) throw badClient(DOCUMENT_FAILURE)
+          // docs/protocol.md §4.3: a document is the wallet address's own only when its id is the URL fetched.
+          if (!sameUrl(parsed.data.id, url.href)) throw badClient(ID_MISMATCH)
+          return parsed.data
+        })
+        return { value: document, fetchedAt: now() }
       })
       return loaded.value
     },
@@ -208,11 +230,13 @@ export function createWalletAddressResolver(opts: WalletAddressResolverOptions):
 export function walletAddressResolverFor(
   config: Pick<GnapConfig, 'allowHttpWalletAddresses' | 'walletAddressAllowedNetworks'>,
   log?: Pick<Logger, 'warn'>,
+  metrics?: Pick<Metrics, 'outboundFetch'>,
 ): WalletAddressResolver {
   return createWalletAddressResolver({
     allowHttp: config.allowHttpWalletAddresses,
     allowedNetworks: config.walletAddressAllowedNetworks,
     ...(log !== undefined ? { log } : {}),
+    ...(metrics !== undefined ? { metrics } : {}),
   })
 }
 

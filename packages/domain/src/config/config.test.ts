@@ -116,3 +116,31 @@ describe('INTROSPECTION_PORT and INTROSPECTION_HOST (docs/protocol.md §2.6)', (
     ])
   })
 })
+
+describe('METRICS_SECRET and METRICS_PORT', () => {
+  const metricsIssues = (env: Record<string, string>) => {
+    const r = EnvSchema.safeParse({ ...base, ...env })
+    return r.success ? [] : r.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`)
+  }
+
+  it('leave metrics off unless one is set', () => {
+    expect(configOf({})).toMatchObject({ metricsSecrets: null, metricsPort: null })
+    expect(configOf({ METRICS_PORT: '' }).metricsPort).toBeNull()
+    expect(configOf({ METRICS_SECRET: `${OLD},${NEW}`, METRICS_PORT: '9464' })).toMatchObject({ metricsSecrets: [OLD, NEW], metricsPort: 9464 })
+  })
+
+  it('refuse a metrics secret shorter than 32 characters in production, and than 16 elsewhere', () => {
+    expect(metricsIssues({ NODE_ENV: 'production', METRICS_SECRET: SHORT })).toEqual([expect.stringMatching(/^METRICS_SECRET: .*32 characters/)])
+    expect(metricsIssues({ NODE_ENV: 'production', METRICS_SECRET: OLD })).toEqual([])
+    expect(metricsIssues({ METRICS_SECRET: SHORT })).toEqual([])
+    expect(metricsIssues({ METRICS_SECRET: 'fifteen-chars-x' })).toHaveLength(1)
+  })
+
+  it('refuse the app port and the introspection port, and ports out of range', () => {
+    expect(metricsIssues({ PORT: '4000', METRICS_PORT: '4000' })).toEqual([
+      'METRICS_PORT: must differ from PORT and INTROSPECTION_PORT: the metrics are a port of their own',
+    ])
+    expect(metricsIssues({ INTROSPECTION_PORT: '4001', METRICS_PORT: '4001' })).toHaveLength(1)
+    expect(metricsIssues({ METRICS_PORT: '70000' })).toEqual([expect.stringMatching(/^METRICS_PORT: /)])
+  })
+})

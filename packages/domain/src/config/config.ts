@@ -95,6 +95,18 @@ export const EnvSchema = z
     INTROSPECTION_HOST: z
       .preprocess((v) => (v === '' ? undefined : v), z.string().min(1).max(255).default('127.0.0.1'))
       .meta({ description: 'Address the introspection port binds to: a private interface, or `0.0.0.0` / `::` for all.' }),
+    // Prometheus metrics (GET /metrics). Either or both; neither: metrics are off and /metrics answers 404.
+    METRICS_SECRET: secretList('METRICS_SECRET').optional().meta({
+      description:
+        'Bearer secret for `GET /metrics` on the public port (`Authorization: Bearer <secret>`); a comma-separated list is accepted while one is replaced. Each entry at least 16 characters. Unset: `/metrics` on the public port answers 404 (docs/operating.md).',
+      production: 'each entry at least 32 characters',
+    }),
+    METRICS_PORT: z
+      .preprocess((v) => (v === '' ? undefined : v), z.coerce.number().int().min(1).max(65535).optional())
+      .meta({
+        description:
+          'A port on 127.0.0.1 where `GET /metrics` is served without a secret, for a Prometheus agent on the same machine (under the launcher its primary process serves it, summed over the workers); must differ from `PORT` and `INTROSPECTION_PORT`. Unset: no such port.',
+      }),
     ALLOW_HTTP_WALLET_ADDRESSES: bool(false).meta({ description: 'Accept `http:` wallet addresses off loopback.' }),
     SIGNATURE_WINDOW_SECONDS: seconds(300).meta({ description: 'Oldest accepted `created` of an HTTP message signature.' }),
     SIGNATURE_CLOCK_SKEW_SECONDS: z.coerce
@@ -183,8 +195,15 @@ export const EnvSchema = z
     if (env.INTROSPECTION_PORT !== undefined && env.INTROSPECTION_PORT === env.PORT) {
       ctx.addIssue({ code: 'custom', path: ['INTROSPECTION_PORT'], message: 'must differ from PORT: the listener is a port of its own' })
     }
+    if (env.METRICS_PORT !== undefined && (env.METRICS_PORT === env.PORT || env.METRICS_PORT === env.INTROSPECTION_PORT)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['METRICS_PORT'],
+        message: 'must differ from PORT and INTROSPECTION_PORT: the metrics are a port of their own',
+      })
+    }
     if (env.NODE_ENV !== 'production') return
-    for (const name of ['INTROSPECTION_SECRET', 'IDENTITY_SERVER_SECRET'] as const) {
+    for (const name of ['INTROSPECTION_SECRET', 'IDENTITY_SERVER_SECRET', 'METRICS_SECRET'] as const) {
       if (env[name]?.some((s) => s.length < MIN_PRODUCTION_SECRET_LENGTH)) {
         ctx.addIssue({
           code: 'custom',
@@ -230,6 +249,10 @@ export interface GnapConfig {
   introspectionSecrets: readonly string[]
   /** Where each worker also serves introspection as POST / (docs/protocol.md §2.6); null: not at all. */
   introspectionListener: { port: number; host: string } | null
+  /** The accepted bearer secrets of GET /metrics on the public port; null: not served there. */
+  metricsSecrets: readonly string[] | null
+  /** The loopback port serving GET /metrics without a secret; null: none. */
+  metricsPort: number | null
   allowHttpWalletAddresses: boolean
   /** CIDR networks outbound wallet address fetches may reach besides public addresses (docs/protocol.md §4.3). */
   walletAddressAllowedNetworks: string[]
@@ -264,6 +287,8 @@ export function configFromEnv(env: Env): GnapConfig {
     identityServerSecrets: env.IDENTITY_SERVER_SECRET ?? null,
     introspectionSecrets: env.INTROSPECTION_SECRET,
     introspectionListener: env.INTROSPECTION_PORT === undefined ? null : { port: env.INTROSPECTION_PORT, host: env.INTROSPECTION_HOST },
+    metricsSecrets: env.METRICS_SECRET ?? null,
+    metricsPort: env.METRICS_PORT ?? null,
     allowHttpWalletAddresses: env.ALLOW_HTTP_WALLET_ADDRESSES,
     walletAddressAllowedNetworks: env.WALLET_ADDRESS_ALLOWED_NETWORKS ?? (env.NODE_ENV === 'production' ? [] : [...LOOPBACK_NETWORKS]),
     signatureWindowSeconds: env.SIGNATURE_WINDOW_SECONDS,

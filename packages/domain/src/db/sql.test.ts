@@ -125,12 +125,19 @@ if (process.env.TEST_DATABASE_URL === undefined)
     })
     const insert = `INSERT INTO "SignatureNonce" ("keyRef", "nonce", "expiresAt") VALUES ($1, $2, $3)`
 
-    it('a transaction waits for it while the event loop goes on, then commits', async () => {
+    it('a transaction waits for it while the event loop goes on, then commits; the retries are counted', async () => {
+      const before = sql.pressure()
       setTimeout(() => other.exec('COMMIT'), 50)
       await sql.transaction(async (tx) => {
         await tx.run(insert, ['k', 'after-the-other', expiresAt])
       })
       expect(await nonces()).toEqual(['after-the-other'])
+      // The metrics' gnap_sqlite_busy_retries_total: every try that found the file locked.
+      const after = sql.pressure()
+      if (before.dialect !== 'sqlite' || after.dialect !== 'sqlite') throw new Error('expected SQLite')
+      expect(after.busyRetries - before.busyRetries).toBeGreaterThan(0)
+      await sql.run(insert, ['k', 'unlocked', expiresAt])
+      expect(sql.pressure()).toEqual(after)
     })
 
     it('so does a write outside a transaction, while reads go on', async () => {
@@ -156,5 +163,19 @@ if (process.env.TEST_DATABASE_URL === undefined)
       } finally {
         mine.close()
       }
+    })
+  })
+
+// The metrics' gnap_postgres_pool_connections and gnap_postgres_pool_waiting.
+if (process.env.TEST_DATABASE_URL !== undefined)
+  describe('the PostgreSQL pool', () => {
+    it('tells its connections in use and idle, and the queries waiting', async () => {
+      const inside = await sql.transaction(async () => sql.pressure())
+      if (inside.dialect !== 'postgresql') throw new Error('expected PostgreSQL')
+      expect(inside.poolTotal - inside.poolIdle).toBeGreaterThanOrEqual(1)
+      expect(inside.poolWaiting).toBe(0)
+      const after = sql.pressure()
+      if (after.dialect !== 'postgresql') throw new Error('expected PostgreSQL')
+      expect(after.poolIdle).toBeGreaterThanOrEqual(1)
     })
   })

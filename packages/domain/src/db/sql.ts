@@ -27,7 +27,16 @@ export interface Sql extends SqlRunner {
    * through Prisma) would wait for the transaction that is waiting for it.
    */
   transaction<T>(fn: (tx: SqlRunner) => Promise<T>): Promise<T>
+  /** How busy the database is, read when metrics are scraped. */
+  pressure(): SqlPressure
 }
+
+/**
+ * SQLite: the write-lock retries so far (a write found the file locked by another process and tried again).
+ * PostgreSQL: the pool's connections, open, idle, and requests waiting for one.
+ */
+export type SqlPressure =
+  { dialect: 'sqlite'; busyRetries: number } | { dialect: 'postgresql'; poolTotal: number; poolIdle: number; poolWaiting: number }
 
 /**
  * One holder at a time, first come first served. SQLite: Prisma's better-sqlite3 adapter and the hot paths share one
@@ -88,6 +97,7 @@ export class SqliteSql implements Sql {
   #prepared = new Map<string, Prepared>()
   #forConnection: Database | null = null
   readonly #direct: SqlRunner
+  #busyRetries = 0
 
   /**
    * `busyTimeoutMs`: the connection's busy timeout (as opened by Prisma's adapter), which statements here restore
@@ -112,6 +122,10 @@ export class SqliteSql implements Sql {
   run(sql: string, params: readonly SqlValue[] = []): Promise<number> {
     const statement = () => this.#run(sql, params)
     return this.#prepare(sql).stmt.readonly ? this.gate.hold(statement) : this.#whenWritable(statement, (changes) => changes)
+  }
+
+  pressure(): SqlPressure {
+    return { dialect: 'sqlite', busyRetries: this.#busyRetries }
   }
 
   transaction<T>(fn: (tx: SqlRunner) => Promise<T>): Promise<T> {
@@ -160,6 +174,7 @@ export class SqliteSql implements Sql {
       } finally {
         this.gate.release()
       }
+      this.#busyRetries++
       await (tries < 2 ? new Promise((resolve) => setImmediate(resolve)) : later(Math.min(2 ** (tries - 2), 10)))
     }
   }
@@ -245,6 +260,10 @@ export class PgSql implements Sql {
 
   run(sql: string, params: readonly SqlValue[] = []): Promise<number> {
     return this.#on(this.pool).run(sql, params)
+  }
+
+  pressure(): SqlPressure {
+    return { dialect: 'postgresql', poolTotal: this.pool.totalCount, poolIdle: this.pool.idleCount, poolWaiting: this.pool.waitingCount }
   }
 
   async transaction<T>(fn: (tx: SqlRunner) => Promise<T>): Promise<T> {

@@ -64,6 +64,8 @@ export async function continueGrant(deps: Deps, input: ContinueRequest & { conti
     return access.length > 0 ? insertAccessToken(tx, { grantId: grant.id, expiresIn: config.accessTokenExpirySeconds, now }) : null
   })
   deps.log.info({ grantId: grant.id, token: token !== null, subjects: subIds.length }, 'grant issued after interaction')
+  deps.metrics.grant('issued')
+  if (token) deps.metrics.tokenIssued()
   return {
     ...(token ? { access_token: toAccessTokenJson(config, token, access) } : {}),
     ...(subIds.length > 0 ? { subject: toSubjectJson(subIds) } : {}),

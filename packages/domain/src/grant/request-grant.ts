@@ -62,6 +62,8 @@ export async function requestGrant(deps: Deps, request: GrantRequest, auth: Requ
       return insertAccessToken(tx, { grantId, expiresIn: config.accessTokenExpirySeconds, now })
     })
     deps.log.info({ grantId, interactive: false }, 'grant issued')
+    deps.metrics.grant('issued')
+    deps.metrics.tokenIssued()
     return {
       access_token: toAccessTokenJson(config, token, request.access),
       continue: toContinueJson(config, continueId, continueToken),
@@ -111,6 +113,7 @@ export async function requestGrant(deps: Deps, request: GrantRequest, auth: Requ
     })
   })
   deps.log.info({ grantId, interactive: true }, 'grant pending interaction')
+  deps.metrics.grant('pending')
 
   const redirect = new URL(serverUrl(config, 'interact', interactionId, nonce))
   redirect.searchParams.set('clientName', clientName)

@@ -62,6 +62,8 @@ export async function revokeGrant(deps: Deps, grantId: string): Promise<'revoked
         return 'unchanged'
       case 'revoked':
         deps.log.info({ grantId }, 'grant revoked')
+        deps.metrics.grant('revoked')
+        deps.metrics.tokensRevoked(result.revokedTokens)
         return 'revoked'
     }
   })

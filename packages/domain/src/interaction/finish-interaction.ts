@@ -64,6 +64,7 @@ export async function finishInteraction(
     })
   if (!changed) return page(404, 'unknown_interaction', 'Request already handled', 'This request has already been completed or cancelled.')
   deps.log.info({ grantId: grant.id, approved }, 'interaction finished')
+  deps.metrics.grant(approved ? 'approved' : 'rejected')
 
   if (!finishUri) {
     if (!approved) return { kind: 'accepted', message: 'Denied. You can return to the app.' }

@@ -18,7 +18,10 @@ const tooMany = (retryAfterSeconds: number) => rateLimited(`too many grant reque
 export async function admitGrantRequestFromIp(deps: Deps, ip: string | null): Promise<void> {
   if (ip === null) return
   const hit = await hitRateLimit(deps.sql, `grant:ip:${ip}`, deps.config.grantRequestsPerMinutePerIp, MINUTE, deps.clock())
-  if (!hit.allowed) throw tooMany(hit.retryAfterSeconds)
+  if (!hit.allowed) {
+    deps.metrics.rateLimited('grant_per_ip')
+    throw tooMany(hit.retryAfterSeconds)
+  }
 }
 
 /**
@@ -30,6 +33,7 @@ export async function admitGrantRequestFromClient(deps: Deps, client: string): P
   const hit = await hitRateLimit(deps.sql, `grant:client:${client}`, deps.config.grantRequestsPerMinutePerClient, MINUTE, deps.clock())
   if (!hit.allowed) {
     deps.log.info({ client }, 'grant request rate limited')
+    deps.metrics.rateLimited('grant_per_client')
     throw tooMany(hit.retryAfterSeconds)
   }
 }

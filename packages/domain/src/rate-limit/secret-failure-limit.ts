@@ -1,4 +1,5 @@
 import type { Deps } from '../deps'
+import type { RateLimitName } from '../metrics/metrics'
 import { isGnapError, rateLimited, type GnapError } from '../errors'
 import { fixedWindow, hitRateLimit } from './rate-limit'
 import { findRateLimitCount } from './rate-limit.repo'
@@ -15,6 +16,8 @@ export type SharedSecret = 'introspection' | 'idp'
 /** One caller's failure counter in the current window: which row, its limit, and when the window ends. */
 export interface SecretFailureWindow {
   key: string
+  /** The limit's name in the metrics. */
+  name: RateLimitName
   limit: number
   windowStart: Date
   retryAfterSeconds: number
@@ -27,7 +30,8 @@ export function secretFailureWindow(deps: Deps, secret: SharedSecret, ip: string
     ? { key: `${secret}-secret:ip:${ip}`, limit: SECRET_FAILURE_LIMITS.failuresPerIp }
     : { key: `${secret}-secret:any`, limit: SECRET_FAILURE_LIMITS.failuresWhenAddressUnknown }
   const now = deps.clock()
-  return { key, limit, now, ...fixedWindow(now, SECRET_FAILURE_LIMITS.windowSeconds) }
+  const name = secret === 'introspection' ? 'introspection_secret_failures' : 'idp_secret_failures'
+  return { key, name, limit, now, ...fixedWindow(now, SECRET_FAILURE_LIMITS.windowSeconds) }
 }
 
 const tooMany = (after: number) => rateLimited(`too many wrong secrets: retry after ${after} s`, after)
@@ -37,13 +41,15 @@ const tooMany = (after: number) => rateLimited(`too many wrong secrets: retry af
  * presents now is right or wrong, so the answer cannot tell a right guess from a wrong one.
  * @throws GnapError request_denied (429, retryAfterSeconds)
  */
-export function refuseWhenTooManyFailures(window: SecretFailureWindow, count: number): void {
-  if (count >= window.limit) throw tooMany(window.retryAfterSeconds)
+export function refuseWhenTooManyFailures(deps: Deps, window: SecretFailureWindow, count: number): void {
+  if (count < window.limit) return
+  deps.metrics.rateLimited(window.name)
+  throw tooMany(window.retryAfterSeconds)
 }
 
 /** Reads the caller's counter and refuses it when it is full (refuseWhenTooManyFailures). */
 export async function checkSecretFailures(deps: Deps, window: SecretFailureWindow): Promise<void> {
-  refuseWhenTooManyFailures(window, await findRateLimitCount(deps.sql, window.key, window.windowStart))
+  refuseWhenTooManyFailures(deps, window, await findRateLimitCount(deps.sql, window.key, window.windowStart))
 }
 
 /**
@@ -53,7 +59,10 @@ export async function checkSecretFailures(deps: Deps, window: SecretFailureWindo
  */
 export async function countSecretFailure(deps: Deps, window: SecretFailureWindow, refusal: GnapError): Promise<never> {
   const hit = await hitRateLimit(deps.sql, window.key, window.limit, SECRET_FAILURE_LIMITS.windowSeconds, window.now)
-  if (!hit.allowed) throw tooMany(hit.retryAfterSeconds)
+  if (!hit.allowed) {
+    deps.metrics.rateLimited(window.name)
+    throw tooMany(hit.retryAfterSeconds)
+  }
   throw refusal
 }
 

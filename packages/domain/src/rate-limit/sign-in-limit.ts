@@ -2,7 +2,7 @@ import ipaddr from 'ipaddr.js'
 import type { Sql } from '../db/sql'
 import type { Deps } from '../deps'
 import { admitPasswordCheck } from '../owner/password'
-import { rateLimited } from '../errors'
+import { isGnapError, rateLimited } from '../errors'
 import { fixedWindow } from './rate-limit'
 import { findRateLimitCount, releaseRateLimitHit, reserveRateLimitHit } from './rate-limit.repo'
 
@@ -110,9 +110,9 @@ export async function attemptSignIn<A extends { passwordHash: string | null }>(
   deps: Deps,
   input: { scope: Scope; email: string; password: string; ip: string | null; find: (db: Sql, email: string) => Promise<A | null> },
 ): Promise<A | null> {
-  const check = admitPasswordCheck()
+  const check = counted(deps, 'password_checks', admitPasswordCheck)
   try {
-    const reservation = await reserveSignInAttempt(deps.sql, input.scope, input.email, input.ip, deps.clock())
+    const reservation = await reserveCounted(deps, input)
     const account = input.email ? await input.find(deps.sql, input.email) : null
     const ok = await check.verify(account?.passwordHash ?? null, input.password)
     if (!account || !ok) return null
@@ -133,9 +133,29 @@ export async function attemptSignInStep<T>(
   deps: Deps,
   input: { scope: Scope; email: string; ip: string | null; check: () => Promise<T | null> },
 ): Promise<T | null> {
-  const reservation = await reserveSignInAttempt(deps.sql, input.scope, input.email, input.ip, deps.clock())
+  const reservation = await reserveCounted(deps, input)
   const result = await input.check()
   if (result === null) return null
   await releaseSignInAttempt(deps.sql, reservation)
   return result
+}
+
+/** reserveSignInAttempt, its refusals counted in the metrics. */
+async function reserveCounted(deps: Deps, input: { scope: Scope; email: string; ip: string | null }): Promise<SignInReservation> {
+  try {
+    return await reserveSignInAttempt(deps.sql, input.scope, input.email, input.ip, deps.clock())
+  } catch (e) {
+    if (isGnapError(e) && e.status === 429) deps.metrics.rateLimited('sign_in')
+    throw e
+  }
+}
+
+/** `admit()`, a refusal (429) counted in the metrics as `limit`. */
+function counted<T>(deps: Deps, limit: 'password_checks', admit: () => T): T {
+  try {
+    return admit()
+  } catch (e) {
+    if (isGnapError(e) && e.status === 429) deps.metrics.rateLimited(limit)
+    throw e
+  }
 }

@@ -9,6 +9,7 @@ import type { WalletAddressDocument, WalletAddressResolver } from '../client/wal
 import type { AccessItem, IncomingAccess, OutgoingAccess, QuoteAccess } from '../access/access.wire'
 import type { GrantRequest } from '../grant/grant.wire'
 import { createLogger } from '../log'
+import { noMetrics, type Metrics } from '../metrics/metrics'
 import { introspectToken } from '../access-token/introspect-token'
 import { parseIntrospectRequest } from '../access-token/access-token.wire'
 import { createTestDb } from './test-db'
@@ -38,6 +39,8 @@ export function testConfig(overrides: Partial<GnapConfig> = {}): GnapConfig {
     identityServerSecrets: [TEST_IDP_SECRET],
     introspectionSecrets: ['introspection-secret-123456'],
     introspectionListener: null,
+    metricsSecrets: null,
+    metricsPort: null,
     allowHttpWalletAddresses: false,
     walletAddressAllowedNetworks: [],
     signatureWindowSeconds: 300,
@@ -117,7 +120,7 @@ export interface TestDeps {
 }
 
 export async function buildTestDeps(
-  overrides: { config?: Partial<GnapConfig>; walletAddresses?: WalletAddressResolver; now?: Date } = {},
+  overrides: { config?: Partial<GnapConfig>; walletAddresses?: WalletAddressResolver; now?: Date; metrics?: Metrics } = {},
 ): Promise<TestDeps> {
   const { store, cleanup } = await createTestDb()
   const clock = fakeClock(overrides.now)
@@ -129,6 +132,7 @@ export async function buildTestDeps(
     clock: () => new Date(clock.now.getTime()),
     log: createLogger('silent'),
     walletAddresses,
+    metrics: overrides.metrics ?? noMetrics,
   }
   return { deps, db: store.prisma, sql: store.sql, provider: store.provider, clock, walletAddresses, cleanup }
 }

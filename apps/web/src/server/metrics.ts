@@ -1,0 +1,256 @@
+import cluster from 'node:cluster'
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client'
+import type { Metrics, OutboundFetchKind, OutboundFetchOutcome, RateLimitName, SignatureCheck, SqlPressure } from '@gnap/domain'
+
+// The metrics port of the domain (deps.metrics) counted with prom-client, plus what only the web app sees: requests
+// by route template and status with their latency, and the launcher's fair-turn queue. One registry per process;
+// under the launcher each worker hands its registry to the primary, which sums them (prom-client's cluster
+// aggregator) and answers the scrape. Names follow Prometheus conventions: `gnap_` prefix, `_total` counters,
+// `_seconds` durations.
+
+/** Latency buckets of the GNAP endpoints, in seconds: a fast introspection takes well under a millisecond. */
+const LATENCY_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5]
+/** Outbound fetches take tens to thousands of milliseconds (their timeout is 5 s). */
+const FETCH_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10]
+/** Waits in the fair-turn queue: a few turns of the event loop, each about TURN_BUDGET_MS. */
+const WAIT_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5]
+
+/** One route's requests: counted by method and status, timed by method. */
+export interface RouteMeter {
+  done(method: string, status: number, seconds: number): void
+}
+
+/** The domain's metrics and the web app's own, over one registry. */
+export interface WebMetrics extends Metrics {
+  readonly registry: Registry
+  /** The meter of a route template (`/continue/[id]`), made once per route. */
+  route(template: string): RouteMeter
+}
+
+/** What the launcher's fair turns (packages/launcher fair-turns.ts) publish on globalThis under this key. */
+const FAIR_TURNS = Symbol.for('gnap.fairTurns')
+interface FairTurnsStats {
+  waiting(): number
+  onWait: ((seconds: number) => void) | null
+}
+
+const NO_METER: RouteMeter = { done: () => undefined }
+
+/** A route's meter when `metrics` counts requests; a no-op otherwise (metrics off, tests). */
+export function routeMeter(metrics: Metrics, template: string): RouteMeter {
+  return 'route' in metrics ? (metrics as WebMetrics).route(template) : NO_METER
+}
+
+/**
+ * The process's metrics on a registry of its own: the default Node.js metrics (CPU, memory, event-loop lag, GC),
+ * the domain's events, the requests, the store's pressure (`pressure`, read at each scrape) and the fair-turn queue.
+ * In a worker of the launcher, the registry is the one the primary collects.
+ */
+export function createWebMetrics(pressure: () => SqlPressure): WebMetrics {
+  const registry = new Registry()
+  collectDefaultMetrics({ register: registry })
+  // 1 in every process: summed over the launcher's workers, the number of processes that answered the scrape.
+  new Gauge({ name: 'gnap_processes', help: 'Server processes whose metrics this scrape sums.', registers: [registry] }).set(1)
+  const requests = new Counter({
+    name: 'gnap_http_requests_total',
+    help: 'Requests answered by the GNAP endpoints, by route template, method and status.',
+    labelNames: ['route', 'method', 'status'] as const,
+    registers: [registry],
+  })
+  const latency = new Histogram({
+    name: 'gnap_http_request_duration_seconds',
+    help: 'Time from a GNAP request reaching its handler to its answer, by route template and method.',
+    labelNames: ['route', 'method'] as const,
+    buckets: LATENCY_BUCKETS,
+    registers: [registry],
+  })
+  const grants = new Counter({
+    name: 'gnap_grants_total',
+    help: 'Grants by outcome: issued (a token), pending (waiting for interaction), approved, rejected, revoked.',
+    labelNames: ['outcome'] as const,
+    registers: [registry],
+  })
+  const issued = new Counter({ name: 'gnap_access_tokens_issued_total', help: 'Access tokens issued with a grant.', registers: [registry] })
+  const rotated = new Counter({
+    name: 'gnap_access_tokens_rotated_total',
+    help: 'Access tokens rotated (each one a new token).',
+    registers: [registry],
+  })
+  const revoked = new Counter({
+    name: 'gnap_access_tokens_revoked_total',
+    help: 'Live access tokens revoked: by their client, with their grant, by an administrator, or by blocking their client.',
+    registers: [registry],
+  })
+  const introspections = new Counter({
+    name: 'gnap_introspections_total',
+    help: 'Introspections answered, by result: active or inactive.',
+    labelNames: ['result'] as const,
+    registers: [registry],
+  })
+  const signatureFailures = new Counter({
+    name: 'gnap_signature_failures_total',
+    help: 'Requests refused by an HTTP message signature check, by the check that failed.',
+    labelNames: ['check'] as const,
+    registers: [registry],
+  })
+  const fetches = new Histogram({
+    name: 'gnap_outbound_fetch_duration_seconds',
+    help: "Fetches of clients' wallet address documents and key sets (JWKS), by kind and outcome.",
+    labelNames: ['kind', 'outcome'] as const,
+    buckets: FETCH_BUCKETS,
+    registers: [registry],
+  })
+  const rateLimited = new Counter({
+    name: 'gnap_rate_limit_refusals_total',
+    help: 'Requests refused with 429, by the limit that refused them.',
+    labelNames: ['limit'] as const,
+    registers: [registry],
+  })
+
+  // The store's pressure, read at each scrape: nothing on the request path. Both databases' metrics are always
+  // there (0 for the other database), so one dashboard fits either.
+  let busyCounted = 0
+  const busy: Counter = new Counter({
+    name: 'gnap_sqlite_busy_retries_total',
+    help: 'Writes that found the SQLite file locked by another process and tried again (0 on PostgreSQL).',
+    registers: [registry],
+    collect() {
+      const now = pressure()
+      if (now.dialect !== 'sqlite') return
+      busy.inc(now.busyRetries - busyCounted)
+      busyCounted = now.busyRetries
+    },
+  })
+  const pool = (): { poolTotal: number; poolIdle: number; poolWaiting: number } => {
+    const now = pressure()
+    return now.dialect === 'postgresql' ? now : { poolTotal: 0, poolIdle: 0, poolWaiting: 0 }
+  }
+  new Gauge({
+    name: 'gnap_postgres_pool_connections',
+    help: 'Connections of the PostgreSQL pool, by state: in_use or idle (0 on SQLite).',
+    labelNames: ['state'] as const,
+    registers: [registry],
+    collect() {
+      const now = pool()
+      this.set({ state: 'in_use' }, now.poolTotal - now.poolIdle)
+      this.set({ state: 'idle' }, now.poolIdle)
+    },
+  })
+  new Gauge({
+    name: 'gnap_postgres_pool_waiting',
+    help: 'Queries waiting for a connection of the PostgreSQL pool (0 on SQLite).',
+    registers: [registry],
+    collect() {
+      this.set(pool().poolWaiting)
+    },
+  })
+
+  // The launcher's fair turns, when this process runs under it: the queue's length at the scrape, and the wait of
+  // each request that had to queue.
+  const fairTurns = (globalThis as Record<symbol, FairTurnsStats | undefined>)[FAIR_TURNS]
+  new Gauge({
+    name: 'gnap_fair_turns_queue_length',
+    help: 'Requests waiting in the fair-turn queue for a later turn of the event loop (0 without the launcher).',
+    registers: [registry],
+    collect() {
+      this.set(fairTurns?.waiting() ?? 0)
+    },
+  })
+  const waits = new Histogram({
+    name: 'gnap_fair_turns_wait_seconds',
+    help: 'How long requests that had to queue waited in the fair-turn queue before they started.',
+    buckets: WAIT_BUCKETS,
+    registers: [registry],
+  })
+  if (fairTurns) fairTurns.onWait = (seconds) => waits.observe(seconds)
+
+  // Children bound once per label set: a request costs map lookups, never a label string.
+  const grantChildren = new Map<string, Counter.Internal>()
+  const child = <K extends string>(map: Map<string, Counter.Internal>, counter: Counter<K>, value: string): Counter.Internal => {
+    let c = map.get(value)
+    if (!c) map.set(value, (c = counter.labels(value)))
+    return c
+  }
+  const introspectionChildren = { active: introspections.labels('active'), inactive: introspections.labels('inactive') }
+  const checkChildren = new Map<string, Counter.Internal>()
+  const limitChildren = new Map<string, Counter.Internal>()
+  const routes = new Map<string, RouteMeter>()
+
+  if (cluster.isWorker) {
+    // The launcher's primary asks each ready worker for its registry and sums them (prom-client's
+    // AggregatorRegistry.aggregate, packages/launcher serve.ts).
+    process.on('message', (msg: { gnap?: unknown; id?: unknown } | null) => {
+      if (msg?.gnap !== 'metrics-collect') return
+      void registry.getMetricsAsJSON().then((metrics) => process.send?.({ gnap: 'metrics-collected', id: msg.id, metrics }))
+    })
+  }
+
+  return {
+    registry,
+    grant: (outcome, count = 1) => {
+      if (count > 0) child(grantChildren, grants, outcome).inc(count)
+    },
+    tokenIssued: () => issued.inc(),
+    tokenRotated: () => rotated.inc(),
+    tokensRevoked: (count) => {
+      if (count > 0) revoked.inc(count)
+    },
+    introspection: (active) => (active ? introspectionChildren.active : introspectionChildren.inactive).inc(),
+    signatureFailure: (check: SignatureCheck) => child(checkChildren, signatureFailures, check).inc(),
+    outboundFetch: (kind: OutboundFetchKind, outcome: OutboundFetchOutcome, seconds: number) => fetches.labels(kind, outcome).observe(seconds),
+    rateLimited: (limit: RateLimitName) => child(limitChildren, rateLimited, limit).inc(),
+    route(template) {
+      let meter = routes.get(template)
+      if (meter) return meter
+      // Per method, then per status: the children of this route, made on first use.
+      const byMethod = new Map<string, { timer: Histogram.Internal<'route' | 'method'>; statuses: Map<number, Counter.Internal> }>()
+      meter = {
+        done(method, status, seconds) {
+          let m = byMethod.get(method)
+          if (!m) byMethod.set(method, (m = { timer: latency.labels(template, method), statuses: new Map() }))
+          m.timer.observe(seconds)
+          let c = m.statuses.get(status)
+          if (!c) m.statuses.set(status, (c = requests.labels(template, method, String(status))))
+          c.inc()
+        },
+      }
+      routes.set(template, meter)
+      return meter
+    },
+  }
+}
+
+/**
+ * A route template from a request's path and its route parameters: each parameter's segment named `[name]`
+ * (`/continue/0a1b…` with `{ id }` → `/continue/[id]`), so no id ever becomes a label. Null when a parameter's value
+ * is not a segment of the path.
+ */
+export function routeTemplate(pathname: string, params: Record<string, string | string[]>): string | null {
+  const segments = pathname.split('/')
+  const decoded = segments.map((s) => {
+    try {
+      return decodeURIComponent(s)
+    } catch {
+      return s
+    }
+  })
+  // From the last parameter back, each takes the last segment equal to its value not taken yet.
+  const names = Object.keys(params)
+  let end = segments.length
+  for (let i = names.length - 1; i >= 0; i--) {
+    const name = names[i]!
+    const value = params[name]
+    if (typeof value !== 'string') return null
+    let at = -1
+    for (let j = end - 1; j >= 1; j--) {
+      if (decoded[j] === value) {
+        at = j
+        break
+      }
+    }
+    if (at < 0) return null
+    segments[at] = `[${name}]`
+    end = at
+  }
+  return segments.join('/') || '/'
+}
