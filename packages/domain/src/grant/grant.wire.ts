@@ -1,9 +1,10 @@
 import { z } from 'zod'
-import { GnapError, badClient, zodToGnap } from '../errors'
+import { GnapError, zodToGnap } from '../errors'
 import { serverUrl, type GnapConfig } from '../config/config'
 import type { IssuedToken } from '../access-token/access-token.repo'
 import { AccessListSchema, type AccessItem } from '../access/access.wire'
 import { isLoopbackHost } from '../client/wallet-address'
+import { parseClientForm, type ClientForm } from '../client/client-instance'
 
 // Wire shapes of post-request and post-continue (auth-server.yaml). Spelling as the spec writes it.
 
@@ -41,7 +42,8 @@ const GrantRequestSchema = z.strictObject({
 
 export interface GrantRequest {
   access: AccessItem[]
-  client: string
+  /** One of the three forms of auth-server.yaml 1.3.0 (docs/protocol.md §4.5). */
+  client: ClientForm
   interact: z.infer<typeof InteractRequestSchema> | null
 }
 
@@ -61,10 +63,7 @@ export function parseGrantRequest(json: unknown): GrantRequest {
   if (!('access_token' in json)) throw new GnapError('invalid_request', 'access_token is required')
   const parsed = GrantRequestSchema.safeParse(json)
   if (!parsed.success) throw zodToGnap(parsed.error)
-  const { client } = parsed.data
-  if (typeof client !== 'string' || client.length === 0) {
-    throw badClient('client must be the wallet address URL of the client instance')
-  }
+  const client = parseClientForm(parsed.data.client)
   return { access: parsed.data.access_token.access, client, interact: parsed.data.interact ?? null }
 }
 
