@@ -36,8 +36,10 @@ function issued(response: GrantResponseJson): IssuedGrant {
   }
 }
 
-/** A non-interactive grant (incoming-payment by default), finalized/issued with its token. */
-/** `client` may be given as a wallet address string (the deprecated form) or in either object form. */
+/**
+ * A non-interactive grant (incoming-payment by default), finalized/issued with its token. `client` may be given as a
+ * wallet address string (the deprecated form) or in either object form.
+ */
 export async function issueNonInteractiveGrant(
   t: TestDeps,
   request: Partial<Omit<GrantRequest, 'client'>> & { client?: string | GrantRequest['client'] } = {},
