@@ -13,6 +13,9 @@ import { rotateAccessToken } from '../access-token/rotate-access-token'
 import { revokeAccessToken } from '../access-token/revoke-access-token'
 import { introspectToken } from '../access-token/introspect-token'
 import { findGrantById } from '../grant/grant.repo'
+import { getGrantDetail } from '../admin/get-grant-detail'
+import { listClients } from '../admin/list-clients'
+import { getClientDetail } from '../admin/get-client-detail'
 
 // The three `client` forms of auth-server.yaml 1.3.0 (docs/protocol.md §4.5), signed for real: the signature is
 // verified by the code the server runs, against the wallet address's keys or the key the request presents.
@@ -216,6 +219,23 @@ describe('{jwk}: directed identity (docs/protocol.md §4.5)', () => {
         auth: await signed(key, { method: 'POST', url: manage, token: response.access_token!.value }),
       }),
     ).rejects.toMatchObject(gnapError('invalid_client', 401))
+  })
+
+  it('shows on the console as a directed identity with its key thumbprint (RFC 7638)', async () => {
+    const key = generateClientKey('di-1')
+    await postGrant(key, { ...incoming, client: { jwk: key.jwk } })
+    await issueNonInteractiveGrant(t)
+    const thumbprint = await jwkThumbprint(key.jwk)
+    const client = `${JWK_THUMBPRINT_URI_PREFIX}${thumbprint}`
+    const grant = await t.db.grant.findFirstOrThrow({ where: { client } })
+    expect((await getGrantDetail(t.deps, grant.id)).client).toEqual({ walletAddress: client, name: null, thumbprint })
+    expect(await listClients(t.deps, {})).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ walletAddress: client, thumbprint }),
+        expect.objectContaining({ walletAddress: TEST_CLIENT, thumbprint: null }),
+      ]),
+    )
+    expect(await getClientDetail(t.deps, { walletAddress: client })).toMatchObject({ thumbprint, grantCounts: { issued: 1 } })
   })
 
   it('keeps the rate limit of each key apart from the wallet address clients', async () => {
