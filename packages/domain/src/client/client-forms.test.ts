@@ -6,6 +6,7 @@ import { generateClientKey, signedHeaders, type ClientKey } from '../testing/cli
 import { TEST_CLIENT, authAs, gnapError, grantRequest, incomingAccess, outgoingAccess, rowCounts, type StubWalletAddresses } from '../testing/deps'
 import { issueNonInteractiveGrant, lastSegment } from '../testing/grant-flows'
 import { useTestDeps } from '../testing/use-test-deps'
+import { requestSpecErrors } from '../testing/spec-validator'
 import { parseGrantRequest } from '../grant/grant.wire'
 import { requestGrant } from '../grant/request-grant'
 import { cancelGrant } from '../grant/cancel-grant'
@@ -87,6 +88,25 @@ describe('parseClientForm (docs/protocol.md §4.5)', () => {
   ])('refuses %s with invalid_client 400 and a reason', (_name, client, reason) => {
     expect(() => parseClientForm(client)).toThrow(expect.objectContaining({ ...gnapError('invalid_client', 400), message: expect.stringContaining(reason) }))
     expect(() => parseGrantRequest({ ...incoming, client })).toThrow(expect.objectContaining(gnapError('invalid_client', 400)))
+  })
+})
+
+describe('the contract (auth-server.yaml 1.3.0, and 1.1.0 before it)', () => {
+  const key = generateClientKey('k1')
+  const body = (client: unknown) => ({ ...incoming, client })
+
+  it('allows the three forms this server takes; 1.1.0 only the string', () => {
+    for (const client of [TEST_CLIENT, { walletAddress: TEST_CLIENT }, { jwk: key.jwk }]) {
+      expect(requestSpecErrors('auth-server', '/', 'post', body(client))).toBeNull()
+      expect(parseGrantRequest(body(client)).client).toEqual(typeof client === 'string' ? { walletAddress: client } : client)
+    }
+    expect(requestSpecErrors('auth-server-1.1.0', '/', 'post', body(TEST_CLIENT))).toBeNull()
+    expect(requestSpecErrors('auth-server-1.1.0', '/', 'post', body({ walletAddress: TEST_CLIENT }))).not.toBeNull()
+  })
+
+  it('does not allow both members or a key of another type either', () => {
+    expect(requestSpecErrors('auth-server', '/', 'post', body({ walletAddress: TEST_CLIENT, jwk: key.jwk }))).not.toBeNull()
+    expect(requestSpecErrors('auth-server', '/', 'post', body({ jwk: { ...key.jwk, kty: 'EC' } }))).not.toBeNull()
   })
 })
 
