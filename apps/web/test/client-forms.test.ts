@@ -34,7 +34,11 @@ const sdkClientFor = (key: ClientKey) =>
 /** POST / with exactly this body, signed with `key` as the SDK signs. */
 async function postGrant(key: ClientKey, body: unknown): Promise<{ status: number; body: { error?: { code: string; description: string } } }> {
   const text = JSON.stringify(body)
-  const res = await fetch(w.server.url, { method: 'POST', headers: await signedHeaders(key, { method: 'POST', url: w.server.url, body: text }), body: text })
+  const res = await fetch(w.server.url, {
+    method: 'POST',
+    headers: await signedHeaders(key, { method: 'POST', url: w.server.url, body: text }),
+    body: text,
+  })
   return { status: res.status, body: (await res.json()) as { error?: { code: string; description: string } } }
 }
 
@@ -125,19 +129,38 @@ describe('refusals, 400 with a reason', () => {
   it.each<[string, () => unknown, string, string]>([
     [
       'a {jwk} grant that needs interaction',
-      () => ({ access_token: { access: [outgoingAccess('https://wallet.example/alice')] }, client: { jwk: key.jwk }, interact: { start: ['redirect'] } }),
+      () => ({
+        access_token: { access: [outgoingAccess('https://wallet.example/alice')] },
+        client: { jwk: key.jwk },
+        interact: { start: ['redirect'] },
+      }),
       'invalid_request',
       'needs interaction',
     ],
-    ['both walletAddress and jwk', () => ({ access_token: incoming, client: { walletAddress: w.walletAddress, jwk: key.jwk } }), 'invalid_client', 'not both'],
-    ['a JWK with its private part', () => ({ access_token: incoming, client: { jwk: { ...key.jwk, d: key.jwk.x } } }), 'invalid_client', 'private key'],
+    [
+      'both walletAddress and jwk',
+      () => ({ access_token: incoming, client: { walletAddress: w.walletAddress, jwk: key.jwk } }),
+      'invalid_client',
+      'not both',
+    ],
+    [
+      'a JWK with its private part',
+      () => ({ access_token: incoming, client: { jwk: { ...key.jwk, d: key.jwk.x } } }),
+      'invalid_client',
+      'private key',
+    ],
     [
       'a JWK that is not Ed25519',
       () => ({ access_token: incoming, client: { jwk: { kty: 'EC', crv: 'P-256', kid: 'refused', alg: 'ES256', x: key.jwk.x, y: key.jwk.x } } }),
       'invalid_client',
       'Ed25519 public key',
     ],
-    ['a walletAddress that is no string', () => ({ access_token: incoming, client: { walletAddress: 42 } }), 'invalid_client', 'client.walletAddress'],
+    [
+      'a walletAddress that is no string',
+      () => ({ access_token: incoming, client: { walletAddress: 42 } }),
+      'invalid_client',
+      'client.walletAddress',
+    ],
     ['an empty object', () => ({ access_token: incoming, client: {} }), 'invalid_client', 'exactly one member'],
   ])('%s', async (_name, body, code, reason) => {
     const res = await postGrant(key, body())

@@ -86,7 +86,9 @@ describe('parseClientForm (docs/protocol.md §4.5)', () => {
     ['another alg', { jwk: { ...key.jwk, alg: 'ES256' } }, 'client.jwk.alg must be EdDSA'],
     ['a use other than sig', { jwk: { ...key.jwk, use: 'enc' } }, 'client.jwk.use must be sig'],
   ])('refuses %s with invalid_client 400 and a reason', (_name, client, reason) => {
-    expect(() => parseClientForm(client)).toThrow(expect.objectContaining({ ...gnapError('invalid_client', 400), message: expect.stringContaining(reason) }))
+    expect(() => parseClientForm(client)).toThrow(
+      expect.objectContaining({ ...gnapError('invalid_client', 400), message: expect.stringContaining(reason) }),
+    )
     expect(() => parseGrantRequest({ ...incoming, client })).toThrow(expect.objectContaining(gnapError('invalid_client', 400)))
   })
 })
@@ -156,7 +158,10 @@ describe('{jwk}: directed identity (docs/protocol.md §4.5)', () => {
   it('answers introspection with client {jwk}, and other clients with {walletAddress} as before', async () => {
     const key = generateClientKey('di-1')
     const response = await postGrant(key, { ...incoming, client: { jwk: key.jwk } })
-    expect(await introspectToken(t.deps, { accessToken: response.access_token!.value, access: null })).toMatchObject({ active: true, client: { jwk: key.jwk } })
+    expect(await introspectToken(t.deps, { accessToken: response.access_token!.value, access: null })).toMatchObject({
+      active: true,
+      client: { jwk: key.jwk },
+    })
     const other = await issueNonInteractiveGrant(t)
     expect(await introspectToken(t.deps, { accessToken: other.tokenValue, access: null })).toMatchObject({ client: { walletAddress: TEST_CLIENT } })
   })
@@ -267,4 +272,3 @@ describe('{jwk}: directed identity (docs/protocol.md §4.5)', () => {
     await issueNonInteractiveGrant(t)
   })
 })
-

@@ -112,8 +112,8 @@ export function ClientDetailView({ address }: { address: string }) {
           <h2 id="block-heading">{c.block ? 'Blocked' : 'Block this client'}</h2>
           {c.thumbprint !== null && (
             <p className="hint">
-              A directed identity is known only by its key. A block refuses this key; the same software can make a new key and
-              ask again as another client.
+              A directed identity is known only by its key. A block refuses this key; the same software can make a new key and ask again as another
+              client.
             </p>
           )}
           {c.block ? (

@@ -45,7 +45,8 @@ export function GrantDetailView({ id }: { id: string }) {
             Grant <span className="mono">{g.id}</span>
           </h1>
           <p>
-            From {g.client.thumbprint !== null ? 'a directed identity' : (g.client.name ?? 'a client that gave no name')} · <GrantStatusBadge status={g.status} />
+            From {g.client.thumbprint !== null ? 'a directed identity' : (g.client.name ?? 'a client that gave no name')} ·{' '}
+            <GrantStatusBadge status={g.status} />
           </p>
         </div>
         <RevokeGrant grant={g} onRevoked={setNotice} />

@@ -171,8 +171,8 @@ function RevokeToken({ detail, onRevoked }: { detail: TokenDetail; onRevoked(mes
       onConfirm={() => revoke.mutate({ managementId: t.managementId })}
     >
       <p>
-        The token <span className="mono">{t.managementId}</span> of {clientTitle(detail.grant.client, detail.grant.client.walletAddress)} will stop working
-        and cannot be rotated{t.status === 'expired' ? ' back to life' : ''}. Its grant stays as it is. This cannot be undone.
+        The token <span className="mono">{t.managementId}</span> of {clientTitle(detail.grant.client, detail.grant.client.walletAddress)} will stop
+        working and cannot be rotated{t.status === 'expired' ? ' back to life' : ''}. Its grant stays as it is. This cannot be undone.
       </p>
       <p className="muted">The revocation is recorded in the audit log.</p>
     </ConfirmedAction>
