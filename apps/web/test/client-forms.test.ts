@@ -2,9 +2,9 @@
 // string, {walletAddress} and {jwk} (directed identity), driven by the Open Payments SDK where it can send them, and
 // the refusals signed the way the SDK signs. Every answer is checked against the vendored contract.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createAuthenticatedClient, isFinalizedGrant, OpenPaymentsClientError, type Grant } from '@interledger/open-payments'
+import { createAuthenticatedClient, isFinalizedGrant, type Grant } from '@interledger/open-payments'
 import { assertMatchesSpec, generateClientKey, requestSpecErrors, signedHeaders, type ClientKey } from '@gnap/domain/testing'
-import { introspect, outgoingAccess, startWorld, type World } from './support/world'
+import { introspect, outgoingAccess, rejection, startWorld, type World } from './support/world'
 
 let w: World
 
@@ -17,15 +17,6 @@ afterAll(async () => {
 })
 
 const incoming = { access: [{ type: 'incoming-payment' as const, actions: ['create' as const, 'read' as const] }] }
-
-async function rejection(p: Promise<unknown>): Promise<OpenPaymentsClientError> {
-  const e = await p.then(
-    () => null,
-    (err: unknown) => err,
-  )
-  if (!(e instanceof OpenPaymentsClientError)) throw new Error(`expected the client to reject, got ${String(e)}`)
-  return e
-}
 
 /** An SDK client that signs with `key` and names no wallet address the server could fetch (its requests override it). */
 const sdkClientFor = (key: ClientKey) =>
