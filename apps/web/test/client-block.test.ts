@@ -12,13 +12,13 @@ import {
   createAuthenticatedClient,
   isFinalizedGrant,
   isPendingGrant,
-  OpenPaymentsClientError,
+  type OpenPaymentsClientError,
   type AuthenticatedClient,
 } from '@interledger/open-payments'
 import { createAdmin, openStore } from '@gnap/domain'
 import { adminQuery, databaseUrl, generateClientKey, startWalletAddressServer } from '@gnap/domain/testing'
 import { INTROSPECTION_SECRET, startInstances, testServerEnv, type Instance } from '@gnap/test-support'
-import { finishParams, outgoingAccess } from './support/world'
+import { finishParams, outgoingAccess, rejection } from './support/world'
 import { signedRequest, type GnapErrorJson } from './support/raw-http'
 
 const pgAdmin = process.env.MULTI_INSTANCE_PG_URL ?? process.env.TEST_DATABASE_URL
@@ -47,15 +47,6 @@ const stores = [
     drop: () => adminQuery(pgAdmin!, `DROP DATABASE IF EXISTS "${pgName}" WITH (FORCE)`).then(() => undefined),
   },
 ]
-
-async function rejection(p: Promise<unknown>): Promise<OpenPaymentsClientError> {
-  const e = await p.then(
-    () => null,
-    (err: unknown) => err,
-  )
-  if (!(e instanceof OpenPaymentsClientError)) throw new Error(`expected the client to reject, got ${String(e)}`)
-  return e
-}
 
 describe.each(stores.filter((s) => !s.skip))('blocking a client, two instances on $label', (store) => {
   let a: Instance

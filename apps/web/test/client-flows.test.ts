@@ -1,7 +1,7 @@
 // The whole lifecycle driven by the real Open Payments client SDK against `next start`.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { isFinalizedGrant, isPendingGrant, OpenPaymentsClientError, type Grant, type PendingGrant } from '@interledger/open-payments'
-import { consent, expectedHash, finishParams, introspect, outgoingAccess, sleep, startWorld, type World } from './support/world'
+import { isFinalizedGrant, isPendingGrant, type Grant, type PendingGrant } from '@interledger/open-payments'
+import { consent, expectedHash, finishParams, introspect, outgoingAccess, rejection, sleep, startWorld, type World } from './support/world'
 
 let w: World
 
@@ -12,15 +12,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await w?.stop()
 })
-
-async function rejection(p: Promise<unknown>): Promise<OpenPaymentsClientError> {
-  const e = await p.then(
-    () => null,
-    (err: unknown) => err,
-  )
-  if (!(e instanceof OpenPaymentsClientError)) throw new Error(`expected the client to reject, got ${String(e)}`)
-  return e
-}
 
 async function interactiveGrant(identifier = 'https://wallet.example/alice') {
   const finish = finishParams()

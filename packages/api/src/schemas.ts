@@ -58,7 +58,9 @@ export const EndedSessionsSchema = z.strictObject({ endedSessions: z.number().in
 
 export const OkSchema = z.strictObject({ ok: z.literal(true) })
 
-const ClientViewSchema = z.strictObject({ walletAddress: url, name: z.string().max(1024).nullable() })
+/** A directed identity's key thumbprint (RFC 7638: base64url SHA-256); null for a wallet address client. */
+const thumbprint = z.string().max(64).nullable()
+const ClientViewSchema = z.strictObject({ walletAddress: url, name: z.string().max(1024).nullable(), thumbprint })
 
 const GrantRowSchema = z.strictObject({
   id,
@@ -177,6 +179,7 @@ export const ClientListSchema = z.strictObject({
     z.strictObject({
       walletAddress: url,
       name: z.string().max(1024).nullable(),
+      thumbprint,
       grants: z.number().int().min(0),
       lastGrantAt: date.nullable(),
       blocked: z.boolean(),
@@ -194,6 +197,7 @@ export const ClientBlockListSchema = z.strictObject({
 export const ClientDetailSchema = z.strictObject({
   walletAddress: url,
   name: z.string().max(1024).nullable(),
+  thumbprint,
   block: z.strictObject({ reason, blockedBy: actorLabel, blockedAt: date }).nullable(),
   grantCounts: z.strictObject(
     Object.fromEntries(GRANT_STATUS_NAMES.map((s) => [s, z.number().int().min(0)])) as Record<GrantStatusName, z.ZodNumber>,

@@ -102,7 +102,7 @@ describe('grants.list filters (docs/protocol.md §8.13: combined with AND)', () 
         status: 'issued',
         state: 'finalized',
         finalizedReason: 'issued',
-        client: { walletAddress: CLIENT_A, name: 'Test App' },
+        client: { walletAddress: CLIENT_A, name: 'Test App', thumbprint: null },
         accessTypes: ['outgoing-payment', 'quote'],
         createdAt: row.createdAt,
         updatedAt: row.updatedAt,

@@ -1,5 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto'
-import { createAuthenticatedClient, type AuthenticatedClient } from '@interledger/open-payments'
+import { createAuthenticatedClient, OpenPaymentsClientError, type AuthenticatedClient } from '@interledger/open-payments'
 import { generateClientKey, startWalletAddressServer } from '@gnap/domain/testing'
 import { IDP_SECRET, INTROSPECTION_SECRET, startServer, type RunningServer } from '@gnap/test-support'
 import { checkEveryResponse } from './spec'
@@ -72,6 +72,16 @@ export async function introspect(server: RunningServer, token: string, access?: 
     status: res.status,
     body: (await res.json()) as { active: boolean; grant?: string; access?: unknown[]; client?: { walletAddress: string } },
   }
+}
+
+/** The SDK's error for a call that must be refused (its status, code and description). */
+export async function rejection(p: Promise<unknown>): Promise<OpenPaymentsClientError> {
+  const e = await p.then(
+    () => null,
+    (err: unknown) => err,
+  )
+  if (!(e instanceof OpenPaymentsClientError)) throw new Error(`expected the client to reject, got ${String(e)}`)
+  return e
 }
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))

@@ -35,24 +35,29 @@ export async function insertAccessToken(
 }
 
 /** A token with the grant fields authentication and the liveness checks read. */
-export type TokenWithGrant = AccessToken & { grant: GrantStatus & { id: string; client: string } }
+export type TokenWithGrant = AccessToken & { grant: GrantStatus & { id: string; client: string; clientJwk: string | null } }
 
-type TokenJoinRow = AccessToken & { grantClient: string; grantState: GrantState; grantFinalizedReason: FinalizedReason | null }
+type TokenJoinRow = AccessToken & {
+  grantClient: string
+  grantClientJwk: string | null
+  grantState: GrantState
+  grantFinalizedReason: FinalizedReason | null
+}
 
-const withGrant = ({ grantClient, grantState, grantFinalizedReason, ...token }: TokenJoinRow): TokenWithGrant => ({
+const withGrant = ({ grantClient, grantClientJwk, grantState, grantFinalizedReason, ...token }: TokenJoinRow): TokenWithGrant => ({
   ...token,
-  grant: { id: token.grantId, client: grantClient, state: grantState, finalizedReason: grantFinalizedReason },
+  grant: { id: token.grantId, client: grantClient, clientJwk: grantClientJwk, state: grantState, finalizedReason: grantFinalizedReason },
 })
 
 const TOKEN_WITH_GRANT = `
-  SELECT t.*, g."client" AS "grantClient", g."state" AS "grantState", g."finalizedReason" AS "grantFinalizedReason"
+  SELECT t.*, g."client" AS "grantClient", g."clientJwk" AS "grantClientJwk", g."state" AS "grantState", g."finalizedReason" AS "grantFinalizedReason"
   FROM "AccessToken" t JOIN "Grant" g ON g."id" = t."grantId"`
 
 /** A token by its management id, with its grant and whether the grant's client is blocked (one statement). */
 export async function findTokenByManagementId(db: SqlRunner, managementId: string): Promise<(TokenWithGrant & { clientBlocked: boolean }) | null> {
   if (!isId(managementId)) return null
   const rows = await db.all<TokenJoinRow & { blockedClient: string | null }>(
-    `SELECT t.*, g."client" AS "grantClient", g."state" AS "grantState", g."finalizedReason" AS "grantFinalizedReason", b."client" AS "blockedClient"
+    `SELECT t.*, g."client" AS "grantClient", g."clientJwk" AS "grantClientJwk", g."state" AS "grantState", g."finalizedReason" AS "grantFinalizedReason", b."client" AS "blockedClient"
      FROM "AccessToken" t JOIN "Grant" g ON g."id" = t."grantId" LEFT JOIN "ClientBlock" b ON b."client" = g."client"
      WHERE t."managementId" = $1`,
     [managementId],
@@ -66,7 +71,7 @@ export async function findTokenByManagementId(db: SqlRunner, managementId: strin
 export interface IntrospectedToken {
   state: string
   expiresAt: Date
-  grant: GrantStatus & { id: string; client: string; access: readonly AccessItem[] }
+  grant: GrantStatus & { id: string; client: string; clientJwk: string | null; access: readonly AccessItem[] }
 }
 
 type IntrospectionRow = Partial<AccessItemRow> & {
@@ -74,6 +79,7 @@ type IntrospectionRow = Partial<AccessItemRow> & {
   expiresAt: Date
   grantId: string
   grantClient: string
+  grantClientJwk: string | null
   grantState: GrantState
   grantFinalizedReason: FinalizedReason | null
   secretFailures: number | string | null
@@ -83,7 +89,7 @@ type IntrospectionRow = Partial<AccessItemRow> & {
 // request order, through the (grantId, position) index) and the count of a shared-secret failure counter
 // (docs/protocol.md §2.6). An unknown token gives no row, so no count.
 const INTROSPECTION = `
-  SELECT t."state", t."expiresAt", t."grantId", g."client" AS "grantClient", g."state" AS "grantState",
+  SELECT t."state", t."expiresAt", t."grantId", g."client" AS "grantClient", g."clientJwk" AS "grantClientJwk", g."state" AS "grantState",
     g."finalizedReason" AS "grantFinalizedReason", a."type", a."actions", a."identifier", a."limits",
     (SELECT r."count" FROM "RateLimit" r WHERE r."key" = $2 AND r."windowStart" = $3) AS "secretFailures"
   FROM "AccessToken" t JOIN "Grant" g ON g."id" = t."grantId"
@@ -126,6 +132,7 @@ export async function findTokenForIntrospection(
       grant: {
         id: first.grantId,
         client: first.grantClient,
+        clientJwk: first.grantClientJwk,
         state: first.grantState,
         finalizedReason: first.grantFinalizedReason,
         access: accessOf(first.grantId, rows),

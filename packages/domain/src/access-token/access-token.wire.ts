@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { GnapError, zodToGnap } from '../errors'
 import { AccessItemSchema, type AccessItem } from '../access/access.wire'
+import type { Ed25519Jwk } from '../client/wallet-address'
 
 // Wire shapes of post-token (rotation) and post-introspect (token-introspection.yaml). Spelling as the spec writes it.
 
@@ -34,4 +35,7 @@ export function parseIntrospectRequest(json: unknown): IntrospectRequest {
   return { accessToken: parsed.data.access_token, access: parsed.data.access ?? null }
 }
 
-export type IntrospectResponse = { active: false } | { active: true; grant: string; access: AccessItem[]; client: { walletAddress: string } }
+/** token-introspection.yaml: the client as a wallet address, or a directed identity's key (docs/protocol.md §4.5). */
+export type IntrospectedClient = { walletAddress: string } | { jwk: Ed25519Jwk }
+
+export type IntrospectResponse = { active: false } | { active: true; grant: string; access: AccessItem[]; client: IntrospectedClient }

@@ -11,7 +11,8 @@ import {
   type SecretFailureWindow,
 } from '../rate-limit/secret-failure-limit'
 import { findTokenForIntrospection, isTokenExpired } from './access-token.repo'
-import { parseIntrospectRequest, type IntrospectRequest, type IntrospectResponse } from './access-token.wire'
+import { storedClient } from '../client/client-instance'
+import { parseIntrospectRequest, type IntrospectedClient, type IntrospectRequest, type IntrospectResponse } from './access-token.wire'
 
 const wrongSecret = () => new GnapError('invalid_client', 'introspection requires Authorization: Bearer <introspection secret>')
 
@@ -79,8 +80,17 @@ export async function introspectToken(deps: Deps, input: IntrospectRequest, fail
     active: true,
     grant: token.grant.id,
     access: input.access ? matchAccess(token.grant.access, input.access) : [],
-    client: { walletAddress: token.grant.client },
+    client: introspectedClient(token.grant),
   }
+}
+
+/**
+ * token-introspection.yaml client: `{jwk}` for a directed identity (docs/protocol.md §4.5), `{walletAddress}` for
+ * every other client, as before.
+ */
+function introspectedClient(grant: { client: string; clientJwk: string | null }): IntrospectedClient {
+  const { id, jwk } = storedClient(grant)
+  return jwk ? { jwk } : { walletAddress: id }
 }
 
 /** A counter key no failure is ever counted on: the lookup without a caller. */

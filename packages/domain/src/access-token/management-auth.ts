@@ -3,10 +3,12 @@ import { GnapError, clientBlocked, unknownManagementId } from '../errors'
 import type { RequestAuth } from '../client/request-auth'
 import { secretMatches } from '../secrets'
 import { findTokenByManagementId, type TokenWithGrant } from './access-token.repo'
+import { storedClient } from '../client/client-instance'
 
 /**
  * Authenticates a request on a token management URI (POST and DELETE /token/{id}, docs/protocol.md §2.4 steps 1–3
- * and §2.5): a GNAP token that is this very token's value, and a signature by the grant client's key (RFC 9635 §6).
+ * and §2.5): a GNAP token that is this very token's value, and a signature by the grant client's key (RFC 9635 §6); for
+ * a directed identity, the key stored with the grant (docs/protocol.md §4.5).
  * The id is looked up before the signature is checked.
  * @throws GnapError invalid_client (401; also for an unknown id on DELETE, and for a blocked client), invalid_rotation (unknown id on POST: 404)
  */
@@ -21,7 +23,7 @@ export async function authenticateTokenManagement(
   if (!token) throw operation === 'post-token' ? unknownManagementId() : new GnapError('invalid_client', 'unknown access token')
   // Once the token itself is shown, and before the client's keys are fetched (docs/protocol.md §2.16).
   if (token.clientBlocked && secretMatches(auth.token, token.valueHash)) throw clientBlocked()
-  await auth.verifySignature(token.grant.client, operation)
+  await auth.verifySignature(storedClient(token.grant), operation)
   if (!secretMatches(auth.token, token.valueHash)) {
     throw new GnapError('invalid_client', 'the access token is not the one this management URI names')
   }

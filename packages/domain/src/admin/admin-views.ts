@@ -8,15 +8,28 @@ import {
   type InteractionState,
 } from '../grant/grant-state'
 import { isTokenExpired } from '../access-token/access-token.repo'
+import { thumbprintOfClient } from '../client/client-instance'
 
 // What the admin console is shown, built from rows the repository selected field by field: no token value, no
 // hash, no continuation token, interact_ref, nonce or session ever gets here. Pure functions, no I/O.
 
-/** A grant's client as the console shows it: its wallet address and the name it gave, if any. */
+/**
+ * A grant's client as the console shows it: its wallet address and the name it gave, if any; for a directed identity
+ * (docs/protocol.md §4.5) `walletAddress` is its key's thumbprint URI and `thumbprint` the RFC 7638 thumbprint.
+ */
 export interface ClientView {
   walletAddress: string
   name: string | null
+  /** The key's RFC 7638 thumbprint for a directed identity; null for a wallet address client. */
+  thumbprint: string | null
 }
+
+/** The console's view of a stored `client` and the name it gave. */
+export const toClientView = (client: string, name: string | null): ClientView => ({
+  walletAddress: client,
+  name,
+  thumbprint: thumbprintOfClient(client),
+})
 
 export interface GrantRow {
   id: string
@@ -52,7 +65,7 @@ export function toGrantRow(g: GrantRowSource): GrantRow {
     status: grantStatusName(g as GrantStatus),
     state: g.state as GrantState,
     finalizedReason: g.finalizedReason as FinalizedReason | null,
-    client: { walletAddress: g.client, name: g.clientName },
+    client: toClientView(g.client, g.clientName),
     accessTypes: [...new Set(g.accessItems.map((i) => i.type as AccessType))],
     createdAt: g.createdAt,
     updatedAt: g.updatedAt,

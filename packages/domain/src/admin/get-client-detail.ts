@@ -4,6 +4,7 @@ import { grantStatusName, GRANT_STATUS_NAMES, type GrantStatus, type GrantStatus
 import type { AccessType } from '../access/access.wire'
 import { blockedClientKey } from '../client/client-block'
 import { findClientBlock } from '../client/client-block.repo'
+import { thumbprintOfClient } from '../client/client-instance'
 import { findAuditEntriesAbout } from './audit.repo'
 import { tokenStatus, type TokenStatus } from './admin-views'
 import {
@@ -30,6 +31,8 @@ export interface ClientDetail {
   walletAddress: string
   /** The name the client gave in its latest grant. */
   name: string | null
+  /** A directed identity's key thumbprint (RFC 7638, docs/protocol.md §4.5); null for a wallet address. */
+  thumbprint: string | null
   /** The block on it, if an operator blocked it (docs/protocol.md §2.16). */
   block: ClientBlockView | null
   grantCounts: Record<GrantStatusName, number>
@@ -65,6 +68,7 @@ export async function getClientDetail(deps: Deps, input: z.input<typeof ClientAd
   return {
     walletAddress,
     name: names.get(walletAddress) ?? null,
+    thumbprint: thumbprintOfClient(walletAddress),
     block: block ? { reason: block.reason, blockedBy: block.blockedBy, blockedAt: block.createdAt } : null,
     grantCounts,
     grants: grants.map((g) => ({

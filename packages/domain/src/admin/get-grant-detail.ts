@@ -14,7 +14,7 @@ import {
 } from '../grant/grant-state'
 import { findGrantForConsole, findOwnerSummary } from './console.repo'
 import { ConsoleError } from './console-error'
-import { buildHistory, toTokenChain, type ClientView, type HistoryEvent, type InteractionView, type TokenView } from './admin-views'
+import { buildHistory, toClientView, toTokenChain, type ClientView, type HistoryEvent, type InteractionView, type TokenView } from './admin-views'
 
 export interface AccessItemView {
   /** The item as granted (the request's wire form). */
@@ -90,7 +90,7 @@ export async function getGrantDetail(deps: Deps, id: string): Promise<GrantDetai
     state: status.state,
     finalizedReason: status.finalizedReason,
     revocable: canRevoke(status),
-    client: { walletAddress: grant.client, name: grant.clientName },
+    client: toClientView(grant.client, grant.clientName),
     createdAt: grant.createdAt,
     updatedAt: grant.updatedAt,
     finalizedAt: grant.finalizedAt,

@@ -1,7 +1,7 @@
 import type { Deps } from '../deps'
 import { grantStatusName, type GrantStatus, type GrantStatusName } from '../grant/grant-state'
 import { findGrantSummary, findTokenForConsole } from './console.repo'
-import { toTokenView, type ClientView, type TokenView } from './admin-views'
+import { toClientView, toTokenView, type ClientView, type TokenView } from './admin-views'
 import { ConsoleError } from './console-error'
 
 export interface TokenDetail {
@@ -21,6 +21,6 @@ export async function getTokenDetail(deps: Deps, managementId: string): Promise<
   if (!grant) throw new ConsoleError('not_found', 'unknown token')
   return {
     token: toTokenView(token, { replaces: token.previous?.managementId ?? null, replacedBy: token.next?.managementId ?? null }, deps.clock()),
-    grant: { id: grant.id, status: grantStatusName(grant as GrantStatus), client: { walletAddress: grant.client, name: grant.clientName } },
+    grant: { id: grant.id, status: grantStatusName(grant as GrantStatus), client: toClientView(grant.client, grant.clientName) },
   }
 }

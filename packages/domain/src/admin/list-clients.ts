@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import type { Deps } from '../deps'
 import { blockedClientKey } from '../client/client-block'
+import { thumbprintOfClient } from '../client/client-instance'
 import { findBlockedAmong, findClientBlocks } from '../client/client-block.repo'
 import { findLatestClientNames, groupClients } from './console.repo'
 
@@ -16,6 +17,8 @@ interface ClientSummary {
   walletAddress: string
   /** The name the client gave in its latest grant. */
   name: string | null
+  /** A directed identity's key thumbprint (RFC 7638, docs/protocol.md §4.5); null for a wallet address. */
+  thumbprint: string | null
   grants: number
   lastGrantAt: Date | null
   /** Whether an operator blocked it (docs/protocol.md §2.16). */
@@ -38,6 +41,7 @@ export async function listClients(deps: Deps, input: ListClientsInput): Promise<
   return groups.map((g) => ({
     walletAddress: g.client,
     name: names.get(g.client) ?? null,
+    thumbprint: thumbprintOfClient(g.client),
     grants: g._count._all,
     lastGrantAt: g._max.createdAt,
     blocked: blocked.has(blockedClientKey(g.client)),

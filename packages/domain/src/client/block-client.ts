@@ -5,18 +5,29 @@ import { ConsoleError } from '../admin/console-error'
 import type { ConsoleActor } from '../admin/roles'
 import { revokeGrantsOfClientInTransaction } from '../grant/revoke-grant'
 import { WalletAddressSchema } from '../owner/manage-owners'
+import { JWK_THUMBPRINT_URI_PREFIX } from './client-instance'
 import { deleteClientBlock, insertClientBlock, lockGrantWrites } from './client-block.repo'
 
 // An operator blocks and unblocks a client instance in the console (docs/protocol.md §2.16); the refusals are in
 // client-block.ts.
 
+/**
+ * A client instance as a block names it: its wallet address, or for a directed identity the thumbprint URI of its key
+ * (RFC 9278; docs/protocol.md §4.5), as its grants store it.
+ */
+const BlockedClientSchema = z.union([
+  z.string().regex(new RegExp(`^${JWK_THUMBPRINT_URI_PREFIX.replace(/[.]/g, '\\.')}[A-Za-z0-9_-]{43}$`)),
+  WalletAddressSchema,
+])
+
 export const BlockClientInputSchema = z.strictObject({
-  walletAddress: WalletAddressSchema,
+  /** The wallet address, or a directed identity's thumbprint URI (the member keeps its name for the API's callers). */
+  walletAddress: BlockedClientSchema,
   /** Why: kept with the block and in the audit log, never told to the client. */
   reason: z.string().trim().min(1, 'give a reason').max(500),
 })
 
-export const UnblockClientInputSchema = z.strictObject({ walletAddress: WalletAddressSchema })
+export const UnblockClientInputSchema = z.strictObject({ walletAddress: BlockedClientSchema })
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`
 

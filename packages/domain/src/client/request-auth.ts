@@ -2,6 +2,7 @@ import type { Deps } from '../deps'
 import { isGnapError, unresolvableClientKey, type ClientOperation } from '../errors'
 import { failed, readSignatureInputs, signatureCheckOf, verifyHttpSignature, type ParsedSignature, type SignedRequest } from './http-signature'
 import { rememberSignatureNonce } from './signature-nonce.repo'
+import type { ClientInstance } from './client-instance'
 
 /**
  * What a signed request presents (docs/protocol.md §4): its GNAP token, and its signature, checked against the keys
@@ -13,10 +14,11 @@ export interface RequestAuth {
   /** The value of `Authorization: GNAP <value>`, or null when absent or another scheme. */
   token: string | null
   /**
-   * Verifies the request's HTTP message signature with a key that `walletAddress` publishes.
+   * Verifies the request's HTTP message signature with a key of `client`: one its wallet address publishes, or for a
+   * directed identity the key it presented by value, which the signature's `keyid` must name (docs/protocol.md §4.5).
    * @throws GnapError invalid_client: 401, or `unresolvableClientKey(operation)` when no key can be resolved
    */
-  verifySignature(walletAddress: string, operation: ClientOperation): Promise<void>
+  verifySignature(client: ClientInstance, operation: ClientOperation): Promise<void>
 }
 
 /** `Authorization: GNAP <token>` (RFC 9635 §7.2); anything else is no token. */
@@ -40,14 +42,17 @@ export function createRequestAuth(deps: Deps, req: SignedRequest): RequestAuth {
   }
   return {
     token: gnapToken(req.headers.get('authorization')),
-    async verifySignature(walletAddress, operation) {
+    async verifySignature(client, operation) {
       const now = deps.clock()
+      const { jwk } = client
       await verifyHttpSignature(req, {
         signatures,
         operation,
         getKey: async (kid) => {
+          // A directed identity's key came with its grant request: nothing is fetched (RFC 9635 §7.1).
+          if (jwk) return kid === jwk.kid ? jwk : null
           try {
-            return await deps.walletAddresses.getKey(walletAddress, kid)
+            return await deps.walletAddresses.getKey(client.id, kid)
           } catch (e) {
             // The wallet address or its key set could not be fetched: the key cannot be resolved.
             if (isGnapError(e) && e.code === 'invalid_client') throw failed(unresolvableClientKey(operation, e.message), 'key')
@@ -57,7 +62,7 @@ export function createRequestAuth(deps: Deps, req: SignedRequest): RequestAuth {
         now,
         windowSeconds: deps.config.signatureWindowSeconds,
         skewSeconds: deps.config.signatureClockSkewSeconds,
-        rememberNonce: (kid, nonce, expiresAt) => rememberSignatureNonce(deps.sql, `${walletAddress}#${kid}`, nonce, expiresAt, now),
+        rememberNonce: (kid, nonce, expiresAt) => rememberSignatureNonce(deps.sql, `${client.id}#${kid}`, nonce, expiresAt, now),
       }).catch((e: unknown) => {
         throw counted(deps, e)
       })

@@ -3,11 +3,12 @@ import { GnapError, clientBlocked, unknownContinuationId, unknownGrantToCancel }
 import type { RequestAuth } from '../client/request-auth'
 import { secretMatches } from '../secrets'
 import { findGrantByContinueId, type GrantWithRelations } from './grant.repo'
+import { storedClient } from '../client/client-instance'
 
 /**
  * Authenticates a request on a continuation URI (POST and DELETE /continue/{id}, docs/protocol.md §2.2 steps 2–4
  * and §2.3): the grant the id names, its continuation token in `Authorization: GNAP`, then the signature by the
- * grant client's key (RFC 9635 §5, §7.3).
+ * grant client's key (RFC 9635 §5, §7.3): for a directed identity, the key stored with the grant (docs/protocol.md §4.5).
  * @throws GnapError invalid_continuation (401; unknown id: 404 on POST), invalid_request (unknown id: 404 on DELETE),
  *   invalid_client (401 also for a blocked client)
  */
@@ -25,6 +26,6 @@ export async function authenticateContinuation(
   }
   // Once the continuation token is shown, and before the client's keys are fetched (docs/protocol.md §2.16).
   if (grant.clientBlocked) throw clientBlocked()
-  await auth.verifySignature(grant.client, operation)
+  await auth.verifySignature(storedClient(grant), operation)
   return { grant, continueToken: auth.token }
 }

@@ -53,14 +53,22 @@ export async function insertGrant(
     Partial<
       Pick<
         StoredGrant,
-        'finalizedReason' | 'finalizedAt' | 'clientName' | 'continueNotBefore' | 'interactStart' | 'finishMethod' | 'finishUri' | 'clientNonce'
+        | 'finalizedReason'
+        | 'finalizedAt'
+        | 'clientName'
+        | 'continueNotBefore'
+        | 'interactStart'
+        | 'finishMethod'
+        | 'finishUri'
+        | 'clientNonce'
+        | 'clientJwk'
       >
     >,
 ): Promise<void> {
   await tx.run(
     `INSERT INTO "Grant" ("id", "state", "finalizedReason", "client", "clientName", "continueId", "continueTokenHash", "continueNotBefore",
-       "interactStart", "finishMethod", "finishUri", "clientNonce", "createdAt", "updatedAt", "finalizedAt")
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $13, $14)`,
+       "interactStart", "finishMethod", "finishUri", "clientNonce", "createdAt", "updatedAt", "finalizedAt", "clientJwk")
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $13, $14, $15)`,
     [
       g.id,
       g.state,
@@ -76,6 +84,7 @@ export async function insertGrant(
       g.clientNonce ?? null,
       g.createdAt,
       g.finalizedAt ?? null,
+      g.clientJwk ?? null,
     ],
   )
 }

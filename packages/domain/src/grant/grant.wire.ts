@@ -1,10 +1,11 @@
 import { z } from 'zod'
-import { GnapError, badClient, zodToGnap } from '../errors'
+import { GnapError, zodToGnap } from '../errors'
 import { serverUrl, type GnapConfig } from '../config/config'
 import type { IssuedToken } from '../access-token/access-token.repo'
 import { AccessListSchema, type AccessItem } from '../access/access.wire'
 import { isAllowedWalletAddressUrl, isLoopbackHost } from '../client/wallet-address'
 import { normalUrl } from '../owner/owns-access'
+import { parseClientForm, type ClientForm } from '../client/client-instance'
 
 // Wire shapes of post-request and post-continue (auth-server.yaml). Spelling as the spec writes it.
 
@@ -45,7 +46,8 @@ const GrantRequestSchema = z.strictObject({
 export interface GrantRequest {
   /** Empty only in a subject request without `access_token`. */
   access: AccessItem[]
-  client: string
+  /** One of the three forms of auth-server.yaml 1.3.0 (docs/protocol.md §4.5). */
+  client: ClientForm
   interact: z.infer<typeof InteractRequestSchema> | null
   /** The wallet address URLs of `subject.sub_ids`, as sent, in order; absent when the request has no `subject`. */
   subject?: string[]
@@ -116,10 +118,7 @@ export function parseGrantRequest(json: unknown): GrantRequest {
   const parsed = GrantRequestSchema.safeParse(json)
   if (!parsed.success) throw zodToGnap(parsed.error)
   const subject = 'subject' in json ? parseSubjectRequest(parsed.data.subject) : undefined
-  const { client } = parsed.data
-  if (typeof client !== 'string' || client.length === 0) {
-    throw badClient('client must be the wallet address URL of the client instance')
-  }
+  const client = parseClientForm(parsed.data.client)
   const interact = parsed.data.interact ?? null
   if (subject) requireInteractForSubject(interact)
   return { access: parsed.data.access_token?.access ?? [], client, interact, ...(subject ? { subject } : {}) }

@@ -36,7 +36,11 @@ describe('parseGrantRequest (docs/protocol.md §2.1 step 2)', () => {
   const valid = { client: TEST_CLIENT, access_token: { access: [{ type: 'incoming-payment', actions: ['create'] }] } }
 
   it('returns the client, the access items and no interact for a minimal body', () => {
-    expect(parseGrantRequest(valid)).toEqual({ client: TEST_CLIENT, access: [{ type: 'incoming-payment', actions: ['create'] }], interact: null })
+    expect(parseGrantRequest(valid)).toEqual({
+      client: { walletAddress: TEST_CLIENT },
+      access: [{ type: 'incoming-payment', actions: ['create'] }],
+      interact: null,
+    })
   })
 
   it.each<[string, unknown]>([

@@ -1,9 +1,10 @@
 import type { Deps } from '../deps'
-import { GnapError, badClient } from '../errors'
+import { GnapError } from '../errors'
 import { serverUrl } from '../config/config'
 import { itemNeedsInteraction, needsInteraction } from '../access/access-rules'
 import { createAccessItems } from '../access/access.repo'
 import { insertAccessToken } from '../access-token/access-token.repo'
+import { identifyClient } from '../client/client-instance'
 import { isAllowedWalletAddressUrl } from '../client/wallet-address'
 import { clientDisplayName } from '../client/client-name'
 import { refuseBlockedClient } from '../client/client-block'
@@ -22,16 +23,10 @@ import { insertInteraction } from '../interaction/interaction.repo'
  */
 export async function requestGrant(deps: Deps, request: GrantRequest, auth: RequestAuth): Promise<GrantResponseJson> {
   const { config } = deps
-  if (!isAllowedWalletAddressUrl(request.client, config.allowHttpWalletAddresses)) {
-    throw badClient('client must be an https wallet address URL')
-  }
+  const client = await identifyClient(request.client, config.allowHttpWalletAddresses)
   refuseSubjectSchemes(request.subject, config.allowHttpWalletAddresses)
   // A blocked client is refused before anything is fetched for it (docs/protocol.md §2.16).
-  await refuseBlockedClient(deps.sql, request.client)
-  // The grant request's client signature (docs/protocol.md §2.1 step 3), by a key the client's wallet address publishes.
-  await auth.verifySignature(request.client, 'post-request')
-  await admitGrantRequestFromClient(deps, request.client)
-
+  await refuseBlockedClient(deps.sql, client.id)
   const rules = {
     incomingPaymentInteraction: config.incomingPaymentInteraction,
     quoteInteraction: config.quoteInteraction,
@@ -39,6 +34,11 @@ export async function requestGrant(deps: Deps, request: GrantRequest, auth: Requ
   }
   // A subject request always goes to the owner (docs/protocol.md §2.1, Subject requests).
   const interactive = request.subject !== undefined || needsInteraction(request.access, rules)
+  refuseInteractiveDirectedIdentity(client.jwk !== null, interactive)
+  // The grant request's client signature (docs/protocol.md §2.1 step 3), by a key the client's wallet address
+  // publishes, or the key a directed identity presents (§4.5).
+  await auth.verifySignature(client, 'post-request')
+  await admitGrantRequestFromClient(deps, client.id)
   const now = deps.clock()
   const continueToken = newSecret()
   const grantId = newId()
@@ -51,13 +51,14 @@ export async function requestGrant(deps: Deps, request: GrantRequest, auth: Requ
         state: 'finalized',
         finalizedReason: 'issued',
         finalizedAt: now,
-        client: request.client,
+        client: client.id,
+        clientJwk: client.jwk ? JSON.stringify(client.jwk) : null,
         continueId,
         continueTokenHash: hashSecret(continueToken),
         createdAt: now,
       })
       // After the insert, inside its transaction: a block committed meanwhile is seen here (docs/protocol.md §3 Races).
-      await refuseBlockedClient(tx, request.client)
+      await refuseBlockedClient(tx, client.id)
       await createAccessItems(tx, grantId, request.access)
       return insertAccessToken(tx, { grantId, expiresIn: config.accessTokenExpirySeconds, now })
     })
@@ -78,7 +79,7 @@ export async function requestGrant(deps: Deps, request: GrantRequest, auth: Requ
   if (!request.interact || !request.interact.start.includes('redirect')) {
     throw new GnapError('invalid_request', 'this grant needs interaction: interact.start must include "redirect"')
   }
-  const wallet = await deps.walletAddresses.getWalletAddress(request.client)
+  const wallet = await deps.walletAddresses.getWalletAddress(client.id)
   const clientName = clientDisplayName(wallet.publicName)
 
   const interactionId = newId()
@@ -89,7 +90,7 @@ export async function requestGrant(deps: Deps, request: GrantRequest, auth: Requ
     await insertGrant(tx, {
       id: grantId,
       state: 'pending',
-      client: request.client,
+      client: client.id,
       clientName,
       continueId,
       continueTokenHash: hashSecret(continueToken),
@@ -100,7 +101,7 @@ export async function requestGrant(deps: Deps, request: GrantRequest, auth: Requ
       clientNonce: finish?.nonce ?? null,
       createdAt: now,
     })
-    await refuseBlockedClient(tx, request.client)
+    await refuseBlockedClient(tx, client.id)
     await createAccessItems(tx, grantId, request.access)
     if (request.subject) await insertGrantSubjects(tx, grantId, request.subject)
     await insertInteraction(tx, {
@@ -117,7 +118,7 @@ export async function requestGrant(deps: Deps, request: GrantRequest, auth: Requ
 
   const redirect = new URL(serverUrl(config, 'interact', interactionId, nonce))
   redirect.searchParams.set('clientName', clientName)
-  redirect.searchParams.set('clientUri', request.client)
+  redirect.searchParams.set('clientUri', client.id)
   return {
     interact: { redirect: redirect.href, finish: nonce },
     continue: toContinueJson(config, continueId, continueToken, config.waitSeconds),
@@ -134,4 +135,19 @@ function refuseSubjectSchemes(subject: string[] | undefined, allowHttp: boolean)
     if (!isAllowedWalletAddressUrl(id, allowHttp))
       throw new GnapError('invalid_request', `subject.sub_ids.${i}.id must be an https wallet address URL`)
   })
+}
+
+/**
+ * A directed identity asks for non-interactive grants only (auth-server.yaml 1.3.2): the owner would have no wallet
+ * address document to learn who asks. 400 invalid_request, since the client is well formed and the request is not
+ * (docs/protocol.md §4.5).
+ * @throws GnapError invalid_request
+ */
+function refuseInteractiveDirectedIdentity(directedIdentity: boolean, interactive: boolean): void {
+  if (directedIdentity && interactive) {
+    throw new GnapError(
+      'invalid_request',
+      'this grant needs interaction, which a client identified by its key (client.jwk) cannot ask for: identify the client by its wallet address',
+    )
+  }
 }

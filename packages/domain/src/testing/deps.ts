@@ -138,7 +138,7 @@ export async function buildTestDeps(
 }
 
 export interface StubAuth extends RequestAuth {
-  /** Wallet addresses the use case asked to verify the signature against, in order. */
+  /** Clients (their ids: wallet address or thumbprint URI) the use case asked to verify the signature against, in order. */
   verified: string[]
 }
 
@@ -151,8 +151,8 @@ export function authAs(token: string | null, opts: { failSignature?: GnapError |
   return {
     token,
     verified,
-    verifySignature(walletAddress, operation) {
-      verified.push(walletAddress)
+    verifySignature(client, operation) {
+      verified.push(client.id)
       const failure = opts.failSignature === 'unresolvable-key' ? unresolvableClientKey(operation) : opts.failSignature
       return failure ? Promise.reject(failure) : Promise.resolve()
     },
@@ -181,14 +181,17 @@ export function quoteAccess(overrides: Partial<QuoteAccess> = {}): QuoteAccess {
 }
 
 /** A grant request as `parseGrantRequest` returns it; interactive with a redirect finish unless told otherwise. */
-export function grantRequest(opts: { access?: AccessItem[]; client?: string; interact?: GrantRequest['interact'] | 'poll' } = {}): GrantRequest {
+export function grantRequest(
+  opts: { access?: AccessItem[]; client?: string | GrantRequest['client']; interact?: GrantRequest['interact'] | 'poll' } = {},
+): GrantRequest {
   const interact =
     opts.interact === 'poll'
       ? { start: ['redirect'] }
       : opts.interact !== undefined
         ? opts.interact
         : { start: ['redirect'], finish: { method: 'redirect' as const, uri: TEST_FINISH_URI, nonce: TEST_CLIENT_NONCE } }
-  return { access: opts.access ?? [outgoingAccess()], client: opts.client ?? TEST_CLIENT, interact }
+  const client = typeof opts.client === 'object' ? opts.client : { walletAddress: opts.client ?? TEST_CLIENT }
+  return { access: opts.access ?? [outgoingAccess()], client, interact }
 }
 
 /**

@@ -36,9 +36,17 @@ function issued(response: GrantResponseJson): IssuedGrant {
   }
 }
 
-/** A non-interactive grant (incoming-payment by default), finalized/issued with its token. */
-export async function issueNonInteractiveGrant(t: TestDeps, request: Partial<GrantRequest> = {}): Promise<IssuedGrant> {
-  const response = await requestGrant(t.deps, { ...grantRequest({ access: [incomingAccess()], interact: null }), ...request }, authAs(null))
+/**
+ * A non-interactive grant (incoming-payment by default), finalized/issued with its token. `client` may be given as a
+ * wallet address string (the deprecated form) or in either object form.
+ */
+export async function issueNonInteractiveGrant(
+  t: TestDeps,
+  request: Partial<Omit<GrantRequest, 'client'>> & { client?: string | GrantRequest['client'] } = {},
+): Promise<IssuedGrant> {
+  const { client, ...rest } = request
+  const base = grantRequest({ access: [incomingAccess()], interact: null, ...(client !== undefined ? { client } : {}) })
+  const response = await requestGrant(t.deps, { ...base, ...rest }, authAs(null))
   return issued(response)
 }
 

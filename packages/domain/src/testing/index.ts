@@ -1,5 +1,5 @@
 export { createTestDb, migrateFile, migrate, setupTemplateDb, databaseUrl, adminQuery } from './test-db'
-export { assertMatchesSpec, ALLOWED_DEVIATIONS, type SpecName } from './spec-validator'
+export { assertMatchesSpec, requestSpecErrors, ALLOWED_DEVIATIONS, type SpecName } from './spec-validator'
 export { contentDigest, generateClientKey, signedHeaders, signedHeadersCovering, signedHeadersWithNonce } from './client-keys'
 export { startWalletAddressServer } from './wallet-address-server'
 export {

@@ -7,7 +7,8 @@ import { Ajv2020 } from 'ajv/dist/2020.js'
 import addFormatsModule from 'ajv-formats'
 import { parse } from 'yaml'
 
-export type SpecName = 'auth-server' | 'token-introspection' | 'id-provider' | 'wallet-address-server'
+/** `auth-server` is 1.3.0; `auth-server-1.1.0` the contract before it, for the answers to 1.1.0 clients (SOURCES.md). */
+export type SpecName = 'auth-server' | 'auth-server-1.1.0' | 'token-introspection' | 'id-provider' | 'wallet-address-server'
 
 const openapiDir = path.resolve(import.meta.dirname, '../../openapi')
 const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => void
@@ -71,4 +72,17 @@ export function assertMatchesSpec(spec: SpecName, specPath: string, method: stri
   if (!validate(body)) {
     throw new Error(`${operationId} ${status} violates ${spec}.yaml: ${ajv.errorsText(validate.errors)} in ${JSON.stringify(body)}`)
   }
+}
+
+/**
+ * The validator's findings when a request body does not meet the contract's request schema for the operation, or
+ * null when it does: to show which request forms the contract itself allows (the `client` forms, say).
+ */
+export function requestSpecErrors(spec: SpecName, specPath: string, method: string, body: unknown): string | null {
+  const doc = load(spec)
+  const op = ((doc.paths as Record<string, Record<string, Record<string, unknown>>>)[specPath] ?? {})[method.toLowerCase()]
+  if (!op) throw new Error(`${spec}: no operation ${method} ${specPath}`)
+  const pointer = `${spec}.yaml#/paths/${escapePointer(specPath)}/${method.toLowerCase()}/requestBody/content/application~1json/schema`
+  const validate = ajv.getSchema(pointer) ?? ajv.compile({ $ref: pointer })
+  return validate(body) ? null : ajv.errorsText(validate.errors)
 }

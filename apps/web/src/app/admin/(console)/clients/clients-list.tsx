@@ -7,7 +7,7 @@ import type { FormEvent } from 'react'
 import { useTRPC } from '../../_lib/trpc'
 import { errorMessage } from '../../_lib/errors'
 import { Empty, ErrorMessage, Loading, Time } from '../../_components/ui'
-import { ClientStatusBadge, clientHref } from './client-status'
+import { ClientStatusBadge, ClientSubline, clientHref, clientTitle } from './client-status'
 
 const listHref = (q: string) => `/admin/clients${q ? `?${new URLSearchParams({ q }).toString()}` : ''}`
 
@@ -110,8 +110,8 @@ export function ClientsList() {
               {items.map((c) => (
                 <tr key={c.walletAddress}>
                   <td>
-                    <Link href={clientHref(c.walletAddress)}>{c.name ?? 'No name given'}</Link>
-                    <span className="cell-sub">{c.walletAddress}</span>
+                    <Link href={clientHref(c.walletAddress)}>{clientTitle(c)}</Link>
+                    <ClientSubline client={c} />
                   </td>
                   <td>
                     <ClientStatusBadge blocked={c.blocked} />

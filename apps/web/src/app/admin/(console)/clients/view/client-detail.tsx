@@ -11,7 +11,7 @@ import { ACCESS_TYPE_LABEL, GRANT_STATUS_LABEL } from '../../../_lib/format'
 import { ConfirmedAction, useConfirmation } from '../../../_components/confirm-dialog'
 import { Notice } from '../../../_components/notice'
 import { AuditEntries, Empty, ErrorMessage, GrantStatusBadge, Loading, Time, TokenStatusBadge } from '../../../_components/ui'
-import { ClientStatusBadge } from '../client-status'
+import { ClientStatusBadge, clientTitle } from '../client-status'
 
 type ClientDetail = inferRouterOutputs<AppRouter>['clients']['byWalletAddress']
 
@@ -56,9 +56,9 @@ export function ClientDetailView({ address }: { address: string }) {
       <Breadcrumb />
       <div className="page-head">
         <div>
-          <h1>{c.name ?? 'Client without a name'}</h1>
+          <h1>{clientTitle(c, 'Client without a name')}</h1>
           <p>
-            <code>{c.walletAddress}</code> · <ClientStatusBadge blocked={c.block !== null} />
+            <code>{c.thumbprint ?? c.walletAddress}</code> · <ClientStatusBadge blocked={c.block !== null} />
           </p>
         </div>
       </div>
@@ -68,12 +68,26 @@ export function ClientDetailView({ address }: { address: string }) {
         <section className="panel" aria-labelledby="summary-heading">
           <h2 id="summary-heading">Summary</h2>
           <dl className="facts">
-            <dt>Wallet address</dt>
-            <dd>
-              <code>{c.walletAddress}</code>
-            </dd>
-            <dt>Name it gives</dt>
-            <dd>{c.name ?? <span className="muted">None</span>}</dd>
+            {c.thumbprint !== null ? (
+              <>
+                <dt>Identified by</dt>
+                <dd>
+                  Its public key alone (directed identity): it has no wallet address and gives no name.
+                  <span className="cell-sub">
+                    Key thumbprint (RFC 7638) <code>{c.thumbprint}</code>
+                  </span>
+                </dd>
+              </>
+            ) : (
+              <>
+                <dt>Wallet address</dt>
+                <dd>
+                  <code>{c.walletAddress}</code>
+                </dd>
+                <dt>Name it gives</dt>
+                <dd>{c.name ?? <span className="muted">None</span>}</dd>
+              </>
+            )}
             <dt>Status</dt>
             <dd>
               <ClientStatusBadge blocked={c.block !== null} />{' '}
@@ -96,6 +110,12 @@ export function ClientDetailView({ address }: { address: string }) {
 
         <section className="panel" aria-labelledby="block-heading">
           <h2 id="block-heading">{c.block ? 'Blocked' : 'Block this client'}</h2>
+          {c.thumbprint !== null && (
+            <p className="hint">
+              A directed identity is known only by its key. A block refuses this key; the same software can make a new key and ask again as another
+              client.
+            </p>
+          )}
           {c.block ? (
             <>
               <dl className="facts">

@@ -13,6 +13,7 @@ import { useCan } from '../../../_lib/role'
 import { Notice } from '../../../_components/notice'
 import { ErrorMessage, GrantStatusBadge, Loading, Time } from '../../../_components/ui'
 import { TokenChain } from './token-chain'
+import { ClientSubline, clientTitle } from '../../clients/client-status'
 
 type GrantDetail = inferRouterOutputs<AppRouter>['grants']['byId']
 type AccessItemView = GrantDetail['accessItems'][number]
@@ -44,7 +45,8 @@ export function GrantDetailView({ id }: { id: string }) {
             Grant <span className="mono">{g.id}</span>
           </h1>
           <p>
-            From {g.client.name ?? 'a client that gave no name'} · <GrantStatusBadge status={g.status} />
+            From {g.client.thumbprint !== null ? 'a directed identity' : (g.client.name ?? 'a client that gave no name')} ·{' '}
+            <GrantStatusBadge status={g.status} />
           </p>
         </div>
         <RevokeGrant grant={g} onRevoked={setNotice} />
@@ -61,8 +63,8 @@ export function GrantDetailView({ id }: { id: string }) {
             </dd>
             <dt>Client</dt>
             <dd>
-              {g.client.name ?? <span className="muted">No name given</span>}
-              <span className="cell-sub">{g.client.walletAddress}</span>
+              {g.client.thumbprint !== null ? 'Directed identity' : (g.client.name ?? <span className="muted">No name given</span>)}
+              <ClientSubline client={g.client} />
             </dd>
             <dt>Requested</dt>
             <dd>
@@ -311,7 +313,7 @@ function RevokeGrant({ grant, onRevoked }: { grant: GrantDetail; onRevoked(messa
       onConfirm={() => revoke.mutate({ id: grant.id })}
     >
       <p>
-        {grant.client.name ?? grant.client.walletAddress} will lose access granted by <span className="mono">{grant.id}</span>
+        {clientTitle(grant.client, grant.client.walletAddress)} will lose access granted by <span className="mono">{grant.id}</span>
         {liveTokens > 0 ? `, and its ${liveTokens} live token${liveTokens === 1 ? '' : 's'} will stop working` : ''}. This cannot be undone.
       </p>
       <p className="muted">

@@ -12,6 +12,7 @@ import { ConfirmedAction, useConfirmation } from '../../../_components/confirm-d
 import { useCan } from '../../../_lib/role'
 import { Notice } from '../../../_components/notice'
 import { ErrorMessage, GrantStatusBadge, Loading, Time, TokenStatusBadge } from '../../../_components/ui'
+import { ClientSubline, clientTitle } from '../../clients/client-status'
 
 type TokenDetail = inferRouterOutputs<AppRouter>['tokens']['byManagementId']
 
@@ -122,8 +123,8 @@ export function TokenDetailView({ managementId }: { managementId: string }) {
             </dd>
             <dt>Client</dt>
             <dd>
-              {grant.client.name ?? <span className="muted">No name given</span>}
-              <span className="cell-sub">{grant.client.walletAddress}</span>
+              {grant.client.thumbprint !== null ? 'Directed identity' : (grant.client.name ?? <span className="muted">No name given</span>)}
+              <ClientSubline client={grant.client} />
             </dd>
           </dl>
           <p style={{ marginTop: '1rem' }}>
@@ -170,8 +171,8 @@ function RevokeToken({ detail, onRevoked }: { detail: TokenDetail; onRevoked(mes
       onConfirm={() => revoke.mutate({ managementId: t.managementId })}
     >
       <p>
-        The token <span className="mono">{t.managementId}</span> of {detail.grant.client.name ?? detail.grant.client.walletAddress} will stop working
-        and cannot be rotated{t.status === 'expired' ? ' back to life' : ''}. Its grant stays as it is. This cannot be undone.
+        The token <span className="mono">{t.managementId}</span> of {clientTitle(detail.grant.client, detail.grant.client.walletAddress)} will stop
+        working and cannot be rotated{t.status === 'expired' ? ' back to life' : ''}. Its grant stays as it is. This cannot be undone.
       </p>
       <p className="muted">The revocation is recorded in the audit log.</p>
     </ConfirmedAction>
