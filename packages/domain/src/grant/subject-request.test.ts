@@ -45,7 +45,7 @@ const uri = (id: string) => ({ id, format: 'uri' })
 describe('parseGrantRequest with subject (docs/protocol.md §2.1)', () => {
   it('takes a subject-only request: no access, the wallet address as sent', () => {
     expect(parseGrantRequest(subjectBody([uri(TEST_OWNER)]))).toEqual({
-      client: TEST_CLIENT,
+      client: { walletAddress: TEST_CLIENT },
       access: [],
       interact: interactBody,
       subject: [TEST_OWNER],
