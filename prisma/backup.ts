@@ -16,7 +16,7 @@ const databaseUrl = process.env.DATABASE_URL || `file:${path.join(root, 'data', 
 // A relative <file> is taken from where the command was typed (pnpm runs scripts from the repository's root).
 const where = path.resolve(process.env.INIT_CWD ?? process.cwd(), file)
 
-try {
+async function main(): Promise<void> {
   if (command === 'backup') {
     const { file: out, bytes, ms } = await backupSqlite(databaseUrl, where)
     console.log(`[db:backup] ${out}: ${(bytes / 1024 / 1024).toFixed(1)} MiB in ${(ms / 1000).toFixed(1)} s`)
@@ -24,7 +24,9 @@ try {
     const { file: db, bytes } = restoreSqlite(databaseUrl, where)
     console.log(`[db:restore] ${db} restored from ${where} (${(bytes / 1024 / 1024).toFixed(1)} MiB)`)
   }
-} catch (e) {
+}
+
+main().catch((e: unknown) => {
   console.error(`[db:${command}] ${e instanceof BackupError ? e.message : e instanceof Error ? e.message : String(e)}`)
   process.exit(1)
-}
+})
