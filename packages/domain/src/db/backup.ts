@@ -3,7 +3,8 @@ import path from 'node:path'
 import Database from 'better-sqlite3'
 import { isPostgresUrl } from './store'
 
-// `pnpm db:backup` and `pnpm db:restore` for the SQLite default (docs/protocol.md §9). PostgreSQL has its own tools.
+// `pnpm db:backup` and `pnpm db:restore` for the SQLite default (docs/protocol.md §9, "Backup and restore"). PostgreSQL
+// has its own tools.
 
 export class BackupError extends Error {}
 
