@@ -25,11 +25,18 @@ afterAll(async () => {
 /** `pnpm db:backup <file>` or `pnpm db:restore <file>` as an operator runs it, on `databaseUrl`. */
 function dbCommand(command: 'backup' | 'restore', file: string, databaseUrl: string): Promise<{ code: number; output: string }> {
   return new Promise((resolve) => {
+    const env: NodeJS.ProcessEnv = {
+      PATH: `${path.dirname(process.execPath)}:${process.env.PATH ?? ''}`,
+      HOME: process.env.HOME ?? '',
+      NODE_ENV: 'production',
+      DATABASE_URL: databaseUrl,
+    }
     execFile(
       path.join(root, 'node_modules', '.bin', 'tsx'),
       [path.join(root, 'prisma', 'backup.ts'), command, file],
-      { cwd: root, env: { PATH: `${path.dirname(process.execPath)}:${process.env.PATH ?? ''}`, HOME: process.env.HOME, DATABASE_URL: databaseUrl } },
-      (error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, output: stdout + stderr }),
+      { cwd: root, env, encoding: 'utf8' },
+      (error: { code?: unknown } | null, stdout: string, stderr: string) =>
+        resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, output: stdout + stderr }),
     )
   })
 }
@@ -58,7 +65,11 @@ describe('backup under load, then restore', () => {
           expect(res.status).toBe(200)
           token = ((await res.json()) as { access_token: IssuedToken }).access_token
         } else {
-          const res = await signedFetch(w.key, { method: 'POST', url: w.server.url, body: { access_token: { access: incomingAccess }, client: w.walletAddress } })
+          const res = await signedFetch(w.key, {
+            method: 'POST',
+            url: w.server.url,
+            body: { access_token: { access: incomingAccess }, client: w.walletAddress },
+          })
           expect(res.status).toBe(200)
         }
         duringBackup++

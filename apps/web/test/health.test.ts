@@ -4,13 +4,20 @@
 // is not ready; the same server turns ready once the migration is there, without a restart. On PostgreSQL a database
 // that goes away turns it not ready.
 import fs from 'node:fs'
+import { createRequire } from 'node:module'
 import os from 'node:os'
 import path from 'node:path'
-import Database from 'better-sqlite3'
 import { afterAll, describe, expect, it } from 'vitest'
 import { adminQuery } from '@gnap/domain/testing'
 import { INTROSPECTION_SECRET, migrateDatabase, startServer, type RunningServer } from '@gnap/test-support'
 import { freshDatabase, pgAdminUrl } from './support/databases'
+
+// better-sqlite3 (no types in this package): the little of it used here, to edit the migration record.
+interface Sqlite {
+  prepare(sql: string): { get(...params: unknown[]): unknown; run(...params: unknown[]): unknown }
+  close(): void
+}
+const Database = createRequire(import.meta.url)('better-sqlite3') as new (file: string) => Sqlite
 
 const servers: RunningServer[] = []
 const dirs: string[] = []

@@ -93,7 +93,9 @@ describe('request ids', () => {
       expect(lines[1]).toMatchObject({ path, status: 200 })
     }
     // Every line written while serving a request carries an id.
-    const served = logLines().filter((l) => ['request', 'grant pending interaction', 'interaction finished', 'consent recorded'].includes(String(l.msg)))
+    const served = logLines().filter((l) =>
+      ['request', 'grant pending interaction', 'interaction finished', 'consent recorded'].includes(String(l.msg)),
+    )
     expect(served.length).toBeGreaterThan(4)
     for (const line of served) expect(line.requestId, JSON.stringify(line)).toEqual(expect.any(String))
   })

@@ -59,7 +59,9 @@ try {
   const restoredDir = fs.mkdtempSync(path.join(dir, 'restored-'))
   const started = performance.now()
   const restored = restoreSqlite(`file:${path.join(restoredDir, 'gnap.db')}`, backupFile)
-  console.log(`[bench-backup] restore into a fresh folder (with its quick_check): ${((performance.now() - started) / 1000).toFixed(1)} s, ${mib(restored.bytes)}`)
+  console.log(
+    `[bench-backup] restore into a fresh folder (with its quick_check): ${((performance.now() - started) / 1000).toFixed(1)} s, ${mib(restored.bytes)}`,
+  )
 } finally {
   fs.rmSync(dir, { recursive: true, force: true })
 }

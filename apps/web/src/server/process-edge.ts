@@ -17,7 +17,8 @@ interface ProcessState {
 }
 
 const KEY = Symbol.for('gnap.processEdge')
-const state: ProcessState = ((globalThis as Record<symbol, unknown>)[KEY] as ProcessState | undefined) ??
+const state: ProcessState =
+  ((globalThis as Record<symbol, unknown>)[KEY] as ProcessState | undefined) ??
   ((globalThis as Record<symbol, unknown>)[KEY] = { installed: false, draining: false, inFlight: 0, servers: new Set<http.Server>() })
 
 /** Whether this process was told to stop (docs/protocol.md §2.19). */

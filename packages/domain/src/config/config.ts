@@ -104,7 +104,7 @@ export const EnvSchema = z
       .max(3600)
       .default(8)
       .describe(
-        'On SIGTERM or SIGINT: /readyz answers 503 at once, requests in flight may finish for at most this many seconds, then the process exits. Keep it below the launcher\'s SHUTDOWN_TIMEOUT_SECONDS.',
+        "On SIGTERM or SIGINT: /readyz answers 503 at once, requests in flight may finish for at most this many seconds, then the process exits. Keep it below the launcher's SHUTDOWN_TIMEOUT_SECONDS.",
       ),
     NODE_ENV: z.string().optional(),
   })

@@ -11,7 +11,8 @@ interface RequestScope {
 
 // One store per process, even when a bundler loads this module more than once.
 const KEY = Symbol.for('gnap.requestScope')
-const scopes: AsyncLocalStorage<RequestScope> = ((globalThis as Record<symbol, unknown>)[KEY] as AsyncLocalStorage<RequestScope> | undefined) ??
+const scopes: AsyncLocalStorage<RequestScope> =
+  ((globalThis as Record<symbol, unknown>)[KEY] as AsyncLocalStorage<RequestScope> | undefined) ??
   ((globalThis as Record<symbol, unknown>)[KEY] = new AsyncLocalStorage<RequestScope>())
 
 /** Runs `fn` (and everything it starts) as the work of the request `requestId`. */
