@@ -20,6 +20,7 @@ import {
   openStore,
   type Store,
 } from '@gnap/domain'
+import { FirstAdminEnvSchema } from '@gnap/domain/config'
 
 const root = path.resolve(import.meta.dirname, '..')
 const keyFile = path.join(root, 'data', 'demo-client.json')
@@ -64,9 +65,10 @@ async function refuseDemoState(store: Store): Promise<boolean> {
 }
 
 async function seedFirstAdmin(store: Store) {
+  const settings = FirstAdminEnvSchema.parse(process.env)
   const result = await ensureFirstAdmin(store.sql, {
-    email: process.env.ADMIN_EMAIL,
-    password: process.env.ADMIN_PASSWORD,
+    email: settings.ADMIN_EMAIL,
+    password: settings.ADMIN_PASSWORD,
     isProduction,
   })
   if (!result.created) {

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // `pnpm test:pg`: the domain and api suites again, on PostgreSQL. Starts nothing: TEST_DATABASE_URL must name a
-// running server (a postgresql:// URL of a role with CREATEDB; see README, "PostgreSQL and several instances").
+// running server (a postgresql:// URL of a role with CREATEDB; see docs/postgresql.md).
 // Each test file gets its own database made from a migrated template. Reports go to TEST_REPORT_DIR as
 // domain-pg.json and api-pg.json, so `pnpm test`'s closing line counts them beside the SQLite runs.
 import { spawnSync } from 'node:child_process'

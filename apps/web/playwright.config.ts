@@ -1,8 +1,8 @@
 import path from 'node:path'
 import { defineConfig } from '@playwright/test'
 
-// Browser tests of the consent screen on Debian's chromium (`npx playwright install` cannot work here, see the
-// README). Each spec file starts the production build (`next start`, run `next build` first) on a free loopback
+// Browser tests of the consent screen on Debian's chromium (`npx playwright install` cannot work here, see
+// docs/architecture.md). Each spec file starts the production build (`next start`, run `next build` first) on a free loopback
 // port through @gnap/test-support's startServer, so AUTH_SERVER_URL is the very URL the browser and the SDK use.
 const reportDir = path.resolve(import.meta.dirname, process.env.TEST_REPORT_DIR ?? '../../test-results')
 

@@ -36,7 +36,7 @@ async function otherBrowser(browser: Browser, url: string, secret: string): Prom
 }
 
 test.describe('two-step sign-in and my account', () => {
-  test.setTimeout(150_000)
+  test.setTimeout(240_000)
 
   test('enrol, sign in with a code and with a recovery code, end a session, change the password', async ({ page, browser, world }, testInfo) => {
     const url = world.server.url
@@ -156,6 +156,29 @@ test.describe('two-step sign-in and my account', () => {
       for (const words of ['Turned on two-step sign-in', 'Ended a session', 'Changed their password']) {
         await expect(page.getByRole('main')).toContainText(words)
       }
+    })
+
+    await test.step('lost phone and recovery codes: another admin turns it off, and the password alone signs in', async () => {
+      const admin = await (await browser.newContext()).newPage()
+      await signInAsAdmin(admin, url)
+      await expect(admin).toHaveURL(`${url}admin`)
+      await admin.goto(`${url}admin/administrators`)
+      await admin.getByRole('link', { name: ME.email }).click()
+      await expect(admin.getByRole('region', { name: 'Account' })).toContainText('On: they sign in with a password and a code from their app.')
+      await admin.getByRole('button', { name: 'Turn off two-step sign-in' }).click()
+      const dialog = admin.getByRole('dialog', { name: 'Turn off two-step sign-in?' })
+      await expect(dialog.getByRole('button', { name: 'Cancel' })).toBeFocused()
+      await dialog.getByRole('button', { name: 'Turn off two-step sign-in' }).click()
+      await expect(admin.getByRole('main')).toContainText('Two-step sign-in turned off: 1 session ended.')
+      await expect(admin.getByRole('region', { name: 'Account' })).toContainText('Off: they sign in with a password alone.')
+      await expect(admin.getByRole('button', { name: 'Turn off two-step sign-in' })).toHaveCount(0)
+      await checkPage(admin, testInfo, 'admin-administrator-two-step-off')
+      await admin.context().close()
+
+      await page.goto(`${url}admin`)
+      await expect(page).toHaveURL(`${url}admin/sign-in`)
+      await signInAsAdmin(page, url, { email: ME.email, password: 'a brand new console password' })
+      await expect(page).toHaveURL(`${url}admin`)
     })
   })
 })

@@ -317,9 +317,19 @@ describe('POST / (grant request)', () => {
     }
   })
 
-  it('refuses a subject request with 400 invalid_request', async () => {
-    const body = { ...outgoing(), subject: { sub_ids: [{ id: 'https://wallet.example/alice', format: 'uri' }] } }
-    await refused(await post(body), 400, 'invalid_request')
+  it('refuses a subject request without interaction, of another format, or naming two wallet addresses, with 400 invalid_request and why', async () => {
+    const alice = { id: 'https://wallet.example/alice', format: 'uri' }
+    const interact = { start: ['redirect'], finish: finishParams() }
+    for (const [body, why] of [
+      [{ client: w.walletAddress, access_token: outgoing().access_token, subject: { sub_ids: [alice] } }, 'a subject request needs interaction'],
+      [{ client: w.walletAddress, interact, subject: { sub_ids: [{ ...alice, format: 'email' }] } }, 'only "uri" is supported'],
+      [
+        { client: w.walletAddress, interact, subject: { sub_ids: [alice, { ...alice, id: 'https://wallet.example/bob' }] } },
+        'at most 1 wallet address',
+      ],
+    ] as const) {
+      expect(await refused(await post(body), 400, 'invalid_request')).toContain(why)
+    }
   })
 
   it('wrote nothing for any of these requests', () => {

@@ -155,6 +155,8 @@ export const GrantDetailSchema = z.strictObject({
   finalizedAt: date.nullable(),
   interaction: InteractionViewSchema.nullable(),
   accessItems: z.array(AccessItemViewSchema),
+  // The wallet addresses of a subject request (docs/protocol.md §2.1)
+  subjects: z.array(z.string()),
   tokens: z.array(TokenViewSchema),
   history: z.array(HistoryEventSchema),
 })
@@ -316,6 +318,7 @@ export const AdminListSchema = z.array(
     email: z.string().max(254),
     role: z.enum(ADMIN_ROLES),
     status: z.enum(['active', 'invited', 'disabled']),
+    twoStep: z.boolean(),
     createdAt: date,
     lastSignInAt: date.nullable(),
   }),

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { GRANT_PAGE_MAX, type ListGrantsInput } from '@gnap/domain'
-import { grantRequest, incomingAccess, issueNonInteractiveGrant, type TestDeps } from '@gnap/domain/testing'
+import { TEST_OWNER, grantRequest, incomingAccess, issueNonInteractiveGrant, requestPendingGrant, type TestDeps } from '@gnap/domain/testing'
 import { adminCaller, apiTestDeps, expectTrpcError } from './support'
 import { CLIENT_A, CLIENT_AB, CLIENT_U, CLIENT_UPPER, ordered, readTruth, seedVariety, type TruthRow } from './fixtures'
 
@@ -271,5 +271,19 @@ describe('clients.list', () => {
     ])
     expect(items[0]).toMatchObject({ name: 'Test App', lastGrantAt: expect.any(Date) })
     expect((await caller.clients.list({ search: 'https://wallet.example/app-' })).items.map((c) => c.walletAddress)).toEqual([CLIENT_A, CLIENT_AB])
+  })
+})
+
+describe('grants.byId with a subject request (docs/protocol.md §2.1)', () => {
+  it('lists the wallet address the owner was asked to confirm, and no access', async () => {
+    const pending = await requestPendingGrant(t, { ...grantRequest({ access: [] }), subject: [TEST_OWNER] })
+    const [grant] = await t.db.grant.findMany({ where: { continueId: pending.continueId } })
+    expect(await caller.grants.byId({ id: grant!.id })).toMatchObject({ subjects: [TEST_OWNER], accessItems: [] })
+  })
+
+  it('lists no subject for a grant without one', async () => {
+    const issued = await issueNonInteractiveGrant(t)
+    const [grant] = await t.db.grant.findMany({ where: { continueId: issued.continueId } })
+    expect(await caller.grants.byId({ id: grant!.id })).toMatchObject({ subjects: [] })
   })
 })

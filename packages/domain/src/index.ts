@@ -87,6 +87,7 @@ export {
   enableAdmin,
   resetAdminPassword,
   signOutAdminEverywhere,
+  resetAdminTwoStep,
   ADMIN_LINK_TTL_SECONDS,
   InviteAdminInputSchema,
   ChangeAdminRoleInputSchema,

@@ -16,7 +16,7 @@ import { AsyncResource } from 'node:async_hooks'
 import http, { type IncomingMessage, type RequestListener, type ServerResponse } from 'node:http'
 import { performance } from 'node:perf_hooks'
 
-/** What the launcher uses unless TURN_BUDGET_MS says otherwise (README, "Several processes on one machine"). */
+/** What the launcher uses unless TURN_BUDGET_MS says otherwise (docs/operating.md, "Several processes on one machine"). */
 export const DEFAULT_TURN_BUDGET_MS = 5
 
 export interface FairTurnsOptions {

@@ -51,27 +51,52 @@ export interface LauncherSettings {
 }
 
 /**
+ * The launcher's settings as a zod schema, built with the zod module given (the launcher loads zod on first use; the
+ * configuration document is generated from this schema, docs/configuration.md).
+ */
+export function launcherSettingsSchema(z: typeof Zod.z) {
+  const int = (min: number, max: number) => z.coerce.number().int().min(min).max(max)
+  return z.object({
+    WEB_CONCURRENCY: int(1, 256)
+      .default(os.availableParallelism())
+      .meta({ description: 'Worker processes of `next start`, all serving `PORT`.', defaultText: 'number of cores' }),
+    PORT: int(1, 65535).default(3000).meta({ description: 'Port the workers share.' }),
+    HOSTNAME: z
+      .string()
+      .min(1)
+      .optional()
+      .meta({ description: 'Address to listen on, e.g. `127.0.0.1` behind a proxy on the same machine.', defaultText: 'all interfaces' }),
+    // V8 sizes a process's heap from the machine's memory and grows it lazily; with a 256 MB old space a busy
+    // worker's RSS stays far lower at the same requests per second and CPU time per request (docs/operating.md,
+    // "Several processes on one machine").
+    WORKER_HEAP_MB: int(0, 65536)
+      .default(256)
+      .meta({
+        description: "V8 old-space limit of each worker (`--max-old-space-size`); 0 keeps V8's default; ignored when `NODE_OPTIONS` sets one.",
+      }),
+    // A busy worker's event loop spends at most this on requests per turn before it goes back to accept new
+    // connections (fair-turns.ts); 0 turns that off. A larger budget makes the slowest answer slower; without one,
+    // some connections time out under a burst (docs/operating.md, "Several processes on one machine").
+    TURN_BUDGET_MS: int(0, 1000)
+      .default(DEFAULT_TURN_BUDGET_MS)
+      .meta({
+        description:
+          "Milliseconds a busy worker's event loop spends starting requests per turn before the rest wait for later turns (fair turns); 0 turns it off.",
+      }),
+    STARTUP_TIMEOUT_SECONDS: int(1, 3600).default(60).meta({ description: 'A worker not ready by then is killed and counts as a failed start.' }),
+    SHUTDOWN_TIMEOUT_SECONDS: int(1, 3600)
+      .default(10)
+      .meta({ description: 'On SIGINT/SIGTERM, how long workers may finish their requests before they are killed.' }),
+  })
+}
+
+/**
  * The launcher's own settings, from the environment (the server's settings are validated by the server itself, in
  * each worker). zod is loaded here, on first use: a worker never loads it for the launcher.
  */
 export function launcherSettings(env: Record<string, string | undefined> = process.env): LauncherSettings {
   const { z } = createRequire(import.meta.url)('zod') as typeof Zod
-  const int = (min: number, max: number) => z.coerce.number().int().min(min).max(max)
-  const schema = z.object({
-    WEB_CONCURRENCY: int(1, 256).default(os.availableParallelism()),
-    PORT: int(1, 65535).default(3000),
-    HOSTNAME: z.string().min(1).optional(),
-    // V8 sizes a process's heap from the machine's memory and grows it lazily; with a 256 MB old space a busy
-    // worker's RSS stays far lower at the same requests per second and CPU time per request (README, "Several
-    // processes").
-    WORKER_HEAP_MB: int(0, 65536).default(256),
-    // A busy worker's event loop spends at most this on requests per turn before it goes back to accept new
-    // connections (fair-turns.ts); 0 turns that off. A larger budget makes the slowest answer slower; without one,
-    // some connections time out under a burst (README, "Several processes").
-    TURN_BUDGET_MS: int(0, 1000).default(DEFAULT_TURN_BUDGET_MS),
-    STARTUP_TIMEOUT_SECONDS: int(1, 3600).default(60),
-    SHUTDOWN_TIMEOUT_SECONDS: int(1, 3600).default(10),
-  })
+  const schema = launcherSettingsSchema(z)
   const blankAsUnset = Object.fromEntries(Object.keys(schema.shape).map((k) => [k, env[k] === '' ? undefined : env[k]]))
   const parsed = schema.safeParse(blankAsUnset)
   if (!parsed.success) {

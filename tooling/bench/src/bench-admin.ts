@@ -6,6 +6,7 @@
 import path from 'node:path'
 import { createLogger, getGrantDetail, getStats, getTokenChain, listGrants, openStore, type Deps, type ListGrantsInput } from '@gnap/domain'
 import { encodeCursor, testConfig } from '@gnap/domain/testing'
+import { timeCases, type TimedCase } from './lib/time-cases'
 
 /** The repository. */
 const root = path.resolve(import.meta.dirname, '..', '..', '..')
@@ -45,7 +46,7 @@ async function main() {
     const now = Date.now()
 
     const list = (input: ListGrantsInput) => async () => (await listGrants(deps, input)).items.length
-    const cases: [string, () => Promise<number>][] = [
+    const cases: TimedCase[] = [
       ['grants.list first page (50, newest first)', list({ limit: 50 })],
       ['grants.list first page (100, oldest updated first)', list({ limit: 100, sort: { field: 'updatedAt', direction: 'asc' } })],
       ['grants.list filter state=finalized reason=issued', list({ limit: 50, filters: { state: 'finalized', finalizedReason: 'issued' } })],
@@ -96,22 +97,7 @@ async function main() {
       ['stats.overview last 90 days', async () => (await getStats(deps, { from: new Date(now - 90 * DAY), to: new Date(now) })).series.length],
     ]
 
-    const width = Math.max(...cases.map(([name]) => name.length))
-    for (const [name, run] of cases) {
-      let rows = 0
-      for (let i = 0; i < 2; i++) rows = await run()
-      const times: number[] = []
-      for (let i = 0; i < runs; i++) {
-        const t = performance.now()
-        await run()
-        times.push(performance.now() - t)
-      }
-      times.sort((a, b) => a - b)
-      const at = (q: number) => times[Math.min(times.length - 1, Math.floor(q * times.length))] ?? NaN
-      console.log(
-        `${name.padEnd(width)}  median ${at(0.5).toFixed(2).padStart(7)} ms   min ${at(0).toFixed(2).padStart(7)}   p90 ${at(0.9).toFixed(2).padStart(7)}   (${rows} rows)`,
-      )
-    }
+    await timeCases(cases, runs)
   } finally {
     await store.close()
   }

@@ -12,6 +12,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { createLogger, getOwnerDetail, listOwners, openStore, type Deps } from '@gnap/domain'
 import { adminQuery, databaseUrl, migrate, ownerCursor, testConfig, type SqlRunner } from '@gnap/domain/testing'
+import { timeCases, type TimedCase } from './lib/time-cases'
 
 const root = path.resolve(import.meta.dirname, '..', '..', '..')
 
@@ -74,7 +75,7 @@ async function main() {
     )
 
     const list = (input: Parameters<typeof listOwners>[1]) => async () => (await listOwners(deps, input)).items.length
-    const cases: [string, () => Promise<number>][] = [
+    const cases: TimedCase[] = [
       ['owners.list first page (50, newest first)', list({ limit: 50 })],
       ['owners.list first page (100)', list({ limit: 100 })],
       ['owners.list deep cursor page (row 90% down)', list({ limit: 50, cursor: ownerCursor('', deep!.createdAt.toISOString(), deep!.id) })],
@@ -91,22 +92,7 @@ async function main() {
       [`owners.list search exact wallet address`, list({ limit: 50, search: address!.url })],
       ['owners.byId (owner page)', async () => (await getOwnerDetail(deps, someone!.id)).walletAddresses.length],
     ]
-    const width = Math.max(...cases.map(([name]) => name.length))
-    for (const [name, run] of cases) {
-      let rows = 0
-      for (let i = 0; i < 2; i++) rows = await run()
-      const times: number[] = []
-      for (let i = 0; i < runs; i++) {
-        const t = performance.now()
-        await run()
-        times.push(performance.now() - t)
-      }
-      times.sort((a, b) => a - b)
-      const at = (q: number) => times[Math.min(times.length - 1, Math.floor(q * times.length))] ?? NaN
-      console.log(
-        `${name.padEnd(width)}  median ${at(0.5).toFixed(2).padStart(7)} ms   min ${at(0).toFixed(2).padStart(7)}   p90 ${at(0.9).toFixed(2).padStart(7)}   (${rows} rows)`,
-      )
-    }
+    await timeCases(cases, runs)
   } finally {
     await store.close()
   }

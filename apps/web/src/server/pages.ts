@@ -62,25 +62,58 @@ const signOut = (csrf: string, ownerName: string) =>
     Signed in as ${ownerName}. <button class="link" type="submit">Sign out</button>
   </form>`
 
-export function consentPage(view: { client: ConsentClient; ownerName: string; items: { title: string; lines: string[] }[]; csrf: string }): Response {
+/** What a subject request asks, one line per wallet address (docs/protocol.md §2.11). */
+const subjectLines = (client: ConsentClient, subIds: string[]) =>
+  html`<ul class="subjects">
+    ${subIds.map((id) => html`<li>${client.name} asks you to confirm that you control <span class="wallet">${id}</span></li>`)}
+  </ul>`
+
+export function consentPage(view: {
+  client: ConsentClient
+  ownerName: string
+  items: { title: string; lines: string[] }[]
+  subIds: string[]
+  csrf: string
+}): Response {
+  const asksAccess = view.items.length > 0
+  const asksSubject = view.subIds.length > 0
+  const title = asksAccess ? `${view.client.name} asks for access` : `${view.client.name} asks you to confirm your wallet address`
   return renderPage(
     200,
-    `${view.client.name} asks for access`,
+    title,
     html`<p class="eyebrow">Authorization request</p>
-      <h1>${view.client.name} asks for access to your account</h1>
+      <h1>${asksAccess ? `${view.client.name} asks for access to your account` : title}</h1>
       ${clientLine(view.client)}
-      <h2 id="asks">If you approve, ${view.client.name} can:</h2>
-      <div aria-labelledby="asks">
-        ${view.items.map(
-          (item) =>
-            html`<section class="item" aria-label="${item.title}">
-              <h3>${item.title}</h3>
-              <ul>
-                ${item.lines.map((line) => html`<li>${line}</li>`)}
-              </ul>
-            </section>`,
-        )}
-      </div>
+      ${
+        asksSubject
+          ? html`<h2 id="confirm">Confirm your wallet address</h2>
+              <section class="item" aria-labelledby="confirm">
+                ${subjectLines(view.client, view.subIds)}
+                <p class="who">
+                  If you approve, ${view.client.name} learns that you control
+                  ${view.subIds.length === 1 ? 'this wallet address' : 'these wallet addresses'}.${
+                    asksAccess ? '' : ' It gets no access to your account from this.'
+                  }
+                </p>
+              </section>`
+          : null
+      }
+      ${
+        asksAccess
+          ? html`<h2 id="asks">If you approve, ${view.client.name} can:</h2>
+              <div aria-labelledby="asks">
+                ${view.items.map(
+                  (item) =>
+                    html`<section class="item" aria-label="${item.title}">
+                      <h3>${item.title}</h3>
+                      <ul>
+                        ${item.lines.map((line) => html`<li>${line}</li>`)}
+                      </ul>
+                    </section>`,
+                )}
+              </div>`
+          : null
+      }
       <form method="post" action="decision">
         <input type="hidden" name="csrf" value="${view.csrf}" />
         <div class="actions">
@@ -92,16 +125,16 @@ export function consentPage(view: { client: ConsentClient; ownerName: string; it
   )
 }
 
-export function notYoursPage(view: { client: ConsentClient; ownerName: string; csrf: string }): Response {
+export function notYoursPage(view: { client: ConsentClient; ownerName: string; subIds: string[]; csrf: string }): Response {
   return renderPage(
     403,
     'Not your account',
     html`<p class="eyebrow">Authorization request</p>
       <h1>This request is for another account</h1>
-      ${clientLine(view.client)}
+      ${clientLine(view.client)} ${view.subIds.length > 0 ? subjectLines(view.client, view.subIds) : null}
       <p>
-        ${view.client.name} asks for access to wallet addresses that do not belong to the account you are signed in with. Sign out and sign in with
-        the account that owns them.
+        ${view.client.name} asks about wallet addresses that do not belong to the account you are signed in with, so you cannot approve this request.
+        Sign out and sign in with the account that owns them, or go back to ${view.client.name}.
       </p>
       ${signOut(view.csrf, view.ownerName)}`,
   )

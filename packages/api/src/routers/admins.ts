@@ -8,6 +8,7 @@ import {
   InviteAdminInputSchema,
   listAdmins,
   resetAdminPassword,
+  resetAdminTwoStep,
   signOutAdminEverywhere,
 } from '@gnap/domain'
 import { adminPersonProcedure, router, viewerProcedure } from '../trpc'
@@ -61,4 +62,10 @@ export const adminsRouter = router({
     .input(AdminIdInputSchema)
     .output(AdminSessionsEndedSchema)
     .mutation(({ ctx, input }) => signOutAdminEverywhere(ctx.deps, { change: input, actor: ctx.actor })),
+
+  /** Turns off another administrator's two-step sign-in (lost phone and recovery codes); their sessions end. */
+  resetTwoStep: adminPersonProcedure
+    .input(AdminIdInputSchema)
+    .output(AdminSessionsEndedSchema)
+    .mutation(({ ctx, input }) => resetAdminTwoStep(ctx.deps, { change: input, actor: ctx.actor })),
 })

@@ -67,27 +67,29 @@ export interface AdminAccountRow {
   email: string
   role: string
   hasPassword: boolean
+  /** Two-step sign-in (TOTP) is on. */
+  twoStep: boolean
   disabledAt: Date | null
   createdAt: Date
 }
 
-const ACCOUNT_COLUMNS = `"id", "email", "role", "disabledAt", "createdAt", CASE WHEN "passwordHash" IS NULL THEN 0 ELSE 1 END AS "hasPassword"`
-const toAccount = (r: Omit<AdminAccountRow, 'hasPassword'> & { hasPassword: number | string }): AdminAccountRow => ({
+const ACCOUNT_COLUMNS = `"id", "email", "role", "disabledAt", "createdAt", CASE WHEN "passwordHash" IS NULL THEN 0 ELSE 1 END AS "hasPassword",
+  CASE WHEN "totpSecret" IS NULL THEN 0 ELSE 1 END AS "twoStep"`
+type AccountQueryRow = Omit<AdminAccountRow, 'hasPassword' | 'twoStep'> & { hasPassword: number | string; twoStep: number | string }
+const toAccount = (r: AccountQueryRow): AdminAccountRow => ({
   ...r,
   hasPassword: Number(r.hasPassword) === 1,
+  twoStep: Number(r.twoStep) === 1,
 })
 
 export async function findAdminAccount(db: SqlRunner, id: string): Promise<AdminAccountRow | null> {
-  const [row] = await db.all<Omit<AdminAccountRow, 'hasPassword'> & { hasPassword: number }>(
-    `SELECT ${ACCOUNT_COLUMNS} FROM "Admin" WHERE "id" = $1`,
-    [id],
-  )
+  const [row] = await db.all<AccountQueryRow>(`SELECT ${ACCOUNT_COLUMNS} FROM "Admin" WHERE "id" = $1`, [id])
   return row ? toAccount(row) : null
 }
 
 /** Every administrator, by email (few rows: the people who run the server). */
 export async function listAdminAccounts(db: SqlRunner): Promise<AdminAccountRow[]> {
-  const rows = await db.all<Omit<AdminAccountRow, 'hasPassword'> & { hasPassword: number }>(`SELECT ${ACCOUNT_COLUMNS} FROM "Admin" ORDER BY "email"`)
+  const rows = await db.all<AccountQueryRow>(`SELECT ${ACCOUNT_COLUMNS} FROM "Admin" ORDER BY "email"`)
   return rows.map(toAccount)
 }
 

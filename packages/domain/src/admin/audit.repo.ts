@@ -18,6 +18,7 @@ export type AuditAction =
   | 'admin.enable'
   | 'admin.reset-password'
   | 'admin.sign-out-everywhere'
+  | 'admin.reset-two-step'
   | 'admin.set-password'
   | 'admin.password-change'
   | 'admin.session-end'
@@ -66,6 +67,7 @@ export const AUDIT_ACTIONS = [
   'admin.enable',
   'admin.reset-password',
   'admin.sign-out-everywhere',
+  'admin.reset-two-step',
   'admin.set-password',
   'client.block',
   'client.unblock',

@@ -118,6 +118,7 @@ export function findGrantForConsole(reads: ReadModels, id: string) {
       finishMethod: true,
       finishUri: true,
       accessItems: { select: { position: true, type: true, actions: true, identifier: true, limits: true }, orderBy: { position: 'asc' } },
+      subjects: { select: { subId: true }, orderBy: { position: 'asc' } },
       interaction: {
         select: { state: true, createdAt: true, expiresAt: true, decidedAt: true, finishedAt: true, refUsedAt: true, ownerId: true },
       },

@@ -37,6 +37,8 @@ export interface GrantDetail {
   finalizedAt: Date | null
   interaction: InteractionView | null
   accessItems: AccessItemView[]
+  /** The wallet addresses of a subject request, which the owner was asked to confirm they control (docs/protocol.md §2.11). */
+  subjects: string[]
   /** In rotation order, first to current. */
   tokens: TokenView[]
   history: HistoryEvent[]
@@ -44,7 +46,7 @@ export interface GrantDetail {
 
 /**
  * A grant as the console's detail page shows it: client, state and its history with timestamps, the interaction's
- * outcome, each access item raw and in plain words, and its tokens in rotation order.
+ * outcome, each access item raw and in plain words, the subject's wallet addresses, and its tokens in rotation order.
  * @throws ConsoleError not_found for an unknown grant
  */
 export async function getGrantDetail(deps: Deps, id: string): Promise<GrantDetail> {
@@ -97,6 +99,7 @@ export async function getGrantDetail(deps: Deps, id: string): Promise<GrantDetai
       const item = rowToAccessItem(row)
       return { item, description: describeAccessItem(item) }
     }),
+    subjects: grant.subjects.map((s) => s.subId),
     tokens: toTokenChain(grant.accessTokens, now),
     history: buildHistory({ grant, interaction: i, tokens: grant.accessTokens, now }),
   }

@@ -20,6 +20,7 @@ import { insertAuditEntry, type AuditAction } from './audit.repo'
 import { ConsoleError } from './console-error'
 import { AdminEmailSchema } from './create-admin'
 import { ADMIN_ROLES, type AdminRole, type ConsoleActor } from './roles'
+import { clearTotp } from './admin-totp.repo'
 
 // Administrators in the console (docs/protocol.md §2.14): every change is one transaction with the audit entry that
 // names who made it. The last active `admin` can be neither disabled, demoted nor reset, so the server always keeps
@@ -45,6 +46,8 @@ export interface AdminListItem {
   email: string
   role: AdminRole
   status: AdminStatus
+  /** Two-step sign-in (TOTP) is on. */
+  twoStep: boolean
   createdAt: Date
   lastSignInAt: Date | null
 }
@@ -63,6 +66,7 @@ export async function listAdmins(deps: Pick<Deps, 'sql'>): Promise<AdminListItem
       email: a.email,
       role: roleOf(a.role),
       status: statusOf(a),
+      twoStep: a.twoStep,
       createdAt: a.createdAt,
       lastSignInAt: await findLastAdminSignIn(deps.sql, a.email),
     })),
@@ -239,4 +243,30 @@ export async function signOutAdminEverywhere(
     return ended
   })
   return { id: data.adminId, endedSessions }
+}
+
+/**
+ * Turns another administrator's two-step sign-in off, for someone who lost both their authenticator and their
+ * recovery codes (docs/protocol.md §2.17): the secret and the recovery codes go, their sessions end, and they sign in
+ * with their password alone (with ADMIN_REQUIRE_TOTP, they must set it up again before doing anything else). Not
+ * one's own (My account turns it off with a current code): a stolen session must not remove its owner's second step.
+ * @throws ConsoleError not_found; conflict for oneself or when two-step sign-in is not on
+ */
+export async function resetAdminTwoStep(
+  deps: Deps,
+  input: { change: z.input<typeof AdminIdInputSchema>; actor: ConsoleActor },
+): Promise<{ id: string; endedSessions: number }> {
+  const data = AdminIdInputSchema.parse(input.change)
+  const now = deps.clock()
+  return deps.sql.transaction(async (tx) => {
+    const admin = await requireAdmin(tx, data.adminId)
+    if (input.actor.kind === 'admin' && input.actor.id === admin.id) {
+      throw new ConsoleError('conflict', 'you cannot turn off your own two-step sign-in here: do it on your account page')
+    }
+    if (!admin.twoStep) throw new ConsoleError('conflict', `${admin.email} has no two-step sign-in to turn off`)
+    await clearTotp(tx, admin.id)
+    const endedSessions = await deleteSessionsOf(tx, 'admin', admin.id)
+    await audit(tx, input.actor, 'admin.reset-two-step', admin, `two-step sign-in and recovery codes removed; ${sessionsWord(endedSessions)}`, now)
+    return { id: admin.id, endedSessions }
+  })
 }

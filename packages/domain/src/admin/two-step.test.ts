@@ -9,6 +9,8 @@ import { completeAdminSignIn, signInAdmin, SIGN_IN_CHALLENGE_MAX_FAILURES, SIGN_
 import { totpCodeAt, RECOVERY_CODE_COUNT, TOTP_PERIOD_SECONDS } from './totp'
 import { confirmTotpEnrolment, disableTotp, getTwoStepStatus, renewRecoveryCodes, startTotpEnrolment } from './two-step'
 import { changeAdminPassword, endMyOtherSessions, endMySession, listMySessions } from './my-account'
+import { resetAdminTwoStep } from './manage-admins'
+import { actorOfAdmin } from './roles'
 
 // Two-step sign-in and an administrator's own account (docs/protocol.md §2.17), as the person sees them: what signs
 // in, what is refused, and what can no longer be done.
@@ -308,5 +310,39 @@ describe('my account', () => {
       code: 'not_found',
     })
     expect(await findSession(t.sql, 'admin', theirs.value, t.clock.now)).not.toBeNull()
+  })
+})
+
+describe('an admin turns off another administrator’s two-step sign-in (lost phone and recovery codes)', () => {
+  const ROOT = { email: 'root@example.com', password: 'root password for tests' }
+
+  it('signs them out, and they sign in with their password alone; the old codes and recovery codes are gone', async () => {
+    const { admin, secret, recoveryCodes } = await enrolled()
+    const c = await challenge()
+    const session = await withCode(c, code(secret))
+    expect(session).not.toBeNull()
+    const root = await createAdmin(t.sql, ROOT)
+
+    expect(await resetAdminTwoStep(t.deps, { change: { adminId: admin.id }, actor: actorOfAdmin(root) })).toEqual({ id: admin.id, endedSessions: 1 })
+
+    expect(await getTwoStepStatus(t.deps, admin.id)).toMatchObject({ enabled: false })
+    expect(await password()).toMatchObject({ step: 'signed-in' })
+    expect(await t.db.adminRecoveryCode.count({ where: { adminId: admin.id } })).toBe(0)
+    expect(await databaseText(t)).not.toContain(secret)
+    expect(recoveryCodes.length).toBeGreaterThan(0)
+    const [entry] = await t.db.auditLog.findMany({ where: { action: 'admin.reset-two-step' } })
+    expect(entry).toMatchObject({ actor: ROOT.email, target: `admin:${ADMIN.email}` })
+    expect(entry!.detail).toContain('1 session ended')
+  })
+
+  it('refuses one’s own (My account needs a current code for that) and someone without it, changing nothing', async () => {
+    const { admin, secret } = await enrolled()
+    await expect(resetAdminTwoStep(t.deps, { change: { adminId: admin.id }, actor: actorOfAdmin(admin) })).rejects.toMatchObject({ code: 'conflict' })
+    expect(await getTwoStepStatus(t.deps, admin.id)).toMatchObject({ enabled: true })
+    const root = await createAdmin(t.sql, ROOT)
+    await expect(resetAdminTwoStep(t.deps, { change: { adminId: root.id }, actor: actorOfAdmin(admin) })).rejects.toMatchObject({ code: 'conflict' })
+    expect(await t.db.auditLog.count({ where: { action: 'admin.reset-two-step' } })).toBe(0)
+    // Their second step still works as before.
+    expect(await withCode(await challenge(), code(secret))).not.toBeNull()
   })
 })

@@ -51,50 +51,129 @@ const networks = z
 
 export const EnvSchema = z
   .object({
-    AUTH_SERVER_URL: absoluteUrl,
-    PORT: z.coerce.number().int().min(1).max(65535).default(3000),
-    DATABASE_URL: z.string().min(1).optional(),
-    WAIT_SECONDS: seconds(5),
-    ACCESS_TOKEN_EXPIRY_SECONDS: seconds(600),
-    INTERACTION_EXPIRY_SECONDS: seconds(600),
-    INCOMING_PAYMENT_INTERACTION: bool(false),
-    QUOTE_INTERACTION: bool(false),
-    LIST_ALL_ACCESS_INTERACTION: bool(true),
-    IDENTITY_SERVER_URL: absoluteUrl.optional(),
-    IDENTITY_SERVER_SECRET: secretList('IDENTITY_SERVER_SECRET').optional(),
-    INTROSPECTION_SECRET: secretList('INTROSPECTION_SECRET'),
+    AUTH_SERVER_URL: absoluteUrl.meta({
+      description:
+        'Public base URL of the server; the grant endpoint is its root. `pnpm start` fills in `http://localhost:$PORT` outside production.',
+      defaultText: 'required (`pnpm start` fills it in outside production)',
+      production: 'required',
+    }),
+    PORT: z.coerce.number().int().min(1).max(65535).default(3000).meta({ description: 'Port the server listens on.' }),
+    DATABASE_URL: z.string().min(1).optional().meta({
+      description: '`file:<path>` for SQLite, `postgresql://…` for PostgreSQL (docs/postgresql.md).',
+      defaultText: '`file:<repository>/data/gnap.db` (set by `pnpm start`)',
+    }),
+    WAIT_SECONDS: seconds(5).meta({ description: '`continue.wait` in grant answers; continuing earlier answers `too_fast`.' }),
+    ACCESS_TOKEN_EXPIRY_SECONDS: seconds(600).meta({ description: '`expires_in` of every issued or rotated access token.' }),
+    INTERACTION_EXPIRY_SECONDS: seconds(600).meta({
+      description: "Lifetime of an interaction (the owner's consent) and of its browser session cookie.",
+    }),
+    INCOMING_PAYMENT_INTERACTION: bool(false).meta({ description: "Incoming-payment grants need the owner's consent." }),
+    QUOTE_INTERACTION: bool(false).meta({ description: "Quote grants need the owner's consent." }),
+    LIST_ALL_ACCESS_INTERACTION: bool(true).meta({ description: "Grants with the `list-all` action need the owner's consent." }),
+    IDENTITY_SERVER_URL: absoluteUrl
+      .optional()
+      .meta({ description: 'An external identity provider owners are sent to; unset: the built-in consent screen.' }),
+    IDENTITY_SERVER_SECRET: secretList('IDENTITY_SERVER_SECRET').optional().meta({
+      description:
+        'The `x-idp-secret` of the identity-provider API; a comma-separated list is accepted (any entry matches), for rotating it; unset: that API is off. Each entry at least 16 characters.',
+      production: 'each entry at least 32 characters',
+    }),
+    INTROSPECTION_SECRET: secretList('INTROSPECTION_SECRET').meta({
+      description:
+        'Bearer secret of resource servers for introspection; a comma-separated list is accepted (any entry matches), for rotating it. Each entry at least 16 characters. `pnpm start` generates one into `data/secrets.json` outside production.',
+      defaultText: 'required (`pnpm start` generates one outside production)',
+      production: 'required; each entry at least 32 characters',
+    }),
     // The resource servers' introspection listener (docs/protocol.md §2.6): POST / on this port of every worker,
     // bound to INTROSPECTION_HOST. Unset (or empty): no listener.
-    INTROSPECTION_PORT: z.preprocess((v) => (v === '' ? undefined : v), z.coerce.number().int().min(1).max(65535).optional()),
-    INTROSPECTION_HOST: z.preprocess((v) => (v === '' ? undefined : v), z.string().min(1).max(255).default('127.0.0.1')),
-    ALLOW_HTTP_WALLET_ADDRESSES: bool(false),
-    SIGNATURE_WINDOW_SECONDS: seconds(300),
-    SIGNATURE_CLOCK_SKEW_SECONDS: z.coerce.number().int().min(0).max(600).default(30),
-    LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    INTROSPECTION_PORT: z
+      .preprocess((v) => (v === '' ? undefined : v), z.coerce.number().int().min(1).max(65535).optional())
+      .meta({
+        description:
+          'Every worker also serves introspection (`POST /`) on this port (docs/operating.md); must differ from `PORT`. Unset: nothing listens.',
+      }),
+    INTROSPECTION_HOST: z
+      .preprocess((v) => (v === '' ? undefined : v), z.string().min(1).max(255).default('127.0.0.1'))
+      .meta({ description: 'Address the introspection port binds to: a private interface, or `0.0.0.0` / `::` for all.' }),
+    ALLOW_HTTP_WALLET_ADDRESSES: bool(false).meta({ description: 'Accept `http:` wallet addresses off loopback.' }),
+    SIGNATURE_WINDOW_SECONDS: seconds(300).meta({ description: 'Oldest accepted `created` of an HTTP message signature.' }),
+    SIGNATURE_CLOCK_SKEW_SECONDS: z.coerce
+      .number()
+      .int()
+      .min(0)
+      .max(600)
+      .default(30)
+      .meta({ description: "How far in the future a signature's `created` may be." }),
+    LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info').meta({ description: 'pino log level.' }),
     // Token rows dead (expired, rotated or revoked) for longer than this are deleted; grants are kept (docs/protocol.md §7).
-    ACCESS_TOKEN_DELETION_DAYS: z.coerce.number().int().positive().max(3650).default(30),
+    ACCESS_TOKEN_DELETION_DAYS: z.coerce
+      .number()
+      .int()
+      .positive()
+      .max(3650)
+      .default(30)
+      .meta({ description: 'Token rows expired, rotated or revoked for longer than this are deleted (grants never are).' }),
     // How long an owner's invitation or password-reset link stays usable (docs/protocol.md §7).
-    OWNER_LINK_EXPIRY_DAYS: z.coerce.number().int().positive().max(365).default(7),
+    OWNER_LINK_EXPIRY_DAYS: z.coerce
+      .number()
+      .int()
+      .positive()
+      .max(365)
+      .default(7)
+      .meta({ description: "How long an owner's invitation or password-reset link stays usable." }),
     // Every administrator must sign in with a second step (TOTP); one without it may only enrol (docs/protocol.md §2.17).
-    ADMIN_REQUIRE_TOTP: bool(false),
+    ADMIN_REQUIRE_TOTP: bool(false).meta({
+      description: 'Every administrator must turn on two-step sign-in before doing anything else in the console.',
+    }),
     // Grant requests (POST /) per minute, fixed window; 0 switches a limit off.
-    RATE_LIMIT_GRANTS_PER_MINUTE: z.coerce.number().int().min(0).max(1_000_000).default(120),
-    RATE_LIMIT_GRANTS_PER_MINUTE_PER_IP: z.coerce.number().int().min(0).max(1_000_000).default(600),
+    RATE_LIMIT_GRANTS_PER_MINUTE: z.coerce
+      .number()
+      .int()
+      .min(0)
+      .max(1_000_000)
+      .default(120)
+      .meta({ description: 'Grant requests (`POST /`) per client wallet address per minute; 0 = no limit.' }),
+    RATE_LIMIT_GRANTS_PER_MINUTE_PER_IP: z.coerce
+      .number()
+      .int()
+      .min(0)
+      .max(1_000_000)
+      .default(600)
+      .meta({ description: 'Grant requests per caller IP per minute; 0 = no limit. Without `TRUST_PROXY` only the per-client limit applies.' }),
     // Calls per minute per API key (docs/protocol.md §2.18), fixed window; 0 switches the limit off.
-    RATE_LIMIT_API_KEY_CALLS_PER_MINUTE: z.coerce.number().int().min(0).max(1_000_000).default(600),
+    RATE_LIMIT_API_KEY_CALLS_PER_MINUTE: z.coerce
+      .number()
+      .int()
+      .min(0)
+      .max(1_000_000)
+      .default(600)
+      .meta({ description: 'Console API calls per API key per minute, shared by every instance; 0 = no limit.' }),
     // X-Forwarded-For names the caller only behind proxies that append to it: the entry TRUSTED_PROXY_HOPS from the
     // right is the address the outermost of our proxies saw (docs/protocol.md §7).
-    TRUST_PROXY: bool(false),
-    TRUSTED_PROXY_HOPS: z.coerce.number().int().min(1).max(16).default(1),
+    TRUST_PROXY: bool(false).meta({
+      description: "Take the caller's IP from `X-Forwarded-For`; only when every request comes through proxies that append to it.",
+    }),
+    TRUSTED_PROXY_HOPS: z.coerce.number().int().min(1).max(16).default(1).meta({
+      description: 'With `TRUST_PROXY`: how many proxies in front append to `X-Forwarded-For`; the entry this many from the right is the caller.',
+    }),
     // Networks wallet addresses may be fetched from besides public addresses (docs/protocol.md §4.3). Unset: loopback
     // outside production, none in production.
-    WALLET_ADDRESS_ALLOWED_NETWORKS: networks,
+    WALLET_ADDRESS_ALLOWED_NETWORKS: networks.meta({
+      description:
+        'Comma-separated networks (CIDR) that wallet address and key fetches may reach besides public addresses, e.g. `10.0.0.0/8,fd00::/8`; empty means none (docs/security.md).',
+      defaultText: 'loopback outside production',
+      production: 'default: none',
+    }),
     // SQLite only: FULL (the default) syncs the write-ahead log at every commit, so a commit survives a power loss or
     // an OS crash; NORMAL syncs it only at checkpoints, faster, but the last commits can be lost (docs/protocol.md §9).
     SQLITE_SYNCHRONOUS: z
       .enum(['full', 'normal', 'FULL', 'NORMAL'])
       .default('full')
-      .transform((v) => v.toLowerCase() as 'full' | 'normal'),
+      .transform((v) => v.toLowerCase() as 'full' | 'normal')
+      .meta({
+        description:
+          'SQLite only: `full` puts every commit on disk before it is answered; `normal` is faster, but a power loss can undo the last commits (docs/operating.md, Storage).',
+      }),
     // On SIGTERM or SIGINT each process stops being ready at once and finishes the requests it has in flight, for at
     // most this long, then exits (docs/protocol.md §2.19). Under the launcher keep it below SHUTDOWN_TIMEOUT_SECONDS.
     SHUTDOWN_GRACE_SECONDS: z.coerce
@@ -103,10 +182,14 @@ export const EnvSchema = z
       .min(0)
       .max(3600)
       .default(8)
-      .describe(
-        "On SIGTERM or SIGINT: /readyz answers 503 at once, requests in flight may finish for at most this many seconds, then the process exits. Keep it below the launcher's SHUTDOWN_TIMEOUT_SECONDS.",
-      ),
-    NODE_ENV: z.string().optional(),
+      .meta({
+        description:
+          "On SIGTERM or SIGINT `/readyz` answers 503 at once; requests in flight may finish for at most this many seconds, then the process exits 0. Keep it below the launcher's `SHUTDOWN_TIMEOUT_SECONDS`.",
+      }),
+    NODE_ENV: z
+      .string()
+      .optional()
+      .meta({ description: '`production` turns on the production rules in this column. `next start` workers always run as production.' }),
   })
   .superRefine((env, ctx) => {
     if (env.INTROSPECTION_PORT !== undefined && env.INTROSPECTION_PORT === env.PORT) {
@@ -123,6 +206,23 @@ export const EnvSchema = z
       }
     }
   })
+
+/**
+ * The settings that create the first administrator, read by the start command's seed (not by the server): checked
+ * further by ensureFirstAdmin (docs/protocol.md §2.14).
+ */
+export const FirstAdminEnvSchema = z.object({
+  ADMIN_EMAIL: z.string().optional().meta({
+    description: 'Email of the first administrator, created by `pnpm start` on an empty Admin table; ignored (with a warning) once one exists.',
+    defaultText: 'the demo administrator',
+    production: 'required on an empty database',
+  }),
+  ADMIN_PASSWORD: z.string().optional().meta({
+    description: 'Password of that first administrator, at least 12 characters; never printed.',
+    defaultText: 'the demo password',
+    production: 'required on an empty database; not the demo password',
+  }),
+})
 
 export type Env = z.infer<typeof EnvSchema>
 

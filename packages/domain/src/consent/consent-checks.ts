@@ -6,6 +6,7 @@ import type { SessionRow } from '../session/session.repo'
 import { findOwnerWithWalletAddresses } from '../owner/owner.repo'
 import { findInteraction, type InteractionWithGrant } from '../interaction/interaction.repo'
 import { page, withQuery, type FrontChannelResult } from '../interaction/front-channel'
+import { findGrantSubjectIds } from '../grant/grant-subject.repo'
 
 // What the built-in consent screen's steps share (used when no IDENTITY_SERVER_URL is set): the owner signs in,
 // reads what the client asks for in plain words, and approves or denies. The decision goes through
@@ -26,7 +27,14 @@ export interface ConsentClient {
   walletAddress: string
 }
 
-type Checked = { interaction: InteractionWithGrant; client: ConsentClient } | { result: FrontChannelResult }
+type Checked =
+  | {
+      interaction: InteractionWithGrant
+      client: ConsentClient
+      /** The wallet addresses the client asks the owner to confirm they control (a subject request); often none. */
+      subIds: string[]
+    }
+  | { result: FrontChannelResult }
 
 /** The checks every consent step shares: a known interaction, this browser's session, still awaiting a decision. */
 export async function checkInteraction(deps: Deps, input: ConsentInput): Promise<Checked> {
@@ -71,7 +79,8 @@ export async function checkInteraction(deps: Deps, input: ConsentInput): Promise
     // Decided but the browser never reached the finish step (a reload, a double click): finish it now.
     return { result: { kind: 'redirect', location: finishUrl(deps, interaction) } }
   }
-  return { interaction, client: { name: grant.clientName ?? grant.client, walletAddress: grant.client } }
+  const subIds = await findGrantSubjectIds(deps.sql, grant.id)
+  return { interaction, client: { name: grant.clientName ?? grant.client, walletAddress: grant.client }, subIds }
 }
 
 export const finishUrl = (deps: Deps, i: { id: string; nonce: string }) => serverUrl(deps.config, 'interact', i.id, i.nonce, 'finish')

@@ -217,6 +217,7 @@ describe('getConsentScreen', () => {
       kind: 'not-yours',
       client: { name: 'Test App', walletAddress: TEST_CLIENT },
       ownerName: 'Bob',
+      subIds: [],
       csrf: csrfTokenFor(bob.session),
     })
   })
@@ -238,6 +239,7 @@ describe('getConsentScreen', () => {
       client: { name: 'Test App', walletAddress: TEST_CLIENT },
       ownerName: 'Alice',
       items: access.map(describeAccessItem),
+      subIds: [],
       csrf: csrfTokenFor(alice.session),
     })
     if (result.kind !== 'consent') throw new Error('expected the consent screen')

@@ -3,7 +3,7 @@ import os from 'node:os'
 import path from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { migrateFile } from '../testing/test-db'
-import { openStore } from './store'
+import { openStore, POSTGRES_TIMEOUT_MS } from './store'
 
 // docs/protocol.md §9: on SQLite a commit is on disk before it is answered (synchronous=FULL in WAL mode), unless the
 // operator accepts losing the last commits on a power loss (SQLITE_SYNCHRONOUS=normal).
@@ -31,5 +31,31 @@ describe('SQLite durability', () => {
 
   it('syncs only at checkpoints when the operator chose normal', async () => {
     expect(await pragmas({ sqliteSynchronous: 'normal' })).toEqual({ journal: 'wal', synchronous: 1 })
+  })
+})
+
+// PostgreSQL: a statement stuck behind a lock nobody releases must not hold its connection (and the requests waiting
+// for one) for ever.
+describe.skipIf(!process.env.TEST_DATABASE_URL)('PostgreSQL timeouts', () => {
+  it('ends a statement that runs too long, and the pool keeps serving', async () => {
+    const store = await openStore(process.env.TEST_DATABASE_URL!, { postgresTimeoutMs: 300 })
+    try {
+      await expect(store.sql.all('SELECT pg_sleep(2)')).rejects.toThrow(/statement timeout/)
+      expect(await store.sql.all<{ one: number }>('SELECT 1 AS one')).toEqual([{ one: 1 }])
+    } finally {
+      await store.close()
+    }
+  })
+
+  it('sets a minute by default on every connection', async () => {
+    expect(POSTGRES_TIMEOUT_MS).toBe(60_000)
+    const store = await openStore(process.env.TEST_DATABASE_URL!)
+    try {
+      const [statement] = await store.sql.all<{ statement_timeout: string }>('SHOW statement_timeout')
+      const [idle] = await store.sql.all<{ idle_in_transaction_session_timeout: string }>('SHOW idle_in_transaction_session_timeout')
+      expect([statement?.statement_timeout, idle?.idle_in_transaction_session_timeout]).toEqual(['1min', '1min'])
+    } finally {
+      await store.close()
+    }
   })
 })

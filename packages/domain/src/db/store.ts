@@ -35,7 +35,16 @@ const store = (provider: Provider, prisma: PrismaClient, sql: Sql): Store => ({
 export interface StoreOptions {
   /** SQLite only: when a commit reaches the disk (SQLITE_SYNCHRONOUS). Default 'full'. */
   sqliteSynchronous?: 'full' | 'normal'
+  /** PostgreSQL only: the longest a statement may run, or a transaction sit idle, before the server ends it. */
+  postgresTimeoutMs?: number
 }
+
+/**
+ * PostgreSQL's statement_timeout and idle_in_transaction_session_timeout on every connection of the pool: a statement
+ * stuck behind a lock that is never released, or a transaction whose process hung, would otherwise hold a connection
+ * (and its locks) for ever, and with it every request that waits for one. Far above anything the server runs.
+ */
+export const POSTGRES_TIMEOUT_MS = 60_000
 
 /** How long a SQLite statement waits for another process's write lock before it fails with SQLITE_BUSY. */
 const SQLITE_BUSY_TIMEOUT_MS = 10_000
@@ -63,7 +72,13 @@ export async function openStore(url: string, options: StoreOptions = {}): Promis
     ])
     // One pool for Prisma and the hot paths; $disconnect ends it.
     // A connection attempt that gets no answer fails after 5 s (503 to the client) rather than holding the request.
-    const pool = new pg.Pool({ connectionString: url, connectionTimeoutMillis: 5000 })
+    const timeout = options.postgresTimeoutMs ?? POSTGRES_TIMEOUT_MS
+    const pool = new pg.Pool({
+      connectionString: url,
+      connectionTimeoutMillis: 5000,
+      statement_timeout: timeout,
+      idle_in_transaction_session_timeout: timeout,
+    })
     // An idle connection the server closed (a restart, a cut network) is dropped by the pool, which then emits
     // 'error': without a listener that would end the process. The next query opens a new connection.
     pool.on('error', () => undefined)

@@ -6,7 +6,8 @@ import type { RequestAuth } from '../client/request-auth'
 import { findGrantById, moveGrant } from './grant.repo'
 import { useInteractRef } from '../interaction/interaction.repo'
 import { isIssued, isRejected, isRevoked, secondsUntilContinue } from './grant-state'
-import { toAccessTokenJson, toContinueJson, type ContinueRequest, type GrantResponseJson } from './grant.wire'
+import { toAccessTokenJson, toContinueJson, toSubjectJson, type ContinueRequest, type GrantResponseJson } from './grant.wire'
+import { findGrantSubjectIds } from './grant-subject.repo'
 import { authenticateContinuation } from './continuation-auth'
 
 /**
@@ -49,20 +50,23 @@ export async function continueGrant(deps: Deps, input: ContinueRequest & { conti
     }
   }
 
-  // The grant is approved: issue its one token. The conditional updates decide races: only one request
-  // ever moves the grant from approved to finalized/issued.
+  // The grant is approved: issue its one token, and answer the subject the owner confirmed (docs/protocol.md §2.2
+  // step 7). A subject-only grant has no access and issues no token. The conditional updates decide races: only one
+  // request ever moves the grant from approved to finalized/issued.
   const access = grant.accessItems.map(rowToAccessItem)
+  const subIds = await findGrantSubjectIds(deps.sql, grant.id)
   const token = await deps.sql.transaction(async (tx) => {
     if (input.interactRef && grant.interaction && !(await useInteractRef(tx, grant.interaction.id, now))) throw interactRefReused()
     const moved = await moveGrant(tx, grant.id, [{ state: 'approved' }], { state: 'finalized', finalizedReason: 'issued', now })
     if (!moved) {
       throw input.interactRef ? interactRefReused() : new GnapError('request_denied', 'the grant was already issued; it can only be revoked')
     }
-    return insertAccessToken(tx, { grantId: grant.id, expiresIn: config.accessTokenExpirySeconds, now })
+    return access.length > 0 ? insertAccessToken(tx, { grantId: grant.id, expiresIn: config.accessTokenExpirySeconds, now }) : null
   })
-  deps.log.info({ grantId: grant.id }, 'grant issued after interaction')
+  deps.log.info({ grantId: grant.id, token: token !== null, subjects: subIds.length }, 'grant issued after interaction')
   return {
-    access_token: toAccessTokenJson(config, token, access),
+    ...(token ? { access_token: toAccessTokenJson(config, token, access) } : {}),
+    ...(subIds.length > 0 ? { subject: toSubjectJson(subIds) } : {}),
     continue: toContinueJson(config, grant.continueId, continueToken),
   }
 }

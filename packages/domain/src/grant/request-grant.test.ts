@@ -85,7 +85,7 @@ describe('parseGrantRequest (docs/protocol.md §2.1 step 2)', () => {
       'an interact finish method other than redirect',
       { ...valid, interact: { start: ['redirect'], finish: { method: 'push', uri: TEST_FINISH_URI, nonce: 'n' } } },
     ],
-    ['a subject request (refused as a deviation)', { ...valid, subject: { sub_ids: [{ id: TEST_OWNER, format: 'uri' }] } }],
+    ['a subject request without interact', { ...valid, subject: { sub_ids: [{ id: TEST_OWNER, format: 'uri' }] } }],
     ['bad access and no client (shape is checked first)', { access_token: { access: [] } }],
     [
       'a lower-case asset code',

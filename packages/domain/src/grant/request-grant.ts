@@ -12,6 +12,7 @@ import { admitGrantRequestFromClient } from '../rate-limit/grant-rate-limit'
 import { hashSecret, newId, newNonce, newSecret } from '../secrets'
 import { toAccessTokenJson, toContinueJson, type GrantRequest, type GrantResponseJson } from './grant.wire'
 import { insertGrant } from './grant.repo'
+import { insertGrantSubjects } from './grant-subject.repo'
 import { insertInteraction } from '../interaction/interaction.repo'
 
 /**
@@ -24,6 +25,7 @@ export async function requestGrant(deps: Deps, request: GrantRequest, auth: Requ
   if (!isAllowedWalletAddressUrl(request.client, config.allowHttpWalletAddresses)) {
     throw badClient('client must be an https wallet address URL')
   }
+  refuseSubjectSchemes(request.subject, config.allowHttpWalletAddresses)
   // A blocked client is refused before anything is fetched for it (docs/protocol.md §2.16).
   await refuseBlockedClient(deps.sql, request.client)
   // The grant request's client signature (docs/protocol.md §2.1 step 3), by a key the client's wallet address publishes.
@@ -35,7 +37,8 @@ export async function requestGrant(deps: Deps, request: GrantRequest, auth: Requ
     quoteInteraction: config.quoteInteraction,
     listAllInteraction: config.listAllInteraction,
   }
-  const interactive = needsInteraction(request.access, rules)
+  // A subject request always goes to the owner (docs/protocol.md §2.1, Subject requests).
+  const interactive = request.subject !== undefined || needsInteraction(request.access, rules)
   const now = deps.clock()
   const continueToken = newSecret()
   const grantId = newId()
@@ -97,6 +100,7 @@ export async function requestGrant(deps: Deps, request: GrantRequest, auth: Requ
     })
     await refuseBlockedClient(tx, request.client)
     await createAccessItems(tx, grantId, request.access)
+    if (request.subject) await insertGrantSubjects(tx, grantId, request.subject)
     await insertInteraction(tx, {
       id: interactionId,
       nonce,
@@ -115,4 +119,16 @@ export async function requestGrant(deps: Deps, request: GrantRequest, auth: Requ
     interact: { redirect: redirect.href, finish: nonce },
     continue: toContinueJson(config, continueId, continueToken, config.waitSeconds),
   }
+}
+
+/**
+ * A subject is a wallet address, so it takes the scheme a wallet address may have here: https, or http where the
+ * settings allow it (docs/protocol.md §2.1, Subject requests).
+ * @throws GnapError invalid_request
+ */
+function refuseSubjectSchemes(subject: string[] | undefined, allowHttp: boolean): void {
+  subject?.forEach((id, i) => {
+    if (!isAllowedWalletAddressUrl(id, allowHttp))
+      throw new GnapError('invalid_request', `subject.sub_ids.${i}.id must be an https wallet address URL`)
+  })
 }

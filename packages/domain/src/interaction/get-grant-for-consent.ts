@@ -7,6 +7,8 @@ import { findInteraction } from './interaction.repo'
 import { toWireInteractionState, type WireInteractionState } from './interaction.wire'
 import { checkIdpSecret } from './check-idp-secret'
 import { limitSecretFailures } from '../rate-limit/secret-failure-limit'
+import { findGrantSubjectIds } from '../grant/grant-subject.repo'
+import { toSubjectJson, type SubjectJson } from '../grant/grant.wire'
 
 /**
  * GET /grant/{id}/{nonce} — what the owner is asked to consent to (docs/protocol.md §2.9), for an identity
@@ -16,13 +18,17 @@ import { limitSecretFailures } from '../rate-limit/secret-failure-limit'
 export async function getGrantForConsent(
   deps: Deps,
   input: { interactionId: string; nonce: string; idpSecret: string | null; ip?: string | null },
-): Promise<{ grantId: string; access: AccessItem[]; state: WireInteractionState }> {
+): Promise<{ grantId: string; access: AccessItem[]; subject?: SubjectJson; state: WireInteractionState }> {
   await limitSecretFailures(deps, 'idp', input.ip ?? null, () => checkIdpSecret(deps, input.idpSecret, 'invalid_request'))
   const interaction = await findInteraction(deps.sql, input.interactionId, input.nonce)
   if (!interaction || isRevoked(interaction.grant)) throw new GnapError('unknown_interaction', 'unknown interaction')
+  // The subject the client asks the owner to confirm, when it asked (docs/protocol.md §2.9); `access` is empty for a
+  // subject-only grant.
+  const subIds = await findGrantSubjectIds(deps.sql, interaction.grant.id)
   return {
     grantId: interaction.grant.id,
     access: interaction.grant.accessItems.map(rowToAccessItem),
+    ...(subIds.length > 0 ? { subject: toSubjectJson(subIds) } : {}),
     state: toWireInteractionState(interaction.state),
   }
 }

@@ -26,7 +26,7 @@ export async function createOwner(sql: Sql, input: z.input<typeof OwnerInputSche
   const id = newId()
   // Hashed before the transaction: no slow work while the write lock is held.
   await sql.transaction(async (tx) => {
-    await assertWalletAddressesFree(tx, data.walletAddresses, null)
+    await assertWalletAddressesFree(tx, sql.dialect, data.walletAddresses, null)
     await insertOwner(tx, { id, email: data.email, name: data.name, passwordHash, walletAddresses: data.walletAddresses, now: new Date() })
   })
   return { id }

@@ -106,7 +106,9 @@ export async function importOwners(
     seen.set(valid.email, row.line)
     const now = deps.clock()
     try {
-      const result = await deps.sql.transaction(async (tx) => importRow(tx, valid, { now, ttlSeconds, baseUrl: deps.config.authServerUrl }))
+      const result = await deps.sql.transaction(async (tx) =>
+        importRow(tx, valid, { now, ttlSeconds, baseUrl: deps.config.authServerUrl, dialect: deps.sql.dialect }),
+      )
       report.rows.push({ line: row.line, email: valid.email, outcome: result.outcome, detail: result.detail })
       if (result.invitation) report.invitations.push({ line: row.line, email: valid.email, ...result.invitation })
     } catch (e) {
@@ -122,14 +124,14 @@ export async function importOwners(
 async function importRow(
   tx: SqlRunner,
   row: ValidRow,
-  at: { now: Date; ttlSeconds: number; baseUrl: string },
+  at: { now: Date; ttlSeconds: number; baseUrl: string; dialect: Sql['dialect'] },
 ): Promise<{ outcome: Exclude<ImportOutcome, 'refused'>; detail: string | null; invitation?: { url: string; expiresAt: Date } }> {
   const existing = await findOwnerByEmail(tx, row.email)
   const current = existing ? await findOwnerWithWalletAddresses(tx, existing.id) : null
   const have = new Set((current?.walletAddresses ?? []).map((u) => normalUrl(u) ?? u))
   const added = row.walletAddresses.filter((u) => !have.has(u))
   // The console's rule (docs/protocol.md §2.13): no address that is, or is above or below, another owner's.
-  await assertWalletAddressesFree(tx, added, current?.id ?? null)
+  await assertWalletAddressesFree(tx, at.dialect, added, current?.id ?? null)
   if (!current) {
     const id = newId()
     await insertOwner(tx, { id, email: row.email, name: row.name, passwordHash: null, walletAddresses: row.walletAddresses, now: at.now })

@@ -254,3 +254,49 @@ describe('listOwners: a search without @ that starts no name looks in emails', (
     expect(second.nextCursor).toBeNull()
   })
 })
+
+// PostgreSQL runs transactions side by side (READ COMMITTED): two administrators give two owners nested wallet
+// addresses at the same moment. A trigger holds the first transaction open after its check passed and its row is
+// written, until the test lets it go; the second must then wait and see that row (docs/protocol.md §2.13).
+describe.skipIf(!process.env.TEST_DATABASE_URL)('PostgreSQL: two owners created at once with nested wallet addresses', () => {
+  const waiting = async (locktype: 'advisory' | 'relation') =>
+    (await t.db.$queryRawUnsafe<{ n: number }[]>(`SELECT count(*)::int AS n FROM pg_locks WHERE locktype = $1 AND NOT granted`, locktype))[0]!.n
+  const until = async (condition: () => Promise<boolean>) => {
+    while (!(await condition())) await new Promise((resolve) => setTimeout(resolve, 10))
+  }
+
+  it('gives the addresses to one owner only', async () => {
+    await t.db.$executeRawUnsafe(
+      `CREATE FUNCTION held_by_test() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN PERFORM pg_advisory_xact_lock_shared(4712); RETURN NEW; END $$`,
+    )
+    await t.db.$executeRawUnsafe(`CREATE TRIGGER held_by_test BEFORE INSERT ON "OwnerWalletAddress" FOR EACH ROW EXECUTE FUNCTION held_by_test()`)
+    let release!: () => void
+    const released = new Promise<void>((resolve) => (release = resolve))
+    let locked!: () => void
+    const isLocked = new Promise<void>((resolve) => (locked = resolve))
+    const holder = t.db.$transaction(
+      async (tx) => {
+        await tx.$executeRawUnsafe(`SELECT pg_advisory_xact_lock(4712)`)
+        locked()
+        await released
+      },
+      { timeout: 60_000 },
+    )
+    await isLocked
+
+    const first = adminCreateOwner(t.deps, { owner: ALICE, actor: ADMIN })
+    await until(async () => (await waiting('advisory')) > 0)
+    let settled = false
+    const bob = { email: 'bob@example.com', name: 'Bob', walletAddresses: ['https://wallet.example/alice/savings'] }
+    const second = adminCreateOwner(t.deps, { owner: bob, actor: ADMIN }).finally(() => (settled = true))
+    await until(async () => settled || (await waiting('relation')) > 0 || (await waiting('advisory')) > 1)
+    release()
+    await holder
+    const results = await Promise.allSettled([first, second])
+    await t.db.$executeRawUnsafe(`DROP TRIGGER held_by_test ON "OwnerWalletAddress"`)
+
+    expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected'])
+    expect((results[1] as PromiseRejectedResult).reason).toMatchObject(conflict)
+    expect(await t.db.ownerWalletAddress.findMany({ select: { url: true } })).toEqual([{ url: 'https://wallet.example/alice' }])
+  })
+})

@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import type { Deps } from '../deps'
-import type { SqlRunner } from '../db/sql'
+import type { Sql, SqlRunner } from '../db/sql'
 import { newId } from '../secrets'
 import { insertAuditEntry, type AuditAction } from '../admin/audit.repo'
 import { ConsoleError } from '../admin/console-error'
@@ -16,6 +16,7 @@ import {
   emailTaken,
   findLiveGrantIdsNamingWalletAddress,
   findOverlappingWalletAddresses,
+  lockWalletAddressWrites,
   findOwnerById,
   findWalletAddressesOf,
   insertOwner,
@@ -65,9 +66,12 @@ export const OwnerIdInputSchema = z.strictObject({ ownerId: OwnerIdSchema })
 
 /**
  * Refuses a wallet address that is, or is above or below, one already owned (docs/protocol.md §2.13): a resource
- * may belong to one owner only, since consent lets any owner whose address is "at or above" it decide.
+ * may belong to one owner only, since consent lets any owner whose address is "at or above" it decide. No unique key
+ * can say "above or below", so the check holds the table's writers off until the transaction ends: two owners given
+ * nested addresses at the same moment on PostgreSQL cannot both pass (on SQLite one writer runs at a time anyway).
  */
-export async function assertWalletAddressesFree(tx: SqlRunner, urls: string[], ownerId: string | null): Promise<void> {
+export async function assertWalletAddressesFree(tx: SqlRunner, dialect: Sql['dialect'], urls: string[], ownerId: string | null): Promise<void> {
+  await lockWalletAddressWrites(tx, dialect)
   const seen = new Set<string>()
   for (const url of urls) {
     for (const other of seen) {
@@ -138,7 +142,7 @@ export async function adminCreateOwner(
   const now = deps.clock()
   await deps.sql.transaction(async (tx) => {
     await assertEmailFree(tx, data.email, null)
-    await assertWalletAddressesFree(tx, data.walletAddresses, null)
+    await assertWalletAddressesFree(tx, deps.sql.dialect, data.walletAddresses, null)
     await insertOwner(tx, { id, email: data.email, name: data.name, passwordHash: null, walletAddresses: data.walletAddresses, now })
     await audit(tx, input.actor, 'owner.create', id, `${data.email}, ${data.walletAddresses.join(', ')}`, now)
   })
@@ -174,7 +178,7 @@ export async function addWalletAddress(
   const now = deps.clock()
   await deps.sql.transaction(async (tx) => {
     const owner = await requireOwner(tx, data.ownerId)
-    await assertWalletAddressesFree(tx, [data.walletAddress], owner.id)
+    await assertWalletAddressesFree(tx, deps.sql.dialect, [data.walletAddress], owner.id)
     await insertOwnerWalletAddress(tx, owner.id, data.walletAddress)
     await touchOwner(tx, owner.id, now)
     await audit(tx, input.actor, 'owner.wallet-address.add', owner.id, data.walletAddress, now)

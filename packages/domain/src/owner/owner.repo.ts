@@ -1,4 +1,4 @@
-import type { SqlRunner } from '../db/sql'
+import type { Sql, SqlRunner } from '../db/sql'
 
 // Every SQL statement about resource owners and the wallet addresses they own.
 
@@ -85,6 +85,15 @@ export async function findWalletAddressesOf(db: SqlRunner, ownerId: string): Pro
  * The wallet addresses, of any owner, that overlap `url` (a normalised URL): the same one, one above it (a path
  * prefix ending at a `/`) or one below it. Ranges on the primary key: `/` sorts just before `0`.
  */
+/**
+ * Makes every other transaction that writes wallet addresses wait for the rest of this one (docs/protocol.md §2.13).
+ * PostgreSQL: SHARE ROW EXCLUSIVE conflicts with the ROW EXCLUSIVE lock an INSERT or UPDATE takes, and with itself;
+ * readers are not held. SQLite: nothing to do, BEGIN IMMEDIATE already lets one writer in at a time.
+ */
+export async function lockWalletAddressWrites(tx: SqlRunner, dialect: Sql['dialect']): Promise<void> {
+  if (dialect === 'postgresql') await tx.run(`LOCK TABLE "OwnerWalletAddress" IN SHARE ROW EXCLUSIVE MODE`)
+}
+
 export function findOverlappingWalletAddresses(db: SqlRunner, url: string): Promise<{ url: string; ownerId: string }[]> {
   const above: string[] = []
   const parsed = new URL(url)

@@ -18,3 +18,19 @@ export function ownsAccess(walletAddresses: string[], identifiers: (string | nul
 export function normalUrl(url: string): string | null {
   return URL.canParse(url) ? new URL(url).href.replace(/\/+$/, '') : null
 }
+
+/**
+ * Whether the owner may decide a grant on the built-in consent screen (docs/protocol.md §2.11): every access item
+ * that names a resource is theirs (ownsAccess), and every subject identifier is one of their own wallet addresses,
+ * exactly (RFC 9635 §2.2: the owner confirms they control it). A grant naming neither is nobody's.
+ */
+export function ownsGrant(walletAddresses: string[], identifiers: (string | null)[], subIds: string[]): boolean {
+  const namesResources = identifiers.some((i) => i !== null)
+  if (!namesResources && subIds.length === 0) return false
+  if (namesResources && !ownsAccess(walletAddresses, identifiers)) return false
+  const owned = new Set(walletAddresses.map(normalUrl).filter((wa): wa is string => wa !== null))
+  return subIds.every((id) => {
+    const normal = normalUrl(id)
+    return normal !== null && owned.has(normal)
+  })
+}

@@ -228,7 +228,7 @@ export const gnapError = (code: GnapErrorCode, status: number) => ({ name: 'Gnap
  */
 export async function failWrites(
   t: Pick<TestDeps, 'db' | 'provider'>,
-  table: 'Grant' | 'AccessItem' | 'AccessToken' | 'Interaction',
+  table: 'Grant' | 'AccessItem' | 'AccessToken' | 'Interaction' | 'GrantSubject',
   operation: 'INSERT' | 'UPDATE' = 'INSERT',
 ): Promise<() => Promise<void>> {
   const { db } = t

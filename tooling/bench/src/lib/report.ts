@@ -55,7 +55,7 @@ export function loudFailures(rows: Row[]): string | null {
   const note = onlyTimeouts
     ? '\n!!! All of them are timeouts (no answer in 10 s). A Node process whose event loop is saturated accepts about one\n' +
       '!!! new connection per loop turn, so at high concurrency the last connections wait seconds for their first\n' +
-      '!!! answer; compare the floor and the ceiling at the same concurrency (README, Benchmark).'
+      '!!! answer; compare the floor and the ceiling at the same concurrency (docs/benchmark.md).'
     : ''
   return `${bar}\n!!! ERRORS: these runs had failures; their figures do not count\n${lines.join('\n')}${note}\n${bar}`
 }

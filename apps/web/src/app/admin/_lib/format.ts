@@ -96,6 +96,7 @@ export const AUDIT_ACTION_LABEL: Record<AuditAction, string> = {
   'admin.enable': 'Enabled an administrator',
   'admin.reset-password': 'Reset an administrator’s password',
   'admin.sign-out-everywhere': 'Signed an administrator out everywhere',
+  'admin.reset-two-step': 'Turned off an administrator’s two-step sign-in',
   'admin.set-password': 'Set their password with a link',
   'client.block': 'Blocked a client',
   'client.unblock': 'Unblocked a client',

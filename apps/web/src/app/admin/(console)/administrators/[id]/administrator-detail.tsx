@@ -71,6 +71,8 @@ export function AdministratorDetail({ id }: { id: string }) {
                   ? 'Cannot sign in until they set a password with their link.'
                   : 'Can sign in.'}
             </dd>
+            <dt>Two-step sign-in</dt>
+            <dd>{admin.twoStep ? 'On: they sign in with a password and a code from their app.' : 'Off: they sign in with a password alone.'}</dd>
             <dt>Last sign-in</dt>
             <dd>
               <Time value={admin.lastSignInAt} empty="Never" />
@@ -136,13 +138,14 @@ function ChangeRole({ admin, isMe, onDone }: { admin: Admin; isMe: boolean; onDo
   )
 }
 
-/** Sign out everywhere, reset password (the link shown once), disable or enable. */
+/** Sign out everywhere, reset password (the link shown once), turn off two-step sign-in, disable or enable. */
 function Access({ admin, isMe, onDone }: { admin: Admin; isMe: boolean; onDone(message: string): void }) {
   const trpc = useTRPC()
   const queryClient = useQueryClient()
   const signOutConfirmation = useConfirmation()
   const resetConfirmation = useConfirmation()
   const disableConfirmation = useConfirmation()
+  const twoStepConfirmation = useConfirmation()
   const [link, setLink] = useState<{ url: string; expiresAt: Date; invitation: boolean } | null>(null)
   // Someone who never set a password gets a new invitation link instead of a reset.
   const invited = admin.status === 'invited'
@@ -172,6 +175,16 @@ function Access({ admin, isMe, onDone }: { admin: Admin; isMe: boolean; onDone(m
         await refresh()
       },
       onError: (e) => resetConfirmation.fail(errorMessage(e)),
+    }),
+  )
+  const resetTwoStep = useMutation(
+    trpc.admins.resetTwoStep.mutationOptions({
+      onSuccess: async (r) => {
+        twoStepConfirmation.close()
+        onDone(`Two-step sign-in turned off: ${sessionsWord(r.endedSessions)} ended. They now sign in with their password alone.`)
+        await refresh()
+      },
+      onError: (e) => twoStepConfirmation.fail(errorMessage(e)),
     }),
   )
   const disable = useMutation(
@@ -229,6 +242,21 @@ function Access({ admin, isMe, onDone }: { admin: Admin; isMe: boolean; onDone(m
             )}
           </ConfirmedAction>
         )}
+        {!isMe && admin.twoStep && (
+          <ConfirmedAction
+            label="Turn off two-step sign-in"
+            {...twoStepConfirmation.props}
+            title="Turn off two-step sign-in?"
+            busyLabel="Turning off…"
+            busy={resetTwoStep.isPending}
+            onConfirm={() => resetTwoStep.mutate({ adminId: admin.id })}
+          >
+            <p>
+              For someone who lost both their phone and their recovery codes. The codes of {admin.email} stop working and their sessions end; they
+              then sign in with their password alone and can set two-step sign-in up again on My account. Make sure it is really them asking.
+            </p>
+          </ConfirmedAction>
+        )}
         {!isMe &&
           (admin.status === 'disabled' ? (
             <button type="button" className="button secondary" disabled={enable.isPending} onClick={() => enable.mutate({ adminId: admin.id })}>
@@ -247,7 +275,12 @@ function Access({ admin, isMe, onDone }: { admin: Admin; isMe: boolean; onDone(m
             </ConfirmedAction>
           ))}
       </div>
-      {isMe && <p className="hint">You cannot disable yourself or reset your own password here; another admin can.</p>}
+      {isMe && (
+        <p className="hint">
+          You cannot disable yourself, reset your own password or turn off your own two-step sign-in here; another admin can (My account has your
+          own).
+        </p>
+      )}
       {enable.isError && <ErrorMessage title="Not enabled.">{errorMessage(enable.error)}</ErrorMessage>}
       {link && (
         <div className="message success" role="status">

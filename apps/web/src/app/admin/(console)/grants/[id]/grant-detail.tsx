@@ -83,8 +83,25 @@ export function GrantDetailView({ id }: { id: string }) {
         <Interaction interaction={g.interaction} />
       </div>
 
+      {g.subjects.length > 0 && (
+        <section className="panel" aria-labelledby="subject-heading">
+          <h2 id="subject-heading">Wallet addresses to confirm ({g.subjects.length})</h2>
+          <p>The client asked the owner to confirm that they control {g.subjects.length === 1 ? 'this wallet address' : 'these wallet addresses'}:</p>
+          <ul className="plain">
+            {g.subjects.map((s) => (
+              <li key={s}>
+                <code>{s}</code>
+              </li>
+            ))}
+          </ul>
+        </section>
+      )}
+
       <section className="panel" aria-labelledby="access-heading">
         <h2 id="access-heading">Access ({g.accessItems.length})</h2>
+        {g.accessItems.length === 0 && (
+          <p className="muted">No access: this grant only asks the owner to confirm a wallet address, and issues no token.</p>
+        )}
         {g.accessItems.map((a, i) => (
           <AccessItem key={i} access={a} index={i} />
         ))}
