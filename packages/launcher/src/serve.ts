@@ -69,20 +69,16 @@ export function launcherSettingsSchema(z: typeof Zod.z) {
     // V8 sizes a process's heap from the machine's memory and grows it lazily; with a 256 MB old space a busy
     // worker's RSS stays far lower at the same requests per second and CPU time per request (docs/operating.md,
     // "Several processes on one machine").
-    WORKER_HEAP_MB: int(0, 65536)
-      .default(256)
-      .meta({
-        description: "V8 old-space limit of each worker (`--max-old-space-size`); 0 keeps V8's default; ignored when `NODE_OPTIONS` sets one.",
-      }),
+    WORKER_HEAP_MB: int(0, 65536).default(256).meta({
+      description: "V8 old-space limit of each worker (`--max-old-space-size`); 0 keeps V8's default; ignored when `NODE_OPTIONS` sets one.",
+    }),
     // A busy worker's event loop spends at most this on requests per turn before it goes back to accept new
     // connections (fair-turns.ts); 0 turns that off. A larger budget makes the slowest answer slower; without one,
     // some connections time out under a burst (docs/operating.md, "Several processes on one machine").
-    TURN_BUDGET_MS: int(0, 1000)
-      .default(DEFAULT_TURN_BUDGET_MS)
-      .meta({
-        description:
-          "Milliseconds a busy worker's event loop spends starting requests per turn before the rest wait for later turns (fair turns); 0 turns it off.",
-      }),
+    TURN_BUDGET_MS: int(0, 1000).default(DEFAULT_TURN_BUDGET_MS).meta({
+      description:
+        "Milliseconds a busy worker's event loop spends starting requests per turn before the rest wait for later turns (fair turns); 0 turns it off.",
+    }),
     STARTUP_TIMEOUT_SECONDS: int(1, 3600).default(60).meta({ description: 'A worker not ready by then is killed and counts as a failed start.' }),
     SHUTDOWN_TIMEOUT_SECONDS: int(1, 3600)
       .default(10)

@@ -176,16 +176,10 @@ export const EnvSchema = z
       }),
     // On SIGTERM or SIGINT each process stops being ready at once and finishes the requests it has in flight, for at
     // most this long, then exits (docs/protocol.md §2.19). Under the launcher keep it below SHUTDOWN_TIMEOUT_SECONDS.
-    SHUTDOWN_GRACE_SECONDS: z.coerce
-      .number()
-      .int()
-      .min(0)
-      .max(3600)
-      .default(8)
-      .meta({
-        description:
-          "On SIGTERM or SIGINT `/readyz` answers 503 at once; requests in flight may finish for at most this many seconds, then the process exits 0. Keep it below the launcher's `SHUTDOWN_TIMEOUT_SECONDS`.",
-      }),
+    SHUTDOWN_GRACE_SECONDS: z.coerce.number().int().min(0).max(3600).default(8).meta({
+      description:
+        "On SIGTERM or SIGINT `/readyz` answers 503 at once; requests in flight may finish for at most this many seconds, then the process exits 0. Keep it below the launcher's `SHUTDOWN_TIMEOUT_SECONDS`.",
+    }),
     NODE_ENV: z
       .string()
       .optional()
