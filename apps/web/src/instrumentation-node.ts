@@ -4,6 +4,7 @@ import { getDeps } from './server/deps'
 import { refuseForbiddenMethods } from './server/forbidden-methods'
 import { startIntrospectionListener } from './server/introspection-listener'
 import { startMetricsListener } from './server/metrics-endpoint'
+import { installProcessEdge, stopGracefullyOnSignals } from './server/process-edge'
 
 /**
  * Validates the settings and opens the database, so a bad setting stops the server with a message naming it
@@ -14,6 +15,10 @@ export async function registerNode(): Promise<void> {
   refuseForbiddenMethods()
   try {
     const deps = await getDeps()
+    // Every request from here on: its id, on its answer and its log lines; counted while in flight, so that SIGTERM
+    // turns /readyz to 503 and waits for them (docs/protocol.md §2.19).
+    installProcessEdge(deps.config)
+    stopGracefullyOnSignals(deps.config.shutdownGraceSeconds, deps.log)
     // Deletes dead token rows, expired signature nonces and old rate-limit counters in small batches, in the
     // background of this process (unref'd timers: they never hold a shutdown).
     startRetentionJob(deps)

@@ -1,4 +1,5 @@
 import pino, { type Logger } from 'pino'
+import { currentRequestId } from './ops/request-id'
 
 /**
  * Structured logs. Secrets are never passed to the logger by our code; redaction is a second line of defence
@@ -12,6 +13,11 @@ export function createLogger(level: string, destination?: pino.DestinationStream
     {
       level,
       base: undefined,
+      // The id of the request being served, on every line written while serving it (docs/protocol.md §2.19).
+      mixin: () => {
+        const requestId = currentRequestId()
+        return requestId === undefined ? {} : { requestId }
+      },
       redact: {
         paths: [
           // credentials in headers, wherever a header bag is logged

@@ -12,6 +12,7 @@
 // request, the loop comes back to accept() every few milliseconds, and the waiting requests are served in the order
 // they arrived rather than the order in which epoll reports their sockets. The work per request is unchanged; a
 // request on an idle process runs at once, as without the wrapper.
+import { AsyncResource } from 'node:async_hooks'
 import http, { type IncomingMessage, type RequestListener, type ServerResponse } from 'node:http'
 import { performance } from 'node:perf_hooks'
 
@@ -47,8 +48,8 @@ export function fairTurns(
   { budgetMs = DEFAULT_TURN_BUDGET_MS, now = () => performance.now(), stats }: FairTurnsOptions = {},
 ): RequestListener {
   if (!(budgetMs > 0)) return listener
-  /** Waiting requests, oldest first: [server, req, res, when it was queued]. */
-  const queue: [http.Server, IncomingMessage, ServerResponse, number][] = []
+  /** Waiting requests, oldest first: [req, when it was queued, the listener's call on it, in the request's own asynchronous context]. */
+  const queue: [IncomingMessage, number, () => void][] = []
   if (stats) stats.waiting = () => queue.length
   // The budget is counted from the first request work of a turn of the event loop and renewed by a zero-delay timer,
   // which runs in the timers phase at the start of the next turn: so a poll phase, where libuv accepts connections
@@ -73,23 +74,28 @@ export function fairTurns(
     if (spent()) return void setImmediate(step)
     let next
     while ((next = queue.shift())) {
-      const [server, req, res, queuedAt] = next
+      const [req, queuedAt, run] = next
       // A client that gave up while its request waited (a timeout, a closed tab) gets no answer anyway: its request
       // is not run, so an overloaded server does not spend its time on answers nobody reads. (Node destroys a
       // request when its connection ends before the answer; a waiting request has no answer yet.)
       if (req.destroyed || req.socket?.destroyed) continue
       stats?.onWait?.((now() - queuedAt) / 1000)
-      listener.call(server, req, res)
+      run()
       return
     }
   }
   return function fairListener(this: http.Server, req: IncomingMessage, res: ServerResponse) {
+    // An orchestrator's health and readiness probes never wait behind the queue: a busy process is not a dead one.
     openTurn()
-    if (queue.length === 0 && !spent()) return listener.call(this, req, res)
-    queue.push([this, req, res, now()])
+    if (isProbe(req.url) || (queue.length === 0 && !spent())) return listener.call(this, req, res)
+    // Run later, but as part of this request (its request id, docs/protocol.md §2.19), whichever step starts it.
+    queue.push([req, now(), AsyncResource.bind(() => listener.call(this, req, res))])
     setImmediate(step)
   }
 }
+
+/** `GET /healthz` and `GET /readyz` (docs/protocol.md §2.19), with or without a query. */
+const isProbe = (url: string | undefined): boolean => url !== undefined && /^\/(healthz|readyz)(\?|$)/.test(url)
 
 /**
  * Makes the next `http.createServer(listener)` call of this process (the one `next start` makes for its server)

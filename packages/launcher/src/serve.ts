@@ -9,8 +9,8 @@
 //   launcher stops everything and exits 1 (a bad setting or a missing database would otherwise loop forever).
 // - A worker that dies after start-up is replaced at once the first time, then with a doubling delay (up to 30 s)
 //   while it keeps dying within a minute.
-// - SIGINT/SIGTERM: each worker gets the signal and stops gracefully (Next stops accepting, finishes the requests
-//   in flight, exits); the primary exits 0 when all are gone, or kills the rest after SHUTDOWN_TIMEOUT_SECONDS and
+// - SIGINT/SIGTERM: each worker gets the signal and stops gracefully (the server's own handler: /readyz answers 503
+//   at once, the requests in flight finish within SHUTDOWN_GRACE_SECONDS, then it exits); the primary exits 0 when all are gone, or kills the rest after SHUTDOWN_TIMEOUT_SECONDS and
 //   exits 1. A second signal kills at once. If the primary dies, the workers exit too (their IPC channel closes).
 // - Each worker gets V8's old-space limit WORKER_HEAP_MB (0 keeps V8's default), unless NODE_OPTIONS sets one.
 // - Metrics (METRICS_PORT, METRICS_SECRET): the primary answers a scrape with every ready worker's metrics summed
@@ -156,6 +156,9 @@ export function serve(env: Record<string, string | undefined> = {}): void {
     ...(host ? { HOSTNAME: host } : {}),
     GNAP_SERVE_WORKER: '1',
     GNAP_TURN_BUDGET_MS: String(settings.TURN_BUDGET_MS),
+    // The server stops itself on SIGTERM (docs/protocol.md §2.19: /readyz turns 503 while the requests in flight
+    // finish); Next's own handler would close the port at once.
+    NEXT_MANUAL_SIG_HANDLE: 'true',
   }
   const slots: Slot[] = Array.from({ length: settings.WEB_CONCURRENCY }, (_, i) => ({
     index: i,

@@ -194,3 +194,51 @@ describe('fair turns', () => {
     expect(state.nextTurnSaw).toBeLessThan(8)
   })
 })
+
+describe('fair turns and the orchestrator', () => {
+  const fake = (url: string) => ({ url, socket: { destroyed: false } }) as unknown as IncomingMessage
+  const res = {} as ServerResponse
+
+  it('runs a health or readiness probe at once, ahead of the requests waiting for a later turn', () => {
+    let clock = 0
+    const ran: string[] = []
+    const listener = fairTurns(
+      (req: IncomingMessage) => {
+        ran.push(req.url!)
+        clock += 10
+      },
+      { budgetMs: 5, now: () => clock },
+    )
+    listener(fake('/first'), res)
+    listener(fake('/waits'), res)
+    listener(fake('/healthz'), res)
+    listener(fake('/readyz?full=1'), res)
+    listener(fake('/healthzz'), res)
+    expect(ran).toEqual(['/first', '/healthz', '/readyz?full=1'])
+  })
+
+  it('runs a queued request in its own asynchronous context (its request id), not in the one of the turn that starts it', async () => {
+    const { AsyncLocalStorage } = await import('node:async_hooks')
+    const ids = new AsyncLocalStorage<string>()
+    let clock = 0
+    const seen: [string, string | undefined][] = []
+    const listener = fairTurns(
+      (req: IncomingMessage) => {
+        seen.push([req.url!, ids.getStore()])
+        clock += 10
+      },
+      { budgetMs: 5, now: () => clock },
+    )
+    // `/gone`'s client leaves while it waits: the turn meant for it starts the next request instead.
+    const gone = { url: '/gone', socket: { destroyed: true } } as unknown as IncomingMessage
+    ids.run('a', () => listener(fake('/a'), res))
+    ids.run('gone', () => listener(gone, res))
+    for (const name of ['c', 'd']) ids.run(name, () => listener(fake(`/${name}`), res))
+    await vi.waitFor(() => expect(seen).toHaveLength(3), { timeout: 5_000, interval: 5 })
+    expect(seen).toEqual([
+      ['/a', 'a'],
+      ['/c', 'c'],
+      ['/d', 'd'],
+    ])
+  })
+})

@@ -186,6 +186,12 @@ export const EnvSchema = z
         description:
           'SQLite only: `full` puts every commit on disk before it is answered; `normal` is faster, but a power loss can undo the last commits (docs/operating.md, Storage).',
       }),
+    // On SIGTERM or SIGINT each process stops being ready at once and finishes the requests it has in flight, for at
+    // most this long, then exits (docs/protocol.md §2.19). Under the launcher keep it below SHUTDOWN_TIMEOUT_SECONDS.
+    SHUTDOWN_GRACE_SECONDS: z.coerce.number().int().min(0).max(3600).default(8).meta({
+      description:
+        "On SIGTERM or SIGINT `/readyz` answers 503 at once; requests in flight may finish for at most this many seconds, then the process exits 0. Keep it below the launcher's `SHUTDOWN_TIMEOUT_SECONDS`.",
+    }),
     NODE_ENV: z
       .string()
       .optional()
@@ -272,6 +278,8 @@ export interface GnapConfig {
   trustProxy: boolean
   /** With trustProxy: the X-Forwarded-For entry this many from the right is the caller (1 = the last). */
   trustedProxyHops: number
+  /** On SIGTERM/SIGINT: how long requests in flight may take to finish before the process exits (docs/protocol.md §2.19). */
+  shutdownGraceSeconds: number
 }
 
 export function configFromEnv(env: Env): GnapConfig {
@@ -301,6 +309,7 @@ export function configFromEnv(env: Env): GnapConfig {
     apiKeyCallsPerMinute: env.RATE_LIMIT_API_KEY_CALLS_PER_MINUTE,
     trustProxy: env.TRUST_PROXY,
     trustedProxyHops: env.TRUSTED_PROXY_HOPS,
+    shutdownGraceSeconds: env.SHUTDOWN_GRACE_SECONDS,
   }
 }
 

@@ -53,6 +53,7 @@ export function testConfig(overrides: Partial<GnapConfig> = {}): GnapConfig {
     apiKeyCallsPerMinute: 600,
     trustProxy: false,
     trustedProxyHops: 1,
+    shutdownGraceSeconds: 8,
     ...overrides,
   }
 }

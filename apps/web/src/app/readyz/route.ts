@@ -1,0 +1,13 @@
+import { json, otherMethods } from '../../server/gnap-route'
+import { readiness } from '../../server/readiness'
+
+export const dynamic = 'force-dynamic'
+
+// Readiness (docs/protocol.md §2.19): 200 when this process may take traffic, else 503 with the reason. Reads no
+// secret. The console's proxy leaves it out (proxy.ts) and the launcher's fair turns never queue it.
+export async function GET(): Promise<Response> {
+  const result = await readiness()
+  return result.ready ? json(200, { status: 'ready' }) : json(503, { status: 'not ready', reason: result.reason })
+}
+
+export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethods('GET')
