@@ -34,4 +34,5 @@ export function parseIntrospectRequest(json: unknown): IntrospectRequest {
   return { accessToken: parsed.data.access_token, access: parsed.data.access ?? null }
 }
 
-export type IntrospectResponse = { active: false } | { active: true; grant: string; access: AccessItem[]; client: { walletAddress: string } }
+/** The answer; `access` may be the process's cached list of the grant's items (frozen, never to be changed). */
+export type IntrospectResponse = { active: false } | { active: true; grant: string; access: readonly AccessItem[]; client: { walletAddress: string } }
