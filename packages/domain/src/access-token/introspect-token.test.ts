@@ -84,7 +84,7 @@ describe('introspectToken (docs/protocol.md §2.6)', () => {
 
   it('hands out answers that cannot change what the next introspection of the grant says', async () => {
     const g = await issueInteractiveGrant(t, grantRequest({ access: [outgoingAccess()] }))
-    const first = (await introspect(t.deps, { access_token: g.tokenValue })) as { access: { actions: string[]; limits?: unknown }[] }
+    const first = (await introspect(t.deps, { access_token: g.tokenValue })) as unknown as { access: { actions: string[]; limits?: unknown }[] }
     expect(() => first.access.push({ actions: [] })).toThrow(TypeError)
     expect(() => first.access[0]!.actions.push('read-all')).toThrow(TypeError)
     expect(() => ((first.access[0] as { limits: { debitAmount: { value: string } } }).limits.debitAmount.value = '1')).toThrow(TypeError)
