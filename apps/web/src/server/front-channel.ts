@@ -1,3 +1,4 @@
+import Negotiator from 'negotiator'
 import { INTERACTION_COOKIE, loggablePath, readCapped, setCookie, type Deps, type FrontChannelResult } from '@gnap/domain'
 import { errorResponse, json } from './gnap-route'
 import { getDeps } from './deps'
@@ -6,7 +7,7 @@ import { messagePage } from './pages'
 const interactionPath = (params: Record<string, string>) =>
   `/interact/${encodeURIComponent(params.id ?? '')}/${encodeURIComponent(params.nonce ?? '')}`
 
-/** Browser-facing steps: HTML pages for people, the GNAP JSON body for callers that ask for JSON. */
+/** Browser-facing steps: HTML pages for callers that prefer them (browsers), the GNAP JSON body for every other. */
 export function frontChannelRoute(handler: (deps: Deps, req: Request, params: Record<string, string>) => Promise<FrontChannelResult | Response>) {
   return async (req: Request, route: { params: Promise<Record<string, string>> }): Promise<Response> => {
     let deps: Deps | undefined
@@ -19,7 +20,7 @@ export function frontChannelRoute(handler: (deps: Deps, req: Request, params: Re
       return res
     } catch (e) {
       const res = errorResponse(e, deps)
-      if (wantsJson(req)) return res
+      if (!prefersHtml(req)) return res
       // 503 while the database is unreachable (docs/protocol.md §9), else 500.
       return messagePage(res.status === 503 ? 503 : 500, 'Something went wrong', 'The request could not be completed. Please try again later.')
     }
@@ -46,17 +47,27 @@ export function render(deps: Deps, req: Request, params: Record<string, string>,
       return new Response(null, { status: 302, headers })
     }
     case 'accepted':
-      return wantsJson(req) ? new Response(null, { status: 202 }) : messagePage(202, 'Done', result.message, result.link)
+      return prefersHtml(req) ? messagePage(202, 'Done', result.message, result.link) : new Response(null, { status: 202 })
     case 'page':
-      return wantsJson(req)
-        ? json(result.status, { error: { code: result.code, description: result.message } })
-        : messagePage(result.status, result.title, result.message, result.link)
+      return prefersHtml(req)
+        ? messagePage(result.status, result.title, result.message, result.link)
+        : json(result.status, { error: { code: result.code, description: result.message } })
   }
 }
 
-function wantsJson(req: Request): boolean {
-  const accept = req.headers.get('accept') ?? ''
-  return accept.includes('application/json') && !accept.includes('text/html')
+/** What a front-channel answer can be, JSON first: on a tie (the full wildcard, or both at one quality and precision), JSON. */
+const ANSWER_TYPES = ['application/json', 'text/html']
+
+/**
+ * The one rule for pages or JSON on the browser-facing steps (docs/protocol.md §2.8 "Pages or JSON"): an HTML page
+ * only when the request's `Accept`, read with its q-values and precedence (RFC 9110 §12.5.1), ranks `text/html`
+ * above `application/json`, as a browser's does. No `Accept`, the full wildcard, `application/json`, or a list naming neither
+ * gets the GNAP JSON error body with the same status.
+ */
+export function prefersHtml(req: Request): boolean {
+  const accept = req.headers.get('accept')
+  if (accept === null || accept.trim() === '') return false
+  return new Negotiator({ headers: { accept } }).mediaType(ANSWER_TYPES) === 'text/html'
 }
 
 /** Reads a small urlencoded form (the consent screen's), capped in size. */
