@@ -51,7 +51,12 @@ describe("the client after its grant's interaction expired", () => {
   })
 
   it('gets 401 invalid_interaction to a continue with a made-up interaction reference', async () => {
-    const res = await signedFetch(w.key, { method: 'POST', url: redirected.continueUri, token: redirected.continueToken, body: { interact_ref: 'X'.repeat(16) } })
+    const res = await signedFetch(w.key, {
+      method: 'POST',
+      url: redirected.continueUri,
+      token: redirected.continueToken,
+      body: { interact_ref: 'X'.repeat(16) },
+    })
     await expectGnapError('POST', redirected.continueUri, res, 401, 'invalid_interaction')
   })
 
@@ -63,7 +68,10 @@ describe("the client after its grant's interaction expired", () => {
   })
 
   it('sends the owner who opens the link too late to a page that says it expired, or JSON to a program', async () => {
-    const page = await fetch(redirected.redirect, { redirect: 'manual', headers: { accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8' } })
+    const page = await fetch(redirected.redirect, {
+      redirect: 'manual',
+      headers: { accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8' },
+    })
     expect(page.status).toBe(403)
     expect(await page.text()).toContain('Request expired')
     const json = await fetch(redirected.redirect, { redirect: 'manual', headers: { accept: 'application/json' } })

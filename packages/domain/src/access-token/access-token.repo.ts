@@ -101,7 +101,9 @@ const accessCache = new Map<string, readonly AccessItem[]>()
 function accessOf(grantId: string, rows: IntrospectionRow[]): readonly AccessItem[] {
   let items = accessCache.get(grantId)
   if (items) return items
-  items = Object.freeze(rows.filter((r): r is IntrospectionRow & AccessItemRow => typeof r.type === 'string').map((r) => deepFreeze(rowToAccessItem(r))))
+  items = Object.freeze(
+    rows.filter((r): r is IntrospectionRow & AccessItemRow => typeof r.type === 'string').map((r) => deepFreeze(rowToAccessItem(r))),
+  )
   if (accessCache.size >= ACCESS_CACHE_GRANTS) accessCache.delete(accessCache.keys().next().value as string)
   accessCache.set(grantId, items)
   return items

@@ -237,7 +237,8 @@ export function buildHistory(input: {
   }
   if (grant.state === 'finalized' && grant.finalizedAt) {
     const reason = grant.finalizedReason
-    const kind = reason === 'revoked' ? 'grant-revoked' : reason === 'rejected' ? 'grant-rejected' : reason === 'expired' ? 'grant-expired' : 'grant-issued'
+    const kind =
+      reason === 'revoked' ? 'grant-revoked' : reason === 'rejected' ? 'grant-rejected' : reason === 'expired' ? 'grant-expired' : 'grant-issued'
     const description =
       kind === 'grant-revoked'
         ? 'The grant was revoked'
