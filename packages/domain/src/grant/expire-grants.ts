@@ -20,8 +20,11 @@ export async function expireOverdueGrants(deps: Pick<Deps, 'sql' | 'clock' | 'lo
   let total = 0
   for (;;) {
     const ids = await findOverdueGrantIds(deps.sql, now, batchSize)
-    for (const id of ids) if (await expireOverdueGrant(deps.sql, id, now)) total += 1
-    if (ids.length < batchSize) break
+    let moved = 0
+    for (const id of ids) if (await expireOverdueGrant(deps.sql, id, now)) moved += 1
+    total += moved
+    // A batch that moved nothing would be read again as it is: stop, and leave the rest to the next touch or run.
+    if (ids.length < batchSize || moved === 0) break
     await new Promise<void>((resolve) => setImmediate(resolve))
   }
   if (total > 0) deps.log.info({ grants: total }, 'grants finalized: interaction expired')
