@@ -131,7 +131,10 @@ describe('interactive outgoing-payment grant', () => {
   it('cancels a pending grant, after which its interaction cannot finish', async () => {
     const { grant: pending } = await interactiveGrant()
     await w.client.grant.cancel({ url: pending.continue.uri, accessToken: pending.continue.access_token.value })
-    const start = await fetch(pending.interact.redirect, { redirect: 'manual' })
+    const start = await fetch(pending.interact.redirect, {
+      redirect: 'manual',
+      headers: { accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8' },
+    })
     expect(start.status).toBe(403)
     expect(start.headers.get('content-type')).toContain('text/html')
   })

@@ -100,8 +100,10 @@ function post(url: string, cookies: (Cookie | null)[], form: Record<string, stri
   })
 }
 
+/** A browser's GET: its Accept ranks pages first (docs/protocol.md §2.8 "Pages or JSON"). */
 function get(url: string, cookies: (Cookie | null)[], headers: Record<string, string> = {}): Promise<Response> {
-  return fetch(url, { redirect: 'manual', headers: { cookie: cookieHeader(...cookies), ...headers } })
+  const accept = 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8'
+  return fetch(url, { redirect: 'manual', headers: { accept, cookie: cookieHeader(...cookies), ...headers } })
 }
 
 const signIn = (g: Interaction, interaction: Cookie | null, email: string, password: string) =>

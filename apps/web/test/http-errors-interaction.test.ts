@@ -46,16 +46,19 @@ function choose(world: World, g: { interactionId: string; asNonce: string }, cho
   return fetch(`${grantUrl(world, g)}/${choice}`, { method: 'POST', headers: secret === null ? {} : { 'x-idp-secret': secret } })
 }
 
+/** What a browser sends as Accept when a person opens a link: it gets pages (docs/protocol.md §2.8 "Pages or JSON"). */
+const BROWSER = { accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8' }
+
 /** The owner's browser opening interact.redirect: returns the answer and the session cookie it set, if any. */
 async function start(world: World, g: PendingGrant, headers: Record<string, string> = {}) {
-  const res = await fetch(g.redirect, { redirect: 'manual', headers })
+  const res = await fetch(g.redirect, { redirect: 'manual', headers: { ...BROWSER, ...headers } })
   const cookie = (res.headers.get('set-cookie') ?? '').split(';')[0] ?? ''
   if (cookie) secrets.push(cookie.split('=')[1] ?? '')
   return { res, cookie }
 }
 
 function finish(world: World, g: { interactionId: string; asNonce: string }, headers: Record<string, string> = {}): Promise<Response> {
-  return fetch(finishUrl(world, g), { redirect: 'manual', headers })
+  return fetch(finishUrl(world, g), { redirect: 'manual', headers: { ...BROWSER, ...headers } })
 }
 
 /** A browser failure: an HTML page with this status, no redirect. */
@@ -191,11 +194,11 @@ describe('POST /grant/{id}/{nonce}/{choice} (identity provider decision)', () =>
 describe('GET /interact/{id}/{nonce} (interaction start)', () => {
   it('answers an unknown interaction with a 400 page, or 400 unknown_interaction JSON to a JSON caller', async () => {
     const u = unknown()
-    await expectPage(startUrl(w, u), await fetch(startUrl(w, u), { redirect: 'manual' }), 400)
+    await expectPage(startUrl(w, u), await fetch(startUrl(w, u), { redirect: 'manual', headers: BROWSER }), 400)
     await expectGnapError('GET', startUrl(w, u), await fetch(startUrl(w, u), { redirect: 'manual', headers: json }), 400, 'unknown_interaction')
     const g = await pending(w)
     const wrongNonce = { interactionId: g.interactionId, asNonce: `${g.asNonce}0` }
-    await expectPage(startUrl(w, wrongNonce), await fetch(startUrl(w, wrongNonce), { redirect: 'manual' }), 400)
+    await expectPage(startUrl(w, wrongNonce), await fetch(startUrl(w, wrongNonce), { redirect: 'manual', headers: BROWSER }), 400)
   })
 
   it('binds an httpOnly, SameSite=Lax session cookie and forwards the stored client name, not the query', async () => {
@@ -347,14 +350,8 @@ describe('an expired interaction (INTERACTION_EXPIRY_SECONDS=1)', () => {
     expectFinishRedirect(await finish(x, decided, { cookie: decided.cookie }), { result: 'invalid_interaction', message: 'interaction expired' })
   })
 
-  it('leaves its grant pending: a poll still answers continue with wait', async () => {
-    const polled = await expectOk<{ continue: { wait: number }; access_token?: unknown }>(
-      'POST',
-      noFinish.continueUri,
-      await continueRequest(x, noFinish),
-    )
-    expect(polled.continue.wait).toBe(1)
-    expect(polled.access_token).toBeUndefined()
+  it('finalizes its grant as expired: a poll answers 401 invalid_interaction (docs/protocol.md §2.2, §3)', async () => {
+    await expectGnapError('POST', noFinish.continueUri, await continueRequest(x, noFinish), 401, 'invalid_interaction')
   })
 
   it('no description, page or log line of this server gave a secret away, and every answer met the contract', () => {

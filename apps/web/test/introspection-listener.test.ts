@@ -8,7 +8,8 @@ import net from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { freePort, INTROSPECTION_SECRET, migrateDatabase, startInstance, startServer, testServerEnv, type RunningServer } from '@gnap/test-support'
 import { atLeastLeftInMinute, startWorld, type World } from './support/world'
-import { incomingAccess, issuedGrant } from './support/raw-http'
+import { incomingAccess, issuedGrant, signedFetch } from './support/raw-http'
+import { assertMatchesSpec } from '@gnap/domain/testing'
 
 const BEARER = `Bearer ${INTROSPECTION_SECRET}`
 const LIMIT_PER_IP = 10
@@ -103,6 +104,24 @@ describe.each(endpoints)('introspection through $name', ({ port, path }) => {
     expect(got.headers['content-type']).toBe('application/json')
     expect(got.headers['cache-control']).toBe('no-store')
     expect(JSON.parse(got.body)).toMatchObject({ active: true, access: incomingAccess, client: { walletAddress: w.walletAddress } })
+  })
+
+  it('answers every item of the token without access, and only the matched ones with it (token-introspection.yaml)', async () => {
+    const items = [
+      { type: 'incoming-payment', actions: ['create', 'read', 'list'], identifier: 'https://wallet.example/alice' },
+      { type: 'quote', actions: ['create', 'read'] },
+    ]
+    const res = await signedFetch(w.key, { method: 'POST', url: w.server.url, body: { access_token: { access: items }, client: w.walletAddress } })
+    const value = ((await res.json()) as { access_token: { value: string } }).access_token.value
+    const all = await post(json({ access_token: value }))
+    expect(all.status).toBe(200)
+    expect(JSON.parse(all.body)).toMatchObject({ active: true, access: items, client: { walletAddress: w.walletAddress } })
+    assertMatchesSpec('token-introspection', '/', 'POST', 200, JSON.parse(all.body))
+    const some = await post(json({ access_token: value, access: [{ type: 'quote', actions: ['read'] }] }))
+    expect(JSON.parse(some.body)).toMatchObject({ active: true, access: [items[1]] })
+    assertMatchesSpec('token-introspection', '/', 'POST', 200, JSON.parse(some.body))
+    // The first answer did not change what the cache holds for the grant.
+    expect(JSON.parse((await post(json({ access_token: value }))).body)).toEqual(JSON.parse(all.body))
   })
 
   it('refuses a missing or wrong secret with 401 invalid_client', async () => {

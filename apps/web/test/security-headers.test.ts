@@ -103,7 +103,9 @@ describe.each([
   })
 
   it('are on a front-channel HTML error page', async () => {
-    const res = await fetch(`${server.url}interact/unknown/unknown`, { redirect: 'manual' })
+    // A browser's Accept: the page (docs/protocol.md §2.8 "Pages or JSON").
+    const accept = 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8'
+    const res = await fetch(`${server.url}interact/unknown/unknown`, { redirect: 'manual', headers: { accept } })
     expect(res.status).toBe(400)
     expect(res.headers.get('content-type')).toMatch(/^text\/html/)
     expectSecurityHeaders(res, { https, document: true })

@@ -134,6 +134,7 @@ const HistoryEventSchema = z.strictObject({
     'interaction-finished',
     'grant-issued',
     'grant-rejected',
+    'grant-expired',
     'grant-revoked',
     'token-issued',
     'token-rotated',
@@ -223,7 +224,7 @@ export const StatsSchema = z.strictObject({
   from: date,
   to: date,
   bucket: z.literal('day'),
-  grants: z.strictObject({ total: count, pending: count, approved: count, issued: count, revoked: count, rejected: count }),
+  grants: z.strictObject({ total: count, pending: count, approved: count, issued: count, revoked: count, rejected: count, expired: count }),
   tokens: z.strictObject({ issued: count, rotated: count, revoked: count, expired: count }),
   series: z.array(z.strictObject({ start: date, grantsCreated: count, rotations: count })),
 })

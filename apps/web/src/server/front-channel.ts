@@ -1,3 +1,4 @@
+import Negotiator from 'negotiator'
 import { INTERACTION_COOKIE, loggablePath, readCapped, setCookie, type Deps, type FrontChannelResult } from '@gnap/domain'
 import { errorResponse, json } from './gnap-route'
 import { getDeps } from './deps'
@@ -6,27 +7,34 @@ import { messagePage } from './pages'
 const interactionPath = (params: Record<string, string>) =>
   `/interact/${encodeURIComponent(params.id ?? '')}/${encodeURIComponent(params.nonce ?? '')}`
 
-/** Browser-facing steps: HTML pages for people, the GNAP JSON body for callers that ask for JSON. */
-export function frontChannelRoute(handler: (deps: Deps, req: Request, params: Record<string, string>) => Promise<FrontChannelResult | Response>) {
+/**
+ * Browser-facing steps: HTML pages or the GNAP JSON body, as the caller's Accept prefers (`prefersHtml`). `fallback`
+ * is the answer for a caller whose Accept ranks neither above the other: JSON on the contract's endpoints (§2.7,
+ * §2.8), pages on our own (the consent screen, the account and password pages).
+ */
+export function frontChannelRoute(
+  handler: (deps: Deps, req: Request, params: Record<string, string>) => Promise<FrontChannelResult | Response>,
+  fallback: Fallback = 'page',
+) {
   return async (req: Request, route: { params: Promise<Record<string, string>> }): Promise<Response> => {
     let deps: Deps | undefined
     try {
       deps = await getDeps()
       const params = await route.params
       const result = await handler(deps, req, params)
-      const res = result instanceof Response ? result : render(deps, req, params, result)
+      const res = result instanceof Response ? result : render(deps, req, params, result, fallback)
       deps.log.info({ method: req.method, path: loggablePath(req.url), status: res.status }, 'request')
       return res
     } catch (e) {
       const res = errorResponse(e, deps)
-      if (wantsJson(req)) return res
+      if (!prefersHtml(req, fallback)) return res
       // 503 while the database is unreachable (docs/protocol.md §9), else 500.
       return messagePage(res.status === 503 ? 503 : 500, 'Something went wrong', 'The request could not be completed. Please try again later.')
     }
   }
 }
 
-export function render(deps: Deps, req: Request, params: Record<string, string>, result: FrontChannelResult): Response {
+export function render(deps: Deps, req: Request, params: Record<string, string>, result: FrontChannelResult, fallback: Fallback = 'page'): Response {
   switch (result.kind) {
     case 'redirect': {
       const headers = new Headers({ location: result.location, 'cache-control': 'no-store' })
@@ -46,18 +54,33 @@ export function render(deps: Deps, req: Request, params: Record<string, string>,
       return new Response(null, { status: 302, headers })
     }
     case 'accepted':
-      return wantsJson(req) ? new Response(null, { status: 202 }) : messagePage(202, 'Done', result.message, result.link)
+      return prefersHtml(req, fallback) ? messagePage(202, 'Done', result.message, result.link) : new Response(null, { status: 202 })
     case 'page':
-      return wantsJson(req)
-        ? json(result.status, { error: { code: result.code, description: result.message } })
-        : messagePage(result.status, result.title, result.message, result.link)
+      return prefersHtml(req, fallback)
+        ? messagePage(result.status, result.title, result.message, result.link)
+        : json(result.status, { error: { code: result.code, description: result.message } })
   }
 }
 
-function wantsJson(req: Request): boolean {
-  const accept = req.headers.get('accept') ?? ''
-  return accept.includes('application/json') && !accept.includes('text/html')
+/** The answer for a caller whose Accept ranks neither type above the other. */
+export type Fallback = 'json' | 'page'
+
+/**
+ * The one rule for pages or JSON on the browser-facing steps (docs/protocol.md §2.8 "Pages or JSON"): the request's
+ * `Accept`, read with its q-values and precedence (RFC 9110 §12.5.1), decides between `text/html` and
+ * `application/json`; a browser's header ranks the page first. When it ranks neither first (no Accept, the full
+ * wildcard, a tie, or a list naming neither), the endpoint's fallback decides.
+ */
+export function prefersHtml(req: Request, fallback: Fallback): boolean {
+  const accept = req.headers.get('accept')
+  if (accept === null || accept.trim() === '') return fallback === 'page'
+  // On a tie, negotiator picks the type listed first: the fallback's.
+  const chosen = new Negotiator({ headers: { accept } }).mediaType(fallback === 'json' ? JSON_FIRST : PAGE_FIRST)
+  return fallback === 'json' ? chosen === 'text/html' : chosen !== 'application/json'
 }
+
+const JSON_FIRST = ['application/json', 'text/html']
+const PAGE_FIRST = ['text/html', 'application/json']
 
 /** Reads a small urlencoded form (the consent screen's), capped in size. */
 export async function readForm(req: Request): Promise<URLSearchParams> {

@@ -107,10 +107,24 @@ const accessCache = new Map<string, readonly AccessItem[]>()
 function accessOf(grantId: string, rows: IntrospectionRow[]): readonly AccessItem[] {
   let items = accessCache.get(grantId)
   if (items) return items
-  items = Object.freeze(rows.filter((r): r is IntrospectionRow & AccessItemRow => typeof r.type === 'string').map(rowToAccessItem))
+  items = Object.freeze(
+    rows.filter((r): r is IntrospectionRow & AccessItemRow => typeof r.type === 'string').map((r) => deepFreeze(rowToAccessItem(r))),
+  )
   if (accessCache.size >= ACCESS_CACHE_GRANTS) accessCache.delete(accessCache.keys().next().value as string)
   accessCache.set(grantId, items)
   return items
+}
+
+/**
+ * Freezes an item and everything in it: introspection answers hand out the cached items themselves (docs/protocol.md
+ * §2.6), so nothing that holds an answer can change what the next answer for the grant says.
+ */
+function deepFreeze<T>(value: T): T {
+  if (value !== null && typeof value === 'object') {
+    for (const inner of Object.values(value)) deepFreeze(inner)
+    Object.freeze(value)
+  }
+  return value
 }
 
 /**

@@ -38,4 +38,5 @@ export function parseIntrospectRequest(json: unknown): IntrospectRequest {
 /** token-introspection.yaml: the client as a wallet address, or a directed identity's key (docs/protocol.md §4.5). */
 export type IntrospectedClient = { walletAddress: string } | { jwk: Ed25519Jwk }
 
-export type IntrospectResponse = { active: false } | { active: true; grant: string; access: AccessItem[]; client: IntrospectedClient }
+/** The answer; `access` may be the process's cached list of the grant's items (frozen, never to be changed). */
+export type IntrospectResponse = { active: false } | { active: true; grant: string; access: readonly AccessItem[]; client: IntrospectedClient }

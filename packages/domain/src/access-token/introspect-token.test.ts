@@ -6,6 +6,7 @@ import { authenticateResourceServer } from './introspect-token'
 import { revokeAccessToken } from './revoke-access-token'
 import { rotateAccessToken } from './rotate-access-token'
 import { useTestDeps } from '../testing/use-test-deps'
+import { assertMatchesSpec } from '../testing/spec-validator'
 
 const t = useTestDeps()
 
@@ -51,15 +52,43 @@ describe('introspectToken (docs/protocol.md §2.6)', () => {
     await expect(introspect(t.deps, { access_token: g.continueToken })).resolves.toEqual({ active: false })
   })
 
-  it('answers a live token with its grant, its client and no access when none is asked for', async () => {
+  it('answers a live token with its grant, its client and every granted item when no access is asked for', async () => {
     const g = await issueNonInteractiveGrant(t)
     const grant = await t.db.grant.findUniqueOrThrow({ where: { continueId: g.continueId } })
-    await expect(introspect(t.deps, { access_token: g.tokenValue })).resolves.toEqual({
+    const answer = await introspect(t.deps, { access_token: g.tokenValue })
+    expect(answer).toEqual({
       active: true,
       grant: grant.id,
-      access: [],
+      access: [incomingAccess()],
       client: { walletAddress: TEST_CLIENT },
     })
+    assertMatchesSpec('token-introspection', '/', 'POST', 200, answer)
+  })
+
+  it('answers all the items of an interactive grant, in request order and as granted, when no access is asked for', async () => {
+    const granted = [
+      outgoingAccess({ actions: ['create', 'read-all'] }),
+      incomingAccess({ identifier: TEST_OWNER, actions: ['read', 'list'] }),
+      quoteAccess({ actions: ['create', 'read'] }),
+    ]
+    const g = await issueInteractiveGrant(t, grantRequest({ access: granted }))
+    const answer = await introspect(t.deps, { access_token: g.tokenValue })
+    expect(answer).toMatchObject({ active: true, access: granted })
+    assertMatchesSpec('token-introspection', '/', 'POST', 200, answer)
+    // With `access`, only what matches, as before; then without it, all again.
+    await expect(introspect(t.deps, { access_token: g.tokenValue, access: [quoteAccess({ actions: ['read'] })] })).resolves.toMatchObject({
+      access: [granted[2]],
+    })
+    await expect(introspect(t.deps, { access_token: g.tokenValue })).resolves.toMatchObject({ access: granted })
+  })
+
+  it('hands out answers that cannot change what the next introspection of the grant says', async () => {
+    const g = await issueInteractiveGrant(t, grantRequest({ access: [outgoingAccess()] }))
+    const first = (await introspect(t.deps, { access_token: g.tokenValue })) as unknown as { access: { actions: string[]; limits?: unknown }[] }
+    expect(() => first.access.push({ actions: [] })).toThrow(TypeError)
+    expect(() => first.access[0]!.actions.push('read-all')).toThrow(TypeError)
+    expect(() => ((first.access[0] as { limits: { debitAmount: { value: string } } }).limits.debitAmount.value = '1')).toThrow(TypeError)
+    await expect(introspect(t.deps, { access_token: g.tokenValue })).resolves.toMatchObject({ access: [outgoingAccess()] })
   })
 
   it('returns the granted items that match the requested ones and omits the rest', async () => {

@@ -79,7 +79,8 @@ export async function introspectToken(deps: Deps, input: IntrospectRequest, fail
   return {
     active: true,
     grant: token.grant.id,
-    access: input.access ? matchAccess(token.grant.access, input.access) : [],
+    // Without `access`, every item of the grant, as granted (docs/protocol.md §2.6): the cached, frozen list itself.
+    access: input.access ? matchAccess(token.grant.access, input.access) : token.grant.access,
     client: introspectedClient(token.grant),
   }
 }

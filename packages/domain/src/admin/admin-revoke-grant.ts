@@ -38,7 +38,7 @@ export async function revokeGrantAs(deps: Deps, input: { grantId: string; who: G
     case 'already-revoked':
       throw new ConsoleError('conflict', 'the grant was already revoked')
     case 'unchanged':
-      throw new ConsoleError('conflict', 'the grant was rejected: there is nothing to revoke')
+      throw new ConsoleError('conflict', 'the grant was denied or its request expired: there is nothing to revoke')
     case 'revoked':
       deps.metrics.grant('revoked')
       deps.metrics.tokensRevoked(result.revokedTokens)

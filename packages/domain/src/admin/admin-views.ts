@@ -190,6 +190,7 @@ type HistoryEventKind =
   | 'interaction-finished'
   | 'grant-issued'
   | 'grant-rejected'
+  | 'grant-expired'
   | 'grant-revoked'
   | 'token-issued'
   | 'token-rotated'
@@ -212,6 +213,7 @@ const EVENT_ORDER: Record<HistoryEventKind, number> = {
   'owner-denied': 1,
   'interaction-finished': 2,
   'grant-rejected': 3,
+  'grant-expired': 3,
   'grant-issued': 3,
   'token-expired': 4,
   'token-rotated': 5,
@@ -248,13 +250,16 @@ export function buildHistory(input: {
   }
   if (grant.state === 'finalized' && grant.finalizedAt) {
     const reason = grant.finalizedReason
-    const kind = reason === 'revoked' ? 'grant-revoked' : reason === 'rejected' ? 'grant-rejected' : 'grant-issued'
+    const kind =
+      reason === 'revoked' ? 'grant-revoked' : reason === 'rejected' ? 'grant-rejected' : reason === 'expired' ? 'grant-expired' : 'grant-issued'
     const description =
       kind === 'grant-revoked'
         ? 'The grant was revoked'
         : kind === 'grant-rejected'
           ? 'The grant was finalized as rejected'
-          : 'The grant was finalized: its token was issued'
+          : kind === 'grant-expired'
+            ? 'The grant was finalized as expired: the owner did not answer in time'
+            : 'The grant was finalized: its token was issued'
     events.push({ at: grant.finalizedAt, kind, description, managementId: null })
   }
   for (const t of tokens) {

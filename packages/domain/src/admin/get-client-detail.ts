@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import type { Deps } from '../deps'
+import { expireOverdueGrants } from '../grant/expire-grants'
 import { grantStatusName, GRANT_STATUS_NAMES, type GrantStatus, type GrantStatusName } from '../grant/grant-state'
 import type { AccessType } from '../access/access.wire'
 import { blockedClientKey } from '../client/client-block'
@@ -52,6 +53,8 @@ export interface ClientDetail {
  */
 export async function getClientDetail(deps: Deps, input: z.input<typeof ClientAddressInputSchema>): Promise<ClientDetail> {
   const { walletAddress } = ClientAddressInputSchema.parse(input)
+  // A console read finalizes overdue grants first, so none is counted as pending (docs/protocol.md §3).
+  await expireOverdueGrants(deps)
   const key = blockedClientKey(walletAddress)
   const now = deps.clock()
   const [names, block, counts, grants, tokens, lastActivityAt, audit] = await Promise.all([

@@ -12,6 +12,7 @@ import {
   type GrantStatusName,
   type InteractionState,
 } from '../grant/grant-state'
+import { expireOverdueGrants } from '../grant/expire-grants'
 import { findGrantForConsole, findOwnerSummary } from './console.repo'
 import { ConsoleError } from './console-error'
 import { buildHistory, toClientView, toTokenChain, type ClientView, type HistoryEvent, type InteractionView, type TokenView } from './admin-views'
@@ -50,6 +51,8 @@ export interface GrantDetail {
  * @throws ConsoleError not_found for an unknown grant
  */
 export async function getGrantDetail(deps: Deps, id: string): Promise<GrantDetail> {
+  // A console read finalizes overdue grants first (docs/protocol.md §3).
+  await expireOverdueGrants(deps)
   const grant = await findGrantForConsole(deps.reads, id)
   if (!grant) throw new ConsoleError('not_found', 'unknown grant')
   const now = deps.clock()

@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import type { Deps } from '../deps'
 import { countGrantsByState, countGrantsCreated, countTokensAt, countTokensLeftToExpire, type TimeRange } from './console.repo'
+import { expireOverdueGrants } from '../grant/expire-grants'
 import { grantStatusName, type GrantStatus, type GrantStatusName } from '../grant/grant-state'
 
 const DAY_MS = 86_400_000
@@ -46,6 +47,8 @@ interface Stats {
  */
 export async function getStats(deps: Deps, input: GetStatsInput): Promise<Stats> {
   const { from, to, bucket } = GetStatsInputSchema.parse(input)
+  // A console read finalizes overdue grants first, so none is counted as pending (docs/protocol.md §3).
+  await expireOverdueGrants(deps)
   const now = deps.clock()
   const range: TimeRange = { from, to }
 
@@ -70,7 +73,7 @@ export async function getStats(deps: Deps, input: GetStatsInput): Promise<Stats>
     ),
   ])
 
-  const grants: Stats['grants'] = { total: 0, pending: 0, approved: 0, issued: 0, revoked: 0, rejected: 0 }
+  const grants: Stats['grants'] = { total: 0, pending: 0, approved: 0, issued: 0, revoked: 0, rejected: 0, expired: 0 }
   for (const row of byState) {
     const status = grantStatusName(row as GrantStatus)
     grants[status] += row._count._all

@@ -3,6 +3,7 @@ import type { Deps } from '../deps'
 import { ACCESS_TYPES } from '../access/access.wire'
 import { findGrantIdsBySearch, findGrantPage, type GrantListFilters } from './console.repo'
 import { FINALIZED_REASONS, GRANT_STATES } from '../grant/grant-state'
+import { expireOverdueGrants } from '../grant/expire-grants'
 import { toGrantRow, type GrantRow } from './admin-views'
 import { decodeCursor, encodeCursor } from './page-cursor'
 
@@ -57,6 +58,8 @@ export interface GrantPage {
  */
 export async function listGrants(deps: Deps, input: ListGrantsInput): Promise<GrantPage> {
   const { cursor, limit, sort, filters } = ListGrantsInputSchema.parse(input)
+  // A console read finalizes overdue grants first, so the list and its filters show them as expired (docs/protocol.md §3).
+  await expireOverdueGrants(deps)
   const ordering = `${sort.field}:${sort.direction}`
   const after = cursor ? decodeCursor(ordering, cursor) : null
 

@@ -306,7 +306,7 @@ describe('the console views of clients', () => {
     expect(before).toMatchObject({
       walletAddress: TEST_CLIENT,
       block: null,
-      grantCounts: { issued: 1, pending: 1, approved: 0, revoked: 0, rejected: 0 },
+      grantCounts: { issued: 1, pending: 1, approved: 0, revoked: 0, rejected: 0, expired: 0 },
       lastActivityAt: rotatedAt,
     })
     expect(before.grants.map((x) => x.status)).toEqual(['pending', 'issued'])

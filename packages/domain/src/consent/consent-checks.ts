@@ -1,10 +1,11 @@
 import type { Deps } from '../deps'
 import { serverUrl } from '../config/config'
-import { isInteractionExpired, isInteractionSession } from '../grant/grant-state'
+import { isExpiredGrant, isInteractionSession } from '../grant/grant-state'
 import { findSession } from '../session/find-session'
 import type { SessionRow } from '../session/session.repo'
 import { findOwnerWithWalletAddresses } from '../owner/owner.repo'
-import { findInteraction, type InteractionWithGrant } from '../interaction/interaction.repo'
+import type { InteractionWithGrant } from '../interaction/interaction.repo'
+import { findInteractionForStep } from '../interaction/find-interaction'
 import { page, withQuery, type FrontChannelResult } from '../interaction/front-channel'
 import { findGrantSubjectIds } from '../grant/grant-subject.repo'
 
@@ -38,7 +39,7 @@ type Checked =
 
 /** The checks every consent step shares: a known interaction, this browser's session, still awaiting a decision. */
 export async function checkInteraction(deps: Deps, input: ConsentInput): Promise<Checked> {
-  const interaction = await findInteraction(deps.sql, input.interactionId, input.nonce)
+  const interaction = await findInteractionForStep(deps, input.interactionId, input.nonce)
   if (!interaction) {
     return {
       result: page(
@@ -60,7 +61,9 @@ export async function checkInteraction(deps: Deps, input: ConsentInput): Promise
     }
   }
   const { grant } = interaction
-  if (grant.state === 'finalized' || interaction.finishedAt) {
+  // A grant whose interaction expired is finalized as expired by now (docs/protocol.md §3), and answered as expired.
+  const expired = isExpiredGrant(grant)
+  if (!expired && (grant.state === 'finalized' || interaction.finishedAt)) {
     return {
       result: page(
         403,
@@ -70,7 +73,7 @@ export async function checkInteraction(deps: Deps, input: ConsentInput): Promise
       ),
     }
   }
-  if (isInteractionExpired(interaction, deps.clock())) {
+  if (expired) {
     if (grant.finishUri)
       return { result: { kind: 'redirect', location: withQuery(grant.finishUri, { result: 'invalid_interaction', message: 'interaction expired' }) } }
     return { result: page(403, 'invalid_interaction', 'Request expired', 'This request has expired. Go back to the app and start again.') }

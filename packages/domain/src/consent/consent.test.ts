@@ -153,12 +153,13 @@ describe('getConsentScreen', () => {
     expect(result).toMatchObject({ kind: 'page', status: 403, code: 'invalid_interaction' })
   })
 
-  it('redirects to the client finish URI with invalid_interaction when the interaction expired', async () => {
+  it('redirects to the client finish URI with invalid_interaction when the interaction expired, and finalizes the grant as expired', async () => {
     const g = await started()
     const { session } = await signedIn(ALICE)
     t.clock.advance(601)
-    const result = await expectNoWrites(() => screen(g, g.interactionSession, session))
+    const result = await screen(g, g.interactionSession, session)
     expect(redirectTo(result)).toEqual({ base: TEST_FINISH_URI, query: { result: 'invalid_interaction', message: 'interaction expired' } })
+    expect((await interactionRow(g)).grant).toMatchObject({ state: 'finalized', finalizedReason: 'expired' })
   })
 
   it('answers a 403 page when the interaction expired and there is no finish URI', async () => {
@@ -335,12 +336,13 @@ describe('decideConsent', () => {
     expect(result).toMatchObject({ kind: 'page', status: 403, code: 'invalid_interaction' })
   })
 
-  it('redirects to the client with invalid_interaction when the interaction expired, and records nothing', async () => {
+  it('redirects to the client with invalid_interaction when the interaction expired, records no decision and finalizes the grant as expired', async () => {
     const g = await started()
     const alice = await signedIn(ALICE)
     t.clock.advance(601)
-    const result = await expectNoWrites(() => decideAs(g, g.interactionSession, alice.session, csrfTokenFor(alice.session), 'approve'))
+    const result = await decideAs(g, g.interactionSession, alice.session, csrfTokenFor(alice.session), 'approve')
     expect(redirectTo(result)).toEqual({ base: TEST_FINISH_URI, query: { result: 'invalid_interaction', message: 'interaction expired' } })
+    expect(await interactionRow(g)).toMatchObject({ state: 'pending', decidedAt: null, grant: { state: 'finalized', finalizedReason: 'expired' } })
   })
 
   it('answers a 403 page when the grant was cancelled meanwhile, and records nothing', async () => {

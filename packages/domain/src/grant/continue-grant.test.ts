@@ -357,11 +357,11 @@ describe('continueGrant: poll (docs/protocol.md §2.2 step 8)', () => {
     expect(await grantRow(g.continueId)).toMatchObject({ state: 'pending' })
   })
 
-  it('keeps a grant whose interaction expired pending', async () => {
+  it('finalizes a grant whose interaction expired as expired, and answers invalid_interaction (more in expire-grants.test.ts)', async () => {
     const g = await requestPendingGrant(t, grantRequest({ interact: 'poll' }))
     t.clock.advance(601)
-    await expect(poll(g)).resolves.toMatchObject({ continue: { wait: 5 } })
-    expect(await grantRow(g.continueId)).toMatchObject({ state: 'pending', interaction: { state: 'pending' } })
+    await expect(poll(g)).rejects.toMatchObject(gnapError('invalid_interaction', 401))
+    expect(await grantRow(g.continueId)).toMatchObject({ state: 'finalized', finalizedReason: 'expired', interaction: { state: 'pending' } })
   })
 
   it('issues the token when an approved grant without finish method is polled', async () => {

@@ -3,16 +3,17 @@ import { GnapError, interactRefReused, unknownInteractRef } from '../errors'
 import { rowToAccessItem } from '../access/access.repo'
 import { insertAccessToken } from '../access-token/access-token.repo'
 import type { RequestAuth } from '../client/request-auth'
-import { findGrantById, moveGrant } from './grant.repo'
+import { expireOverdueGrant, findGrantById, moveGrant } from './grant.repo'
 import { useInteractRef } from '../interaction/interaction.repo'
-import { isIssued, isRejected, isRevoked, secondsUntilContinue } from './grant-state'
+import { isExpiredGrant, isIssued, isOverdue, isRejected, isRevoked, secondsUntilContinue } from './grant-state'
 import { toAccessTokenJson, toContinueJson, toSubjectJson, type ContinueRequest, type GrantResponseJson } from './grant.wire'
 import { findGrantSubjectIds } from './grant-subject.repo'
 import { authenticateContinuation } from './continuation-auth'
 
 /**
  * POST /continue/{id} — continue a grant with an interact_ref, or poll it (docs/protocol.md §2.2).
- * @throws GnapError invalid_continuation, invalid_client, user_denied, too_many_attempts, request_denied, too_fast
+ * @throws GnapError invalid_continuation, invalid_client, user_denied, invalid_interaction, too_many_attempts, request_denied,
+ *   too_fast
  */
 export async function continueGrant(deps: Deps, input: ContinueRequest & { continueId: string; auth: RequestAuth }): Promise<GrantResponseJson> {
   const { config } = deps
@@ -20,12 +21,20 @@ export async function continueGrant(deps: Deps, input: ContinueRequest & { conti
 
   if (isRevoked(grant)) throw new GnapError('invalid_continuation', 'the grant was revoked')
   if (isRejected(grant)) throw new GnapError('user_denied', 'the resource owner denied the grant')
+  if (isExpiredGrant(grant)) throw interactionExpired()
   if (isIssued(grant)) {
     if (input.interactRef) throw interactRefReused()
     throw new GnapError('request_denied', 'the grant was already issued; it can only be revoked')
   }
 
   const now = deps.clock()
+  // The first touch of a grant whose interaction expired finalizes it (docs/protocol.md §3); a finish that moved it
+  // at the same instant wins instead, and the client continues again.
+  if (isOverdue(grant, grant.interaction, now)) {
+    if (!(await expireOverdueGrant(deps.sql, grant.id, now))) throw new GnapError('request_denied', 'the grant changed state; continue again')
+    deps.log.info({ grantId: grant.id }, 'grant finalized: interaction expired')
+    throw interactionExpired()
+  }
   const wait = secondsUntilContinue(grant.continueNotBefore, now)
   if (wait > 0) throw tooFast(wait)
 
@@ -72,5 +81,9 @@ export async function continueGrant(deps: Deps, input: ContinueRequest & { conti
     continue: toContinueJson(config, grant.continueId, continueToken),
   }
 }
+
+/** RFC 9635 §3.6 invalid_interaction: "the interaction modes in use have expired" (docs/protocol.md §2.2). */
+const interactionExpired = (): GnapError =>
+  new GnapError('invalid_interaction', 'the interaction expired before the grant was approved: request a new grant')
 
 const tooFast = (wait: number): GnapError => new GnapError('too_fast', `continued too early: wait ${wait} s before continuing`)

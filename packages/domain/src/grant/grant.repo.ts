@@ -166,3 +166,28 @@ export async function holdGrantState(
   const where = matching([seen], 2)
   return (await tx.run(`UPDATE "Grant" SET "state" = "state" WHERE "id" = $1 AND ${where.sql}`, [id, ...where.params])) === 1
 }
+
+/**
+ * Finalizes a grant as expired only if it is still pending and its interaction expired before `now`, in one
+ * conditional update (docs/protocol.md §3): of this and a finish approving the grant at the same instant, only the
+ * first to move it from pending wins, on PostgreSQL too (the second re-reads the row after the first commits and
+ * finds it no longer pending). False when the grant is not, or no longer, such a grant.
+ */
+export async function expireOverdueGrant(db: SqlRunner, id: string, now: Date): Promise<boolean> {
+  const count = await db.run(
+    `UPDATE "Grant" SET "state" = 'finalized', "finalizedReason" = 'expired', "updatedAt" = $1, "finalizedAt" = $1
+     WHERE "id" = $2 AND "state" = 'pending' AND EXISTS (SELECT 1 FROM "Interaction" i WHERE i."grantId" = $2 AND i."expiresAt" < $1)`,
+    [now, id],
+  )
+  return count === 1
+}
+
+/** Ids of up to `take` grants still pending whose interaction expired before `now`, the longest expired first. */
+export async function findOverdueGrantIds(db: SqlRunner, now: Date, take: number): Promise<string[]> {
+  const rows = await db.all<{ id: string }>(
+    `SELECT g."id" FROM "Grant" g JOIN "Interaction" i ON i."grantId" = g."id"
+     WHERE g."state" = 'pending' AND i."expiresAt" < $1 ORDER BY i."expiresAt" ASC, g."id" ASC LIMIT $2`,
+    [now, take],
+  )
+  return rows.map((r) => r.id)
+}

@@ -2,8 +2,8 @@ import type { Deps } from '../deps'
 import type { SqlRunner } from '../db/sql'
 import { GnapError, unknownGrant } from '../errors'
 import { revokeLiveTokens } from '../access-token/access-token.repo'
-import { finalizeGrantsOfClient, findGrantStatus, moveGrant, type StateMatch } from './grant.repo'
-import { isRejected, isRevoked } from './grant-state'
+import { expireOverdueGrant, finalizeGrantsOfClient, findGrantStatus, moveGrant, type StateMatch } from './grant.repo'
+import { isExpiredGrant, isRejected, isRevoked } from './grant-state'
 
 export type GrantRevocation =
   { outcome: 'revoked'; revokedTokens: number } | { outcome: 'unchanged' | 'already-revoked' | 'unknown'; revokedTokens: 0 }
@@ -14,7 +14,8 @@ const REVOCABLE: StateMatch[] = [{ state: 'pending' }, { state: 'approved' }, { 
 /**
  * The revocation itself, inside the caller's transaction: pending or approved → finalized/revoked,
  * finalized/issued → finalized/revoked, every live token revoked (tokens already rotated or revoked keep their
- * first time, docs/protocol.md §8.12); a rejected grant is left as it is. Shared by DELETE /continue/{id} and the
+ * first time, docs/protocol.md §8.12); a rejected or expired grant is left as it is, and a pending one whose
+ * interaction expired becomes expired. Shared by DELETE /continue/{id} and the
  * administrators' revoke, so both do exactly the same; the admin action writes its audit row in the same
  * transaction.
  */
@@ -22,7 +23,9 @@ export async function revokeGrantInTransaction(tx: SqlRunner, grantId: string, n
   const grant = await findGrantStatus(tx, grantId)
   if (!grant) return { outcome: 'unknown', revokedTokens: 0 }
   if (isRevoked(grant)) return { outcome: 'already-revoked', revokedTokens: 0 }
-  if (isRejected(grant)) return { outcome: 'unchanged', revokedTokens: 0 }
+  if (isRejected(grant) || isExpiredGrant(grant)) return { outcome: 'unchanged', revokedTokens: 0 }
+  // A pending grant whose interaction expired is finalized as expired, not revoked: the first touch (docs/protocol.md §3).
+  if (grant.state === 'pending' && (await expireOverdueGrant(tx, grantId, now))) return { outcome: 'unchanged', revokedTokens: 0 }
   const moved = await moveGrant(tx, grantId, REVOCABLE, {
     state: 'finalized',
     finalizedReason: 'revoked',

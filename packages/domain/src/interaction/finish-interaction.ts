@@ -1,8 +1,9 @@
 import type { Deps } from '../deps'
 import { grantEndpoint, serverUrl } from '../config/config'
-import { isInteractionExpired, isInteractionSession } from '../grant/grant-state'
+import { isExpiredGrant, isInteractionSession } from '../grant/grant-state'
 import { moveGrant } from '../grant/grant.repo'
-import { findInteraction, finishInteractionOnce } from './interaction.repo'
+import { finishInteractionOnce } from './interaction.repo'
+import { findInteractionForStep } from './find-interaction'
 import { finishHash } from './finish-hash'
 import { page, withQuery, type FrontChannelResult } from './front-channel'
 
@@ -15,7 +16,7 @@ export async function finishInteraction(
   deps: Deps,
   input: { interactionId: string; nonce: string; session: string | null },
 ): Promise<FrontChannelResult> {
-  const interaction = await findInteraction(deps.sql, input.interactionId, input.nonce)
+  const interaction = await findInteractionForStep(deps, input.interactionId, input.nonce)
   if (!interaction) return page(404, 'unknown_interaction', 'Unknown request', 'This authorization link is not valid.')
   if (!isInteractionSession(interaction, input.session)) {
     return page(
@@ -26,12 +27,14 @@ export async function finishInteraction(
     )
   }
   const { grant } = interaction
-  if (grant.state === 'finalized' || interaction.finishedAt) {
+  // A grant whose interaction expired is finalized as expired by now (docs/protocol.md §3), and answered as expired.
+  const expired = isExpiredGrant(grant)
+  if (!expired && (grant.state === 'finalized' || interaction.finishedAt)) {
     return page(404, 'unknown_interaction', 'Request already handled', 'This request has already been completed or cancelled.')
   }
   const now = deps.clock()
   const finishUri = grant.finishUri
-  if (isInteractionExpired(interaction, now)) {
+  if (expired) {
     if (finishUri) return { kind: 'redirect', location: withQuery(finishUri, { result: 'invalid_interaction', message: 'interaction expired' }) }
     return page(401, 'invalid_interaction', 'Request expired', 'This request has expired. Go back to the app and start again.')
   }

@@ -3,7 +3,7 @@ import { GnapError } from '../errors'
 import { rowToAccessItem } from '../access/access.repo'
 import type { AccessItem } from '../access/access.wire'
 import { isRevoked } from '../grant/grant-state'
-import { findInteraction } from './interaction.repo'
+import { findInteractionForStep } from './find-interaction'
 import { toWireInteractionState, type WireInteractionState } from './interaction.wire'
 import { checkIdpSecret } from './check-idp-secret'
 import { limitSecretFailures } from '../rate-limit/secret-failure-limit'
@@ -20,7 +20,7 @@ export async function getGrantForConsent(
   input: { interactionId: string; nonce: string; idpSecret: string | null; ip?: string | null },
 ): Promise<{ grantId: string; access: AccessItem[]; subject?: SubjectJson; state: WireInteractionState }> {
   await limitSecretFailures(deps, 'idp', input.ip ?? null, () => checkIdpSecret(deps, input.idpSecret, 'invalid_request'))
-  const interaction = await findInteraction(deps.sql, input.interactionId, input.nonce)
+  const interaction = await findInteractionForStep(deps, input.interactionId, input.nonce)
   if (!interaction || isRevoked(interaction.grant)) throw new GnapError('unknown_interaction', 'unknown interaction')
   // The subject the client asks the owner to confirm, when it asked (docs/protocol.md §2.9); `access` is empty for a
   // subject-only grant.

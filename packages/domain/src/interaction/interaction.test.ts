@@ -401,7 +401,7 @@ describe('finishInteraction (docs/protocol.md §2.8)', () => {
     expect(await finish(t, g, null)).toMatchObject({ kind: 'page', status: 401 })
   })
 
-  it('redirects with invalid_interaction when the interaction expired, and keeps the grant pending', async () => {
+  it('redirects with invalid_interaction when the interaction expired, and finalizes the grant as expired', async () => {
     const g = await requestPendingGrant(t)
     const session = await startSession(t, g)
     await decide(t, g, 'accept')
@@ -410,7 +410,7 @@ describe('finishInteraction (docs/protocol.md §2.8)', () => {
       base: TEST_FINISH_URI,
       query: { result: 'invalid_interaction', message: 'interaction expired' },
     })
-    expect(await interactionRow(g)).toMatchObject({ finishedAt: null, grant: { state: 'pending' } })
+    expect(await interactionRow(g)).toMatchObject({ finishedAt: null, grant: { state: 'finalized', finalizedReason: 'expired' } })
   })
 
   it('answers a 401 page when the interaction expired and there is no finish URI', async () => {
@@ -419,7 +419,7 @@ describe('finishInteraction (docs/protocol.md §2.8)', () => {
     await decide(t, g, 'accept')
     t.clock.advance(601)
     expect(await finish(t, g, session)).toMatchObject({ kind: 'page', status: 401, code: 'invalid_interaction' })
-    expect((await interactionRow(g)).grant.state).toBe('pending')
+    expect((await interactionRow(g)).grant).toMatchObject({ state: 'finalized', finalizedReason: 'expired' })
   })
 
   it('gives exactly one of concurrent finishes the redirect with the hash', async () => {

@@ -1,6 +1,6 @@
 import type { Deps } from '../deps'
 import { GnapError } from '../errors'
-import { findInteraction } from './interaction.repo'
+import { findInteractionForStep } from './find-interaction'
 import { checkIdpSecret } from './check-idp-secret'
 import { limitSecretFailures } from '../rate-limit/secret-failure-limit'
 import { decideInteraction } from './decide-interaction'
@@ -16,7 +16,7 @@ export async function recordConsent(
 ): Promise<void> {
   await limitSecretFailures(deps, 'idp', input.ip ?? null, () => checkIdpSecret(deps, input.idpSecret, 'invalid_interaction'))
   if (input.choice !== 'accept' && input.choice !== 'reject') throw new GnapError('invalid_request', 'choice must be accept or reject')
-  const interaction = await findInteraction(deps.sql, input.interactionId, input.nonce)
+  const interaction = await findInteractionForStep(deps, input.interactionId, input.nonce)
   if (!interaction) throw new GnapError('unknown_interaction', 'unknown interaction')
   await decideInteraction(deps, interaction, input.choice === 'accept' ? 'approved' : 'denied', null)
 }

@@ -1,8 +1,9 @@
 import type { Deps } from '../deps'
 import { serverUrl } from '../config/config'
 import { hashSecret, newSecret } from '../secrets'
-import { isInteractionExpired, isInteractionSession } from '../grant/grant-state'
-import { findInteraction, setInteractionSession } from './interaction.repo'
+import { isExpiredGrant, isInteractionSession } from '../grant/grant-state'
+import { setInteractionSession } from './interaction.repo'
+import { findInteractionForStep } from './find-interaction'
 import { page, withQuery, type FrontChannelResult } from './front-channel'
 
 /**
@@ -18,7 +19,7 @@ export async function startInteraction(
   deps: Deps,
   input: { interactionId: string; nonce: string; session?: string | null },
 ): Promise<FrontChannelResult> {
-  const interaction = await findInteraction(deps.sql, input.interactionId, input.nonce)
+  const interaction = await findInteractionForStep(deps, input.interactionId, input.nonce)
   if (!interaction) {
     return page(
       400,
@@ -28,7 +29,9 @@ export async function startInteraction(
     )
   }
   const { grant } = interaction
-  if (grant.state === 'finalized' || interaction.finishedAt) {
+  // A grant whose interaction expired is finalized as expired by now (docs/protocol.md §3), and answered as expired.
+  const expired = isExpiredGrant(grant)
+  if (!expired && (grant.state === 'finalized' || interaction.finishedAt)) {
     return page(
       403,
       'invalid_interaction',
@@ -37,7 +40,6 @@ export async function startInteraction(
     )
   }
   const now = deps.clock()
-  const expired = isInteractionExpired(interaction, now)
   if (expired || interaction.state !== 'pending') {
     const message = expired ? 'interaction expired' : 'interaction already decided'
     const back = grant.finishUri ? withQuery(grant.finishUri, { result: 'invalid_interaction', message }) : null

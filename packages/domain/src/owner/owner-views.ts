@@ -2,6 +2,7 @@ import { z } from 'zod'
 import type { Deps } from '../deps'
 import { findAuditEntriesAbout } from '../admin/audit.repo'
 import { ConsoleError } from '../admin/console-error'
+import { expireOverdueGrants } from '../grant/expire-grants'
 import { grantStatusName, type GrantStatus, type GrantStatusName } from '../grant/grant-state'
 import { fixedWindow } from '../rate-limit/rate-limit'
 import { findRateLimitCount } from '../rate-limit/rate-limit.repo'
@@ -139,6 +140,8 @@ export interface OwnerDetail {
  */
 export async function getOwnerDetail(deps: Deps, ownerId: string): Promise<OwnerDetail> {
   const id = OwnerIdSchema.parse(ownerId)
+  // A console read finalizes overdue grants first (docs/protocol.md §3).
+  await expireOverdueGrants(deps)
   const owner = await findOwnerById(deps.sql, id)
   if (!owner) throw new ConsoleError('not_found', 'unknown owner')
   const walletAddresses = await findWalletAddressesOf(deps.sql, id)

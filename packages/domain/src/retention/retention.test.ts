@@ -129,7 +129,13 @@ describe('deleteExpiredRecords: nonces and rate-limit counters', () => {
     await rememberSignatureNonce(t.sql, 'k', 'fresh', new Date(now.getTime() + 300_000), now)
     await hitRateLimit(t.sql, 'old', 10, 60, new Date(now.getTime() - 2 * DAY * 1000))
     await hitRateLimit(t.sql, 'fresh', 10, 60, now)
-    expect(await deleteExpiredRecords(t.deps, { batchSize: 1 })).toEqual({ accessTokens: 0, signatureNonces: 1, rateLimits: 1, sessions: 0 })
+    expect(await deleteExpiredRecords(t.deps, { batchSize: 1 })).toEqual({
+      expiredGrants: 0,
+      accessTokens: 0,
+      signatureNonces: 1,
+      rateLimits: 1,
+      sessions: 0,
+    })
     expect((await t.db.signatureNonce.findMany()).map((n) => n.nonce)).toEqual(['fresh'])
     expect((await t.db.rateLimit.findMany()).map((r) => r.key)).toEqual(['fresh'])
   })

@@ -4,11 +4,14 @@ import { deleteTokens, findDeadTokenIds } from '../access-token/access-token.rep
 import { deleteExpiredSignatureNonces } from '../client/signature-nonce.repo'
 import { deleteRateLimitsBefore } from '../rate-limit/rate-limit.repo'
 import { deleteExpiredSessions } from '../session/session.repo'
+import { expireOverdueGrants } from '../grant/expire-grants'
 
 /** Rows deleted per transaction: short write transactions, so requests never wait long for SQLite's one writer. */
 const RETENTION_BATCH_SIZE = 500
 
 interface RetentionResult {
+  /** Pending grants finalized as expired (their interaction expired), not deleted. */
+  expiredGrants: number
   accessTokens: number
   signatureNonces: number
   rateLimits: number
@@ -18,8 +21,9 @@ interface RetentionResult {
 const DAY_MS = 86_400_000
 
 /**
- * Deletes what no check needs any more (docs/protocol.md §7 token retention), in batches of `batchSize` rows per
- * transaction, yielding between batches:
+ * First finalizes, as expired, every grant still pending whose interaction expired (docs/protocol.md §3), unless a
+ * request touched it first. Then deletes what no check needs any more (docs/protocol.md §7 token retention), in
+ * batches of `batchSize` rows per transaction, yielding between batches:
  * - access tokens dead (expired, rotated or revoked) for longer than ACCESS_TOKEN_DELETION_DAYS;
  * - signature nonces past their expiry (the signature window has closed, a replay fails on `created`);
  * - rate-limit counters of windows that ended (older than the longest supported window);
@@ -40,7 +44,8 @@ export async function deleteExpiredRecords(deps: Deps, opts: { batchSize?: numbe
   const now = deps.clock()
   const tokenCutoff = new Date(now.getTime() - deps.config.accessTokenDeletionDays * DAY_MS)
   const rateLimitCutoff = new Date(now.getTime() - MAX_RATE_LIMIT_WINDOW_SECONDS * 1000)
-  const result: RetentionResult = { accessTokens: 0, signatureNonces: 0, rateLimits: 0, sessions: 0 }
+  const result: RetentionResult = { expiredGrants: 0, accessTokens: 0, signatureNonces: 0, rateLimits: 0, sessions: 0 }
+  result.expiredGrants = await expireOverdueGrants(deps, { batchSize })
 
   for (;;) {
     const deleted = await deps.sql.transaction(async (tx) => deleteTokens(tx, await findDeadTokenIds(tx, tokenCutoff, batchSize)))

@@ -32,6 +32,7 @@ function load(spec: SpecName): Record<string, unknown> {
 export const ALLOWED_DEVIATIONS = new Set([
   'post-continue 401 too_many_attempts', // RFC 9635 §5.1: an interact_ref is good for one use
   'post-continue 401 user_denied', // RFC 9635 §3.6: the owner denied the grant
+  'post-continue 401 invalid_interaction', // RFC 9635 §3.6: the interaction expired before the grant was approved
   'post-continue 400 invalid_request', // malformed continue body
   'post-request 413 invalid_request',
   'post-continue 413 invalid_request',

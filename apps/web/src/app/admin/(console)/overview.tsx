@@ -52,6 +52,7 @@ export function Overview({ from, to, days }: { from: string; to: string; days: n
                 <Stat value={stats.data.grants.issued} label="Issued" />
                 <Stat value={stats.data.grants.revoked} label="Revoked" />
                 <Stat value={stats.data.grants.rejected} label="Rejected" />
+                <Stat value={stats.data.grants.expired} label="Expired" />
               </ul>
             </section>
             <section className="panel" aria-labelledby="tokens-heading">

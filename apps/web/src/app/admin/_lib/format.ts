@@ -45,6 +45,7 @@ export const GRANT_STATUS_LABEL: Record<GrantStatusName, string> = {
   issued: 'Issued',
   revoked: 'Revoked',
   rejected: 'Rejected',
+  expired: 'Expired',
 }
 
 /** What each status means, for the detail page. */
@@ -54,6 +55,7 @@ export const GRANT_STATUS_MEANING: Record<GrantStatusName, string> = {
   issued: 'Finalized: the client received its access token.',
   revoked: 'Finalized: revoked, every token of the grant stopped working.',
   rejected: 'Finalized: the owner denied the request, no token was issued.',
+  expired: 'Finalized: the owner did not answer before the request expired, no token was issued.',
 }
 
 export const TOKEN_STATUS_LABEL: Record<TokenStatus, string> = {

@@ -14,7 +14,7 @@ export const STATES = { pending: 'Pending', approved: 'Approved', finalized: 'Fi
   (typeof GRANT_STATES)[number],
   string
 >
-export const REASONS = { issued: 'Issued', revoked: 'Revoked', rejected: 'Rejected' } as const satisfies Record<
+export const REASONS = { issued: 'Issued', revoked: 'Revoked', rejected: 'Rejected', expired: 'Expired' } as const satisfies Record<
   (typeof FINALIZED_REASONS)[number],
   string
 >

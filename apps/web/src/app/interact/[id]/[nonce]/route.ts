@@ -4,10 +4,13 @@ import { frontChannelRoute } from '../../../../server/front-channel'
 export const dynamic = 'force-dynamic'
 
 // id-provider.yaml get-interact
-export const GET = frontChannelRoute((deps, req, params) =>
-  startInteraction(deps, {
-    interactionId: params.id ?? '',
-    nonce: params.nonce ?? '',
-    session: readCookie(req.headers.get('cookie'), INTERACTION_COOKIE),
-  }),
+export const GET = frontChannelRoute(
+  (deps, req, params) =>
+    startInteraction(deps, {
+      interactionId: params.id ?? '',
+      nonce: params.nonce ?? '',
+      session: readCookie(req.headers.get('cookie'), INTERACTION_COOKIE),
+    }),
+  // The contract's endpoint: JSON unless the caller prefers a page (docs/protocol.md §2.8 "Pages or JSON").
+  'json',
 )

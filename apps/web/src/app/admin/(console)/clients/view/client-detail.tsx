@@ -100,7 +100,7 @@ export function ClientDetailView({ address }: { address: string }) {
             </dd>
             <dt>Grants</dt>
             <dd>
-              {(['pending', 'approved', 'issued', 'revoked', 'rejected'] as const)
+              {(['pending', 'approved', 'issued', 'revoked', 'rejected', 'expired'] as const)
                 .filter((s) => c.grantCounts[s] > 0)
                 .map((s) => `${c.grantCounts[s]} ${GRANT_STATUS_LABEL[s].toLowerCase()}`)
                 .join(', ') || <span className="muted">None</span>}
