@@ -90,11 +90,9 @@ export function launcherSettingsSchema(z: typeof Zod.z) {
       .default(10)
       .meta({ description: 'On SIGINT/SIGTERM, how long workers may finish their requests before they are killed.' }),
     // The server's setting (its schema describes it); the primary serves it.
-    METRICS_PORT: int(1, 65535)
-      .optional()
-      .meta({
-        description: "The server's `METRICS_PORT` (above): under the launcher its primary process serves that port, summing its workers' metrics.",
-      }),
+    METRICS_PORT: int(1, 65535).optional().meta({
+      description: "The server's `METRICS_PORT` (above): under the launcher its primary process serves that port, summing its workers' metrics.",
+    }),
   })
 }
 

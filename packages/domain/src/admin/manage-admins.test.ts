@@ -237,7 +237,15 @@ describe('listAdmins', () => {
     await signIn(ROOT.email)
     expect(await listAdmins(t.deps)).toEqual([
       { id: bob.id, email: 'bob@example.com', role: 'operator', status: 'invited', twoStep: false, createdAt: expect.any(Date), lastSignInAt: null },
-      { id: carol.id, email: 'carol@example.com', role: 'viewer', status: 'disabled', twoStep: false, createdAt: expect.any(Date), lastSignInAt: null },
+      {
+        id: carol.id,
+        email: 'carol@example.com',
+        role: 'viewer',
+        status: 'disabled',
+        twoStep: false,
+        createdAt: expect.any(Date),
+        lastSignInAt: null,
+      },
       { id: root.id, email: ROOT.email, role: 'admin', status: 'active', twoStep: false, createdAt: expect.any(Date), lastSignInAt: t.clock.now },
     ])
   })
