@@ -11,6 +11,7 @@ import { listClientBlocks, listClients } from '../admin/list-clients'
 import { getClientDetail } from '../admin/get-client-detail'
 import { blockClient, unblockClient } from './block-client'
 import { useTestDeps } from '../testing/use-test-deps'
+import { holdInsertsInto, until, waitingLocks } from '../testing/pg-hold'
 
 const t = useTestDeps()
 
@@ -237,40 +238,17 @@ describe('requests in flight while the block commits (docs/protocol.md §3 Races
 // and passed its own check, but not yet committed, while the block reads the client's grants. A trigger holds the
 // request's transaction open there until the test lets it go.
 describe.skipIf(!process.env.TEST_DATABASE_URL)('PostgreSQL: a grant request inside its transaction while the block runs', () => {
-  const waiting = async (locktype: 'advisory' | 'relation') =>
-    (await t.db.$queryRawUnsafe<{ n: number }[]>(`SELECT count(*)::int AS n FROM pg_locks WHERE locktype = $1 AND NOT granted`, locktype))[0]!.n
-  const until = async (condition: () => Promise<boolean>) => {
-    while (!(await condition())) await new Promise((resolve) => setTimeout(resolve, 10))
-  }
-
   it('ends with its grant revoked by the block, or refused: never live', async () => {
-    await t.db.$executeRawUnsafe(
-      `CREATE FUNCTION held_by_test() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN PERFORM pg_advisory_xact_lock_shared(4711); RETURN NEW; END $$`,
-    )
-    await t.db.$executeRawUnsafe(`CREATE TRIGGER held_by_test BEFORE INSERT ON "AccessItem" FOR EACH ROW EXECUTE FUNCTION held_by_test()`)
-    let release!: () => void
-    const released = new Promise<void>((resolve) => (release = resolve))
-    let locked!: () => void
-    const isLocked = new Promise<void>((resolve) => (locked = resolve))
-    const holder = t.db.$transaction(
-      async (tx) => {
-        await tx.$executeRawUnsafe(`SELECT pg_advisory_xact_lock(4711)`)
-        locked()
-        await released
-      },
-      { timeout: 60_000 },
-    )
-    await isLocked
+    const held = await holdInsertsInto(t.db, 'AccessItem', 4711)
 
     const request = requestGrant(t.deps, nonInteractive(), authAs(null))
-    await until(async () => (await waiting('advisory')) > 0)
+    await until(async () => (await waitingLocks(t.db, 'advisory')) > 0)
     let settled = false
     const blocking = block().finally(() => (settled = true))
-    await until(async () => settled || (await waiting('relation')) > 0)
-    release()
-    await holder
+    await until(async () => settled || (await waitingLocks(t.db, 'relation')) > 0)
+    await held.release()
     const [result] = await Promise.allSettled([request, blocking])
-    await t.db.$executeRawUnsafe(`DROP TRIGGER held_by_test ON "AccessItem"`)
+    await held.drop()
 
     if (result.status === 'fulfilled') expect(await introspect(t.deps, { access_token: result.value.access_token!.value })).toEqual({ active: false })
     else expect(result.reason).toMatchObject(blocked())

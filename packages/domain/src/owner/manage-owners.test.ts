@@ -1,5 +1,6 @@
 import { beforeEach, describe, expect, it } from 'vitest'
 import { useTestDeps } from '../testing/use-test-deps'
+import { holdInsertsInto, until, waitingLocks } from '../testing/pg-hold'
 import { issueInteractiveGrant, requestPendingGrant } from '../testing/grant-flows'
 import { grantRequest, outgoingAccess } from '../testing/deps'
 import { findSession } from '../session/find-session'
@@ -259,41 +260,18 @@ describe('listOwners: a search without @ that starts no name looks in emails', (
 // addresses at the same moment. A trigger holds the first transaction open after its check passed and its row is
 // written, until the test lets it go; the second must then wait and see that row (docs/protocol.md §2.13).
 describe.skipIf(!process.env.TEST_DATABASE_URL)('PostgreSQL: two owners created at once with nested wallet addresses', () => {
-  const waiting = async (locktype: 'advisory' | 'relation') =>
-    (await t.db.$queryRawUnsafe<{ n: number }[]>(`SELECT count(*)::int AS n FROM pg_locks WHERE locktype = $1 AND NOT granted`, locktype))[0]!.n
-  const until = async (condition: () => Promise<boolean>) => {
-    while (!(await condition())) await new Promise((resolve) => setTimeout(resolve, 10))
-  }
-
   it('gives the addresses to one owner only', async () => {
-    await t.db.$executeRawUnsafe(
-      `CREATE FUNCTION held_by_test() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN PERFORM pg_advisory_xact_lock_shared(4712); RETURN NEW; END $$`,
-    )
-    await t.db.$executeRawUnsafe(`CREATE TRIGGER held_by_test BEFORE INSERT ON "OwnerWalletAddress" FOR EACH ROW EXECUTE FUNCTION held_by_test()`)
-    let release!: () => void
-    const released = new Promise<void>((resolve) => (release = resolve))
-    let locked!: () => void
-    const isLocked = new Promise<void>((resolve) => (locked = resolve))
-    const holder = t.db.$transaction(
-      async (tx) => {
-        await tx.$executeRawUnsafe(`SELECT pg_advisory_xact_lock(4712)`)
-        locked()
-        await released
-      },
-      { timeout: 60_000 },
-    )
-    await isLocked
+    const held = await holdInsertsInto(t.db, 'OwnerWalletAddress', 4712)
 
     const first = adminCreateOwner(t.deps, { owner: ALICE, actor: ADMIN })
-    await until(async () => (await waiting('advisory')) > 0)
+    await until(async () => (await waitingLocks(t.db, 'advisory')) > 0)
     let settled = false
     const bob = { email: 'bob@example.com', name: 'Bob', walletAddresses: ['https://wallet.example/alice/savings'] }
     const second = adminCreateOwner(t.deps, { owner: bob, actor: ADMIN }).finally(() => (settled = true))
-    await until(async () => settled || (await waiting('relation')) > 0 || (await waiting('advisory')) > 1)
-    release()
-    await holder
+    await until(async () => settled || (await waitingLocks(t.db, 'relation')) > 0 || (await waitingLocks(t.db, 'advisory')) > 1)
+    await held.release()
     const results = await Promise.allSettled([first, second])
-    await t.db.$executeRawUnsafe(`DROP TRIGGER held_by_test ON "OwnerWalletAddress"`)
+    await held.drop()
 
     expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected'])
     expect((results[1] as PromiseRejectedResult).reason).toMatchObject(conflict)
