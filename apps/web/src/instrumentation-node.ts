@@ -18,7 +18,7 @@ export async function registerNode(): Promise<void> {
     // Every request from here on: its id, on its answer and its log lines; counted while in flight, so that SIGTERM
     // turns /readyz to 503 and waits for them (docs/protocol.md §2.19).
     installProcessEdge(deps.config)
-    stopGracefullyOnSignals(deps.config.shutdownGraceSeconds, deps.log)
+    stopGracefullyOnSignals(deps.config, deps.log)
     // Deletes dead token rows, expired signature nonces and old rate-limit counters in small batches, in the
     // background of this process (unref'd timers: they never hold a shutdown).
     startRetentionJob(deps)

@@ -15,10 +15,13 @@ afterAll(async () => {
   await Promise.all(databases.map((d) => d.drop()))
 })
 
-async function launch(workers: number): Promise<Instance> {
+async function launch(workers: number, env: Record<string, string> = {}): Promise<Instance> {
   const db = await freshDatabase('sqlite', 'graceful')
   databases.push(db)
-  const instance = await startInstance({ env: testServerEnv({ DATABASE_URL: db.url, SHUTDOWN_GRACE_SECONDS: '20' }), workers })
+  const instance = await startInstance({
+    env: testServerEnv({ DATABASE_URL: db.url, SHUTDOWN_GRACE_SECONDS: '20', SHUTDOWN_TIMEOUT_SECONDS: '40', ...env }),
+    workers,
+  })
   started.push(instance)
   return instance
 }
@@ -80,6 +83,21 @@ describe('graceful behaviour under the launcher', () => {
     expect(res).toEqual({ status: 200, text: JSON.stringify({ active: false }) })
     expect(await instance.exited).toBe(0)
   })
+
+  it('SIGTERM with SHUTDOWN_DELAY_SECONDS: an idle process still answers, not ready, until the delay is over, then exits 0', async () => {
+    const instance = await launch(1, { SHUTDOWN_DELAY_SECONDS: '3' })
+    expect(await readyz(instance)).toBe(200)
+    const signalled = Date.now()
+    process.kill(instance.pid, 'SIGTERM')
+    // With nothing in flight a process without the delay closes its port at once; with it, the balancer's checks
+    // keep finding it there, not ready, for the whole delay.
+    await sleep(1000)
+    expect(await readyz(instance)).toBe(503)
+    await sleep(1000)
+    expect(await readyz(instance)).toBe(503)
+    expect(await instance.exited).toBe(0)
+    expect(Date.now() - signalled).toBeGreaterThanOrEqual(3000)
+  }, 60_000)
 
   it('a crashed worker is replaced, and /readyz stays 200 while the other one serves', async () => {
     const instance = await launch(2)

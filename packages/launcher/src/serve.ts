@@ -137,6 +137,18 @@ export function serve(env: Record<string, string | undefined> = {}): void {
     loud((e as Error).message)
     process.exit(1)
   }
+  // The workers' stop (SHUTDOWN_DELAY_SECONDS, then up to SHUTDOWN_GRACE_SECONDS) must end before the launcher's
+  // timeout kills them mid-request (docs/protocol.md §2.19). The workers validate those two; here only their sum.
+  const merged = { ...process.env, ...env }
+  const seconds = (v: string | undefined, fallback: number) =>
+    v === undefined || v.trim() === '' || !Number.isFinite(Number(v)) ? fallback : Number(v)
+  const workerStop = seconds(merged.SHUTDOWN_DELAY_SECONDS, 0) + seconds(merged.SHUTDOWN_GRACE_SECONDS, 8)
+  if (workerStop >= settings.SHUTDOWN_TIMEOUT_SECONDS) {
+    loud(
+      `SHUTDOWN_DELAY_SECONDS + SHUTDOWN_GRACE_SECONDS (${workerStop} s) reach SHUTDOWN_TIMEOUT_SECONDS (${settings.SHUTDOWN_TIMEOUT_SECONDS} s): ` +
+        'a stop would kill workers with requests in flight; raise SHUTDOWN_TIMEOUT_SECONDS',
+    )
+  }
   if (!fs.existsSync(path.join(webDir, '.next', 'BUILD_ID'))) {
     loud('no production build in apps/web/.next: run `pnpm build` first')
     process.exit(1)

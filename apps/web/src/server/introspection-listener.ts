@@ -2,6 +2,7 @@ import http from 'node:http'
 import { bodyTooLarge, introspectForResourceServer, loggablePath, methodNotAllowed, pathNotFound, type Deps } from '@gnap/domain'
 import { callerIpFromForwardedFor } from './caller-ip'
 import { errorAnswer, parseJsonBody, securedHeaders } from './gnap-route'
+import { closeWhenStopping } from './process-edge'
 import { MAX_BODY_BYTES } from './limits'
 import { routeMeter } from './metrics'
 
@@ -97,6 +98,6 @@ export async function startIntrospectionListener(deps: Deps): Promise<http.Serve
       resolve()
     })
   })
-  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => server.close())
+  closeWhenStopping(server)
   return server
 }

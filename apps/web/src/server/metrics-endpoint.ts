@@ -2,6 +2,7 @@ import cluster from 'node:cluster'
 import http from 'node:http'
 import { GnapError, pathNotFound, secretsInclude, type Deps } from '@gnap/domain'
 import { json } from './gnap-route'
+import { closeWhenStopping } from './process-edge'
 import type { WebMetrics } from './metrics'
 
 // GET /metrics in the Prometheus text format. On the public port behind METRICS_SECRET (Authorization: Bearer),
@@ -70,6 +71,6 @@ export async function startMetricsListener(deps: Deps): Promise<http.Server | nu
       resolve()
     })
   })
-  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => server.close())
+  closeWhenStopping(server)
   return server
 }

@@ -66,7 +66,7 @@ export function createWebMetrics(pressure: () => SqlPressure): WebMetrics {
   })
   const grants = new Counter({
     name: 'gnap_grants_total',
-    help: 'Grants by outcome: issued (a token), pending (waiting for interaction), approved, rejected, revoked.',
+    help: 'Grants by outcome: issued (a token), pending (waiting for interaction), approved, rejected, revoked, expired (interaction ran out unanswered).',
     labelNames: ['outcome'] as const,
     registers: [registry],
   })

@@ -21,6 +21,14 @@ const state: ProcessState =
   ((globalThis as Record<symbol, unknown>)[KEY] as ProcessState | undefined) ??
   ((globalThis as Record<symbol, unknown>)[KEY] = { installed: false, draining: false, inFlight: 0, servers: new Set<http.Server>() })
 
+/**
+ * A server of this process that a graceful stop closes with the others once the requests in flight are done (the
+ * introspection and metrics listeners), rather than at the signal: until then it keeps answering.
+ */
+export function closeWhenStopping(server: http.Server): void {
+  state.servers.add(server)
+}
+
 /** Whether this process was told to stop (docs/protocol.md §2.19). */
 export const isDraining = (): boolean => state.draining
 
@@ -54,21 +62,27 @@ export function installProcessEdge(config: Pick<GnapConfig, 'trustProxy'>): void
 
 /**
  * SIGTERM and SIGINT stop this process gracefully (docs/protocol.md §2.19): /readyz answers 503 at once, so a load
- * balancer takes the process out; the requests in flight finish, for at most `graceSeconds`; then the servers stop
- * taking connections, idle keep-alive connections are closed, and the process exits 0.
+ * balancer takes the process out; it serves on as before for `delaySeconds` (the time the balancer needs to notice),
+ * then the requests in flight finish, for at most `graceSeconds`; then the servers stop taking connections, idle
+ * keep-alive connections are closed, and the process exits 0.
  * Next's own handler (which closes the port at once, so /readyz could not answer) is switched off by the launcher
  * with NEXT_MANUAL_SIG_HANDLE; under a plain `next start` both run.
  */
-export function stopGracefullyOnSignals(graceSeconds: number, log: Deps['log']): void {
+export function stopGracefullyOnSignals(
+  { shutdownGraceSeconds: graceSeconds, shutdownDelaySeconds: delaySeconds }: Pick<GnapConfig, 'shutdownGraceSeconds' | 'shutdownDelaySeconds'>,
+  log: Deps['log'],
+): void {
   const onSignal = (signal: NodeJS.Signals) => {
     // A terminal's Ctrl-C reaches the launcher's workers twice (from the terminal and from the launcher): the
     // launcher, not the worker, decides that a second signal means now.
     if (state.draining) return
     state.draining = true
-    log.info({ signal, inFlight: state.inFlight, graceSeconds }, 'stopping: not ready any more, finishing the requests in flight')
-    const deadline = Date.now() + graceSeconds * 1000
+    log.info({ signal, inFlight: state.inFlight, delaySeconds, graceSeconds }, 'stopping: not ready any more, finishing the requests in flight')
+    // SHUTDOWN_DELAY_SECONDS: serve on, not ready, until the load balancer has seen it; then drain.
+    const deadline = Date.now() + (delaySeconds + graceSeconds) * 1000
+    const drainFrom = Date.now() + delaySeconds * 1000
     const check = () => {
-      if (state.inFlight > 0 && Date.now() < deadline) return void setTimeout(check, 50)
+      if ((state.inFlight > 0 || Date.now() < drainFrom) && Date.now() < deadline) return void setTimeout(check, 50)
       if (state.inFlight > 0) log.warn({ inFlight: state.inFlight }, 'grace period over: exiting with requests in flight')
       else log.info('requests in flight finished: exiting')
       for (const server of state.servers) {

@@ -22,20 +22,46 @@ function shippedMigrations(provider: 'sqlite' | 'postgresql'): string[] {
     .sort()
 }
 
+/** A probe answers within this, whatever the database does: a hung query must not hang the orchestrator's check. */
+const READINESS_TIMEOUT_MS = 2000
+
 export async function readiness(): Promise<Readiness> {
   if (isDraining()) return { ready: false, reason: 'the server is stopping' }
+  let timer: NodeJS.Timeout | undefined
+  const late = new Promise<Readiness>((resolve) => {
+    timer = setTimeout(
+      () => resolve({ ready: false, reason: `the database did not answer within ${READINESS_TIMEOUT_MS / 1000} s` }),
+      READINESS_TIMEOUT_MS,
+    )
+  })
+  try {
+    return await Promise.race([check(), late])
+  } finally {
+    clearTimeout(timer)
+  }
+}
+
+async function check(): Promise<Readiness> {
   let deps
   try {
     deps = await getDeps()
   } catch {
     return { ready: false, reason: 'the database does not answer' }
   }
+  let shipped: string[] = []
+  if (!memo[KEY]) {
+    try {
+      shipped = shippedMigrations(deps.sql.dialect)
+    } catch {
+      return { ready: false, reason: 'the migration folders shipped with the server could not be read' }
+    }
+  }
   try {
     if (memo[KEY]) {
       await deps.sql.all('SELECT 1')
       return { ready: true }
     }
-    const result = await checkReadiness(deps.sql, shippedMigrations(deps.sql.dialect))
+    const result = await checkReadiness(deps.sql, shipped)
     if (result.ready) memo[KEY] = true
     return result
   } catch {

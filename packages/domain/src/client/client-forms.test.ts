@@ -55,6 +55,10 @@ async function postGrant(key: ClientKey, body: unknown) {
 
 const incoming = { access_token: { access: [incomingAccess()] } }
 
+const BASE64URL_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_'
+/** The same 32 bytes with an unused low bit of the last character set: decoders take it, RFC 7638 does not. */
+const otherSpelling = (x: string) => x.slice(0, -1) + BASE64URL_ALPHABET[BASE64URL_ALPHABET.indexOf(x.at(-1)!) ^ 1]!
+
 describe('parseClientForm (docs/protocol.md §4.5)', () => {
   const key = generateClientKey('k1')
 
@@ -82,7 +86,12 @@ describe('parseClientForm (docs/protocol.md §4.5)', () => {
     ['an EC P-256 key', { jwk: { kty: 'EC', crv: 'P-256', kid: 'e', x: key.jwk.x, y: key.jwk.x } }, 'client.jwk must be an Ed25519 public key'],
     ['a short x', { jwk: { ...key.jwk, x: 'AAAA' } }, 'client.jwk.x must be the 32-byte Ed25519 public key'],
     ['an x that is not base64url', { jwk: { ...key.jwk, x: `${key.jwk.x.slice(0, 42)}+=` } }, 'client.jwk.x must be'],
-    ['no kid', { jwk: { ...key.jwk, kid: undefined } }, 'client.jwk.kid must be a non-empty string'],
+    [
+      'a non-canonical x (unused bits set: the same key under another thumbprint)',
+      { jwk: { ...key.jwk, x: otherSpelling(key.jwk.x) } },
+      'canonical base64url',
+    ],
+    ['no kid', { jwk: { ...key.jwk, kid: undefined } }, 'client.jwk.kid must be a string of 1 to 256 characters'],
     ['another alg', { jwk: { ...key.jwk, alg: 'ES256' } }, 'client.jwk.alg must be EdDSA'],
     ['a use other than sig', { jwk: { ...key.jwk, use: 'enc' } }, 'client.jwk.use must be sig'],
   ])('refuses %s with invalid_client 400 and a reason', (_name, client, reason) => {
@@ -269,6 +278,16 @@ describe('{jwk}: directed identity (docs/protocol.md §4.5)', () => {
     await postGrant(key, { ...incoming, client: { jwk: key.jwk } })
     await expect(postGrant(key, { ...incoming, client: { jwk: key.jwk } })).rejects.toMatchObject(gnapError('request_denied', 429))
     // A wallet address client is counted on its own.
+    await issueNonInteractiveGrant(t)
+  })
+
+  it('counts every directed identity against one shared allowance too: a new key is no new allowance', async () => {
+    await t.reset({ config: { grantRequestsPerMinutePerClient: 100, grantRequestsPerMinutePerIp: 1 }, now: new Date() })
+    const first = generateClientKey('di-1')
+    const second = generateClientKey('di-2')
+    await postGrant(first, { ...incoming, client: { jwk: first.jwk } })
+    await expect(postGrant(second, { ...incoming, client: { jwk: second.jwk } })).rejects.toMatchObject(gnapError('request_denied', 429))
+    // Wallet address clients do not share it.
     await issueNonInteractiveGrant(t)
   })
 })

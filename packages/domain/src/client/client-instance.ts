@@ -62,7 +62,13 @@ function parseDirectedIdentityJwk(jwk: unknown): Ed25519Jwk {
   if (typeof jwk.x !== 'string' || !BASE64URL.test(jwk.x) || Buffer.from(jwk.x, 'base64url').length !== 32) {
     throw badClient('client.jwk.x must be the 32-byte Ed25519 public key, base64url-encoded')
   }
-  if (typeof jwk.kid !== 'string' || jwk.kid.length === 0 || jwk.kid.length > 256) throw badClient('client.jwk.kid must be a non-empty string')
+  // Only the canonical encoding: other spellings of the same 32 bytes (trailing bits set) would give the same key
+  // another RFC 7638 thumbprint, and so another client id past a block or a rate limit.
+  if (Buffer.from(jwk.x, 'base64url').toString('base64url') !== jwk.x) {
+    throw badClient('client.jwk.x must be in canonical base64url (no padding, unused bits zero)')
+  }
+  if (typeof jwk.kid !== 'string' || jwk.kid.length === 0 || jwk.kid.length > 256)
+    throw badClient('client.jwk.kid must be a string of 1 to 256 characters')
   if (jwk.alg !== 'EdDSA') throw badClient('client.jwk.alg must be EdDSA')
   if (jwk.use !== undefined && jwk.use !== 'sig') throw badClient('client.jwk.use must be sig')
   return { kid: jwk.kid, alg: 'EdDSA', kty: 'OKP', crv: 'Ed25519', x: jwk.x, ...(jwk.use === 'sig' ? { use: 'sig' as const } : {}) }

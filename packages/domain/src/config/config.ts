@@ -192,6 +192,10 @@ export const EnvSchema = z
       description:
         "On SIGTERM or SIGINT `/readyz` answers 503 at once; requests in flight may finish for at most this many seconds, then the process exits 0. Keep it below the launcher's `SHUTDOWN_TIMEOUT_SECONDS`.",
     }),
+    SHUTDOWN_DELAY_SECONDS: z.coerce.number().int().min(0).max(600).default(0).meta({
+      description:
+        "On SIGTERM or SIGINT, how long the process keeps serving as before (with `/readyz` at 503) before it waits for the requests in flight: long enough for your load balancer's readiness checks to take it out, so no new request finds the port closed (e.g. period × failure threshold). The launcher's `SHUTDOWN_TIMEOUT_SECONDS` must exceed this plus `SHUTDOWN_GRACE_SECONDS`.",
+    }),
     NODE_ENV: z
       .string()
       .optional()
@@ -280,6 +284,8 @@ export interface GnapConfig {
   trustedProxyHops: number
   /** On SIGTERM/SIGINT: how long requests in flight may take to finish before the process exits (docs/protocol.md §2.19). */
   shutdownGraceSeconds: number
+  /** Seconds a stopping process keeps serving, not ready, before it drains (docs/protocol.md §2.19). */
+  shutdownDelaySeconds: number
 }
 
 export function configFromEnv(env: Env): GnapConfig {
@@ -310,6 +316,7 @@ export function configFromEnv(env: Env): GnapConfig {
     trustProxy: env.TRUST_PROXY,
     trustedProxyHops: env.TRUSTED_PROXY_HOPS,
     shutdownGraceSeconds: env.SHUTDOWN_GRACE_SECONDS,
+    shutdownDelaySeconds: env.SHUTDOWN_DELAY_SECONDS,
   }
 }
 

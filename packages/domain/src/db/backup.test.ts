@@ -62,6 +62,20 @@ describe('db:backup and db:restore (SQLite)', () => {
     expect(countRows(dbFile)).toBe(3)
   })
 
+  it('makes the copy, and the restored database, readable by their owner only (they hold token hashes and secrets)', async () => {
+    const umask = process.umask(0o022)
+    try {
+      const backup = path.join(dir, 'copy.db')
+      await backupSqlite(url(), backup)
+      expect(fs.statSync(backup).mode & 0o777).toBe(0o600)
+      fs.chmodSync(backup, 0o644)
+      restoreSqlite(url(), backup)
+      expect(fs.statSync(dbFile).mode & 0o777).toBe(0o600)
+    } finally {
+      process.umask(umask)
+    }
+  })
+
   it('refuses to restore while a server has the database open, and leaves it as it was', async () => {
     addGrants(dbFile, 2)
     const backup = path.join(dir, 'copy.db')

@@ -61,6 +61,9 @@ export async function backupSqlite(databaseUrl: string, target: string): Promise
   const db = new Database(source, { fileMustExist: true, timeout: 10_000 })
   try {
     fs.rmSync(partial, { force: true })
+    // The copy holds token and password hashes and two-step secrets: readable by its owner only. SQLite keeps the
+    // mode of a file that exists; 'wx' also refuses a link planted under the partial file's name.
+    fs.closeSync(fs.openSync(partial, 'wx', 0o600))
     // All remaining pages in the next step: copied under one read transaction, so no write restarts the copy.
     await db.backup(partial, { progress: () => 0x7fffffff })
   } catch (e) {
@@ -105,8 +108,15 @@ export function restoreSqlite(databaseUrl: string, source: string): { file: stri
     }
   }
   const partial = `${target}.restore-${process.pid}`
-  fs.copyFileSync(backup, partial)
-  putInPlace(partial, target)
+  try {
+    fs.copyFileSync(backup, partial)
+    // The database is readable by its owner only, whatever mode the backup file had.
+    fs.chmodSync(partial, 0o600)
+    putInPlace(partial, target)
+  } catch (e) {
+    fs.rmSync(partial, { force: true })
+    throw e
+  }
   for (const companion of ['-wal', '-shm', '-journal']) fs.rmSync(target + companion, { force: true })
   return { file: target, bytes: fs.statSync(target).size }
 }

@@ -31,9 +31,15 @@ export async function continueGrant(deps: Deps, input: ContinueRequest & { conti
   // The first touch of a grant whose interaction expired finalizes it (docs/protocol.md §3); a finish that moved it
   // at the same instant wins instead, and the client continues again.
   if (isOverdue(grant, grant.interaction, now)) {
-    if (!(await expireOverdueGrant(deps.sql, grant.id, now))) throw new GnapError('request_denied', 'the grant changed state; continue again')
-    deps.log.info({ grantId: grant.id }, 'grant finalized: interaction expired')
-    throw interactionExpired()
+    if (await expireOverdueGrant(deps.sql, grant.id, now)) {
+      deps.log.info({ grantId: grant.id }, 'grant finalized: interaction expired')
+      deps.metrics.grant('expired')
+      throw interactionExpired()
+    }
+    // Another request moved it first: expired by a concurrent touch (the same answer), or approved by a finish.
+    const current = await findGrantById(deps.sql, grant.id)
+    if (current && isExpiredGrant(current)) throw interactionExpired()
+    throw new GnapError('request_denied', 'the grant changed state; continue again')
   }
   const wait = secondsUntilContinue(grant.continueNotBefore, now)
   if (wait > 0) throw tooFast(wait)

@@ -14,7 +14,10 @@ const SWEEP_BATCH = 200
  * own statement (no transaction spans two grants), so a sweep cannot deadlock with a request or another sweep that
  * locks several grants.
  */
-export async function expireOverdueGrants(deps: Pick<Deps, 'sql' | 'clock' | 'log'>, opts: { batchSize?: number } = {}): Promise<number> {
+export async function expireOverdueGrants(
+  deps: Pick<Deps, 'sql' | 'clock' | 'log'> & Partial<Pick<Deps, 'metrics'>>,
+  opts: { batchSize?: number } = {},
+): Promise<number> {
   const batchSize = opts.batchSize ?? SWEEP_BATCH
   const now = deps.clock()
   let total = 0
@@ -27,6 +30,9 @@ export async function expireOverdueGrants(deps: Pick<Deps, 'sql' | 'clock' | 'lo
     if (ids.length < batchSize || moved === 0) break
     await new Promise<void>((resolve) => setImmediate(resolve))
   }
-  if (total > 0) deps.log.info({ grants: total }, 'grants finalized: interaction expired')
+  if (total > 0) {
+    deps.log.info({ grants: total }, 'grants finalized: interaction expired')
+    deps.metrics?.grant('expired', total)
+  }
   return total
 }

@@ -92,6 +92,13 @@ export function parseSubjectRequest(subject: unknown): string[] {
     if (!isAllowedWalletAddressUrl(id, true)) {
       throw new GnapError('invalid_request', `subject.sub_ids.${i}.id must be a wallet address URL (http(s), no credentials, query or fragment)`)
     }
+    // The owner confirms exactly what the client gets back: the address in the one form the consent check compares
+    // (lower-case host, no default port, no dot segments or escapes, no trailing slash), so no other spelling of it
+    // can be confirmed and read as something else by whoever receives the answer.
+    const normal = normalUrl(id)
+    if (normal !== id) {
+      throw new GnapError('invalid_request', `subject.sub_ids.${i}.id must be written in its normal form${normal ? `: ${normal}` : ''}`)
+    }
   })
   const seen = new Set<string>()
   for (const { id } of subIds) {

@@ -9,7 +9,7 @@ import { isAllowedWalletAddressUrl } from '../client/wallet-address'
 import { clientDisplayName } from '../client/client-name'
 import { refuseBlockedClient } from '../client/client-block'
 import type { RequestAuth } from '../client/request-auth'
-import { admitGrantRequestFromClient } from '../rate-limit/grant-rate-limit'
+import { admitDirectedIdentityGrantRequest, admitGrantRequestFromClient } from '../rate-limit/grant-rate-limit'
 import { hashSecret, newId, newNonce, newSecret } from '../secrets'
 import { toAccessTokenJson, toContinueJson, type GrantRequest, type GrantResponseJson } from './grant.wire'
 import { insertGrant } from './grant.repo'
@@ -39,6 +39,7 @@ export async function requestGrant(deps: Deps, request: GrantRequest, auth: Requ
   // publishes, or the key a directed identity presents (§4.5).
   await auth.verifySignature(client, 'post-request')
   await admitGrantRequestFromClient(deps, client.id)
+  if (client.jwk) await admitDirectedIdentityGrantRequest(deps)
   const now = deps.clock()
   const continueToken = newSecret()
   const grantId = newId()

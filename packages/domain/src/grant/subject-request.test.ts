@@ -74,9 +74,14 @@ describe('parseGrantRequest with subject (docs/protocol.md §2.1)', () => {
     ['an empty sub_ids', subjectBody([]), 'subject.sub_ids must name at least one wallet address'],
     ['the same wallet address twice', subjectBody([uri(TEST_OWNER), uri(TEST_OWNER)]), `subject.sub_ids names ${TEST_OWNER} more than once`],
     [
-      'the same wallet address twice, spelt differently',
-      subjectBody([uri(TEST_OWNER), uri('https://WALLET.example/alice/')]),
-      'subject.sub_ids names https://WALLET.example/alice/ more than once',
+      'a wallet address not in its normal form (case, trailing slash)',
+      subjectBody([uri('https://WALLET.example/alice/')]),
+      `subject.sub_ids.0.id must be written in its normal form: ${TEST_OWNER}`,
+    ],
+    [
+      'a wallet address spelt through another one (dot segments)',
+      subjectBody([uri('https://wallet.example/bob/../alice')]),
+      `subject.sub_ids.0.id must be written in its normal form: ${TEST_OWNER}`,
     ],
     [
       `more than ${MAX_SUBJECT_IDS} wallet address`,

@@ -15,5 +15,6 @@ export async function findInteractionForStep(deps: Deps, id: string, nonce: stri
   if (!interaction || !isOverdue(interaction.grant, interaction, now)) return interaction
   if (!(await expireOverdueGrant(deps.sql, interaction.grant.id, now))) return findInteraction(deps.sql, id, nonce)
   deps.log.info({ grantId: interaction.grant.id }, 'grant finalized: interaction expired')
+  deps.metrics.grant('expired')
   return { ...interaction, grant: { ...interaction.grant, state: 'finalized', finalizedReason: 'expired', finalizedAt: now, updatedAt: now } }
 }

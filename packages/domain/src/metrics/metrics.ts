@@ -2,8 +2,8 @@
 // names events; the web app counts them (apps/web/src/server/metrics.ts, prom-client). Every method is cheap and
 // synchronous: it is called on the request path.
 
-/** What became of a grant: issued a token, waits for interaction, approved or rejected by its owner, revoked. */
-export type GrantOutcome = 'issued' | 'pending' | 'approved' | 'rejected' | 'revoked'
+/** What became of a grant: issued a token, waits for interaction, approved or rejected by its owner, revoked, expired unanswered. */
+export type GrantOutcome = 'issued' | 'pending' | 'approved' | 'rejected' | 'revoked' | 'expired'
 
 /**
  * The check of an HTTP message signature that refused a request (docs/protocol.md §4.2): the signature headers'
@@ -26,6 +26,7 @@ export type OutboundFetchOutcome = 'ok' | 'refused_address' | 'failed' | 'bad_re
 export type RateLimitName =
   | 'grant_per_ip'
   | 'grant_per_client'
+  | 'grant_directed_identities'
   | 'introspection_secret_failures'
   | 'idp_secret_failures'
   | 'sign_in'

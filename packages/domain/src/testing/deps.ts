@@ -54,6 +54,7 @@ export function testConfig(overrides: Partial<GnapConfig> = {}): GnapConfig {
     trustProxy: false,
     trustedProxyHops: 1,
     shutdownGraceSeconds: 8,
+    shutdownDelaySeconds: 0,
     ...overrides,
   }
 }
