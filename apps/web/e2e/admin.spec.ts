@@ -43,6 +43,7 @@ test.describe('admin console', () => {
           issued: 'Issued',
           revoked: 'Revoked',
           rejected: 'Rejected',
+          expired: 'Expired',
         }),
       )
       const tokens = page.getByRole('region', { name: 'Access tokens', exact: true })

@@ -17,6 +17,9 @@ import { sleep } from '../test/support/world'
 import { ALICE, ALICE_WALLET, BOB, outgoingGrantAccess, type ConsentWorld } from './support/consent-world'
 import { expect, signIn, test } from './support/fixtures'
 
+/** An administrator of this spec only: other specs on the same server create the shared one. */
+const SUBJECT_ADMIN = { email: 'subject-spec@example.com', password: ADMIN.password }
+
 const SCREENSHOTS = path.resolve(import.meta.dirname, '../test-results/screenshots')
 const PHONE = { width: 390, height: 844 }
 
@@ -161,13 +164,13 @@ test.describe('subject requests on the built-in consent screen', () => {
     const store = await openStore(`file:${world.server.dbFile}`)
     let grantId: string
     try {
-      await createAdmin(store.sql, ADMIN)
+      await createAdmin(store.sql, SUBJECT_ADMIN)
       grantId = (await store.prisma.grant.findUniqueOrThrow({ where: { continueId } })).id
     } finally {
       await store.close()
     }
 
-    await signInAsAdmin(page, world.server.url)
+    await signInAsAdmin(page, world.server.url, SUBJECT_ADMIN)
     await expect(page).toHaveURL(`${world.server.url}admin`)
     await page.goto(`${world.server.url}admin/grants/${grantId}`)
     const subjects = page.getByRole('region', { name: 'Wallet addresses to confirm (1)' })

@@ -36,7 +36,7 @@ const DAY_S = 86_400
 
 /** What `seedConsole` wrote, as the overview must count it (grants requested in the last 30 days, by state now). */
 export const SEEDED_COUNTS = {
-  grants: { total: 7, pending: 1, approved: 1, issued: 3, revoked: 1, rejected: 1 },
+  grants: { total: 7, pending: 1, approved: 1, issued: 3, revoked: 1, rejected: 1, expired: 0 },
   // Issued: 2 incoming + 1 quote + the SDK's first token and its 2 rotations. Expired: the two incoming tokens,
   // issued three days ago and never rotated or revoked.
   tokens: { issued: 6, rotated: 2, revoked: 1, expired: 2 },
@@ -74,7 +74,9 @@ async function seedConsole(store: Store, serverUrl: string): Promise<void> {
   const deps: Deps = {
     sql: store.sql,
     reads: store.reads,
-    config: testConfig({ authServerUrl: serverUrl, waitSeconds: 1 }),
+    // Interactions live for a month: the pending grant, requested two days ago, is still waiting for its owner (a
+    // grant whose interaction ran out is finalized as expired at the console's first look, docs/protocol.md §3).
+    config: testConfig({ authServerUrl: serverUrl, waitSeconds: 1, interactionExpirySeconds: 30 * DAY_S }),
     clock: () => new Date(clock.now.getTime()),
     log: createLogger('silent'),
     walletAddresses,
