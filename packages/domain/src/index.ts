@@ -177,3 +177,18 @@ export {
   type ApiKeyStatus,
   type ApiKeyCaller,
 } from './api-key/api-keys'
+export {
+  WEBHOOK_EVENT_TYPES,
+  TEST_EVENT_TYPE,
+  WebhookEventTypeSchema,
+  EVENT_DATA_SCHEMAS,
+  eventBodySchema,
+  type WebhookEventType,
+  type AnyEventType,
+  type EventActor,
+} from './webhook/webhook-events'
+export { startWebhookWorker, runDeliveryPass, LEASE_MS, POLL_MS, type WebhookWorker, type DeliveryOptions } from './webhook/deliver-webhooks'
+export { ATTEMPT_TIMEOUT_MS, RETRY_WINDOW_MS, retryDelayMs, afterFailedAttempt } from './webhook/delivery-schedule'
+export { signWebhook, newWebhookSecret } from './webhook/webhook-signing'
+export { undeliveredSummary } from './webhook/outbox.repo'
+export { createGuardedFetch, RefusedAddressError } from './client/guarded-fetch'

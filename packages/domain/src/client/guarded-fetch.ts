@@ -23,7 +23,7 @@ export class RefusedAddressError extends Error {
 }
 
 /**
- * A `fetch` for GET requests that connects only to public unicast addresses or to the `allowedNetworks` (CIDR
+ * A `fetch` for GET requests (and POSTs of a string body: webhook deliveries) that connects only to public unicast addresses or to the `allowedNetworks` (CIDR
  * texts). It never follows a redirect (the caller sees the 3xx), and does not decompress.
  */
 export function createGuardedFetch(allowedNetworks: readonly string[]): typeof fetch {
@@ -82,7 +82,11 @@ export function createGuardedFetch(allowedNetworks: readonly string[]): typeof f
         },
       )
       req.on('error', reject)
-      req.end()
+      if (init?.body !== undefined && init.body !== null && typeof init.body !== 'string') {
+        req.destroy()
+        return reject(new TypeError('only a string body is supported'))
+      }
+      req.end(init?.body ?? undefined)
     })) as typeof fetch
 }
 

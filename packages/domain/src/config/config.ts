@@ -176,6 +176,20 @@ export const EnvSchema = z
       defaultText: 'loopback outside production',
       production: 'default: none',
     }),
+    // Webhooks (docs/webhooks.md): how long delivered and failed deliveries are kept, and where endpoints may be.
+    WEBHOOK_RETENTION_DAYS: z.coerce.number().int().positive().max(3650).default(7).meta({
+      description: 'Events whose every delivery succeeded (or that no endpoint subscribed to) are deleted this many days after they happened.',
+    }),
+    WEBHOOK_FAILED_RETENTION_DAYS: z.coerce.number().int().positive().max(3650).default(30).meta({
+      description:
+        'A delivery that failed (retried for about 24 hours without a 2xx) is kept this many days after its last attempt, for the console\'s log and a replay; then deleted.',
+    }),
+    WEBHOOK_ALLOWED_NETWORKS: networks.meta({
+      description:
+        'Comma-separated networks (CIDR) webhook endpoints may be in besides public addresses, e.g. `10.0.0.0/8`; empty means none. Checked when an endpoint is saved and at every delivery (docs/webhooks.md).',
+      defaultText: 'loopback outside production',
+      production: 'default: none; endpoints must be `https:`',
+    }),
     // SQLite only: FULL (the default) syncs the write-ahead log at every commit, so a commit survives a power loss or
     // an OS crash; NORMAL syncs it only at checkpoints, faster, but the last commits can be lost (docs/protocol.md §9).
     SQLITE_SYNCHRONOUS: z
@@ -282,6 +296,14 @@ export interface GnapConfig {
   trustProxy: boolean
   /** With trustProxy: the X-Forwarded-For entry this many from the right is the caller (1 = the last). */
   trustedProxyHops: number
+  /** Days an event whose deliveries all succeeded is kept (docs/webhooks.md). */
+  webhookRetentionDays: number
+  /** Days a failed delivery is kept after its last attempt. */
+  webhookFailedRetentionDays: number
+  /** CIDR networks webhook endpoints may be in besides public addresses (docs/webhooks.md). */
+  webhookAllowedNetworks: string[]
+  /** Whether `http:` endpoints are accepted: outside production only. */
+  webhookAllowHttp: boolean
   /** On SIGTERM/SIGINT: how long requests in flight may take to finish before the process exits (docs/protocol.md §2.19). */
   shutdownGraceSeconds: number
   /** Seconds a stopping process keeps serving, not ready, before it drains (docs/protocol.md §2.19). */
@@ -315,6 +337,10 @@ export function configFromEnv(env: Env): GnapConfig {
     apiKeyCallsPerMinute: env.RATE_LIMIT_API_KEY_CALLS_PER_MINUTE,
     trustProxy: env.TRUST_PROXY,
     trustedProxyHops: env.TRUSTED_PROXY_HOPS,
+    webhookRetentionDays: env.WEBHOOK_RETENTION_DAYS,
+    webhookFailedRetentionDays: env.WEBHOOK_FAILED_RETENTION_DAYS,
+    webhookAllowedNetworks: env.WEBHOOK_ALLOWED_NETWORKS ?? (env.NODE_ENV === 'production' ? [] : [...LOOPBACK_NETWORKS]),
+    webhookAllowHttp: env.NODE_ENV !== 'production',
     shutdownGraceSeconds: env.SHUTDOWN_GRACE_SECONDS,
     shutdownDelaySeconds: env.SHUTDOWN_DELAY_SECONDS,
   }

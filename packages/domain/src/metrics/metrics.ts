@@ -34,6 +34,12 @@ export type RateLimitName =
   | 'api_key'
   | 'set_password'
 
+/**
+ * How one webhook delivery attempt ended (docs/webhooks.md): `delivered` (a 2xx), `retrying` (it failed and will be
+ * tried again), `failed` (it failed and the retry window is over: given up).
+ */
+export type WebhookDeliveryOutcome = 'delivered' | 'retrying' | 'failed'
+
 export interface Metrics {
   /** `count` grants (default 1) reached `outcome`. */
   grant(outcome: GrantOutcome, count?: number): void
@@ -47,6 +53,8 @@ export interface Metrics {
   signatureFailure(check: SignatureCheck): void
   outboundFetch(kind: OutboundFetchKind, outcome: OutboundFetchOutcome, seconds: number): void
   rateLimited(limit: RateLimitName): void
+  /** A webhook delivery attempt ended; `seconds` from the event to this attempt's end. */
+  webhookDelivery(outcome: WebhookDeliveryOutcome, seconds: number): void
 }
 
 const nothing = (): void => undefined
@@ -61,4 +69,5 @@ export const noMetrics: Metrics = Object.freeze({
   signatureFailure: nothing,
   outboundFetch: nothing,
   rateLimited: nothing,
+  webhookDelivery: nothing,
 })

@@ -55,6 +55,10 @@ export function testConfig(overrides: Partial<GnapConfig> = {}): GnapConfig {
     trustedProxyHops: 1,
     shutdownGraceSeconds: 8,
     shutdownDelaySeconds: 0,
+    webhookRetentionDays: 7,
+    webhookFailedRetentionDays: 30,
+    webhookAllowedNetworks: [],
+    webhookAllowHttp: false,
     ...overrides,
   }
 }

@@ -1,0 +1,162 @@
+import { randomBytes } from 'node:crypto'
+import { z } from 'zod'
+import { AccessItemSchema, type AccessItem } from '../access/access.wire'
+import { thumbprintOfClient } from '../client/client-instance'
+
+// The events the server tells webhook endpoints of (docs/webhooks.md): their types, who caused them, and the JSON
+// body each is sent as. Pure: the outbox (outbox.repo.ts) stores what `eventBody` builds.
+//
+// A body carries ids, access items, an actor and a time; never a token value, a continuation token, an interact_ref
+// or a secret. The schemas below are strict, and the outbox parses every body with them before storing it, so a
+// field that is not listed here cannot be written.
+
+export const WEBHOOK_EVENT_TYPES = [
+  'grant.approved',
+  'grant.rejected',
+  'grant.issued',
+  'grant.revoked',
+  'grant.expired',
+  'access_token.rotated',
+  'access_token.revoked',
+  'client.blocked',
+  'client.unblocked',
+  'subject.confirmed',
+] as const
+
+export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number]
+
+/** The type of "Send a test event": sent to one endpoint on request, whatever it subscribes to. */
+export const TEST_EVENT_TYPE = 'webhook.test'
+
+export const WebhookEventTypeSchema = z.enum(WEBHOOK_EVENT_TYPES)
+
+/**
+ * Who caused the change: the client instance (its own request), the resource owner (consent, `/account`), an
+ * administrator in the console, a back end with an API key, or retention (the server's own timekeeping: an
+ * interaction that ran out). `id` names them where there is an id: an owner's or administrator's id, an API key's
+ * id; a client is named by the `client` of the body.
+ */
+export const ActorSchema = z.strictObject({
+  type: z.enum(['client', 'owner', 'administrator', 'api_key', 'retention']),
+  id: z.string().optional(),
+})
+export type EventActor = z.infer<typeof ActorSchema>
+
+/** A client instance: by its wallet address, or for a directed identity by its key's RFC 7638 thumbprint. */
+export const EventClientSchema = z.union([
+  z.strictObject({ wallet_address: z.string() }),
+  z.strictObject({ key_thumbprint: z.string() }),
+])
+export type EventClient = z.infer<typeof EventClientSchema>
+
+/** The client as a grant stores it (a wallet address, or a thumbprint URI) in an event's words. */
+export function eventClient(storedClient: string): EventClient {
+  const thumbprint = thumbprintOfClient(storedClient)
+  return thumbprint === null ? { wallet_address: storedClient } : { key_thumbprint: thumbprint }
+}
+
+const GrantPartSchema = z.strictObject({
+  id: z.string(),
+  client: EventClientSchema,
+  /** The access items exactly as the grant request wrote them (auth-server.yaml `access`). */
+  access: z.array(AccessItemSchema),
+})
+
+const TokenPartSchema = z.strictObject({
+  /** The token's management id: the last segment of its `manage` URI. Never its value. */
+  manage_id: z.string(),
+})
+
+const time = z.iso.datetime()
+
+/** The `data` of each event type. */
+export const EVENT_DATA_SCHEMAS = {
+  'grant.approved': z.strictObject({ grant: GrantPartSchema, actor: ActorSchema }),
+  'grant.rejected': z.strictObject({ grant: GrantPartSchema, actor: ActorSchema }),
+  'grant.issued': z.strictObject({
+    grant: GrantPartSchema,
+    /** The grant's first token; absent for a grant that asked only for a subject. */
+    access_token: TokenPartSchema.optional(),
+    actor: ActorSchema,
+  }),
+  'grant.revoked': z.strictObject({
+    grant: GrantPartSchema,
+    /** How many live tokens were revoked with it. */
+    revoked_tokens: z.number().int().min(0),
+    actor: ActorSchema,
+  }),
+  'grant.expired': z.strictObject({ grant: GrantPartSchema, actor: ActorSchema }),
+  'access_token.rotated': z.strictObject({
+    grant: GrantPartSchema,
+    /** The token that was replaced, and its successor. */
+    access_token: TokenPartSchema,
+    previous_access_token: TokenPartSchema,
+    actor: ActorSchema,
+  }),
+  'access_token.revoked': z.strictObject({ grant: GrantPartSchema, access_token: TokenPartSchema, actor: ActorSchema }),
+  'client.blocked': z.strictObject({
+    client: EventClientSchema,
+    /** Grants revoked by the block; each also has its own grant.revoked event. */
+    revoked_grants: z.number().int().min(0),
+    actor: ActorSchema,
+  }),
+  'client.unblocked': z.strictObject({ client: EventClientSchema, actor: ActorSchema }),
+  'subject.confirmed': z.strictObject({
+    grant: GrantPartSchema,
+    /** The subject identifiers the owner confirmed and the client received (auth-server.yaml `sub_ids`). */
+    sub_ids: z.array(z.strictObject({ id: z.string(), format: z.string() })),
+    actor: ActorSchema,
+  }),
+  [TEST_EVENT_TYPE]: z.strictObject({ endpoint_id: z.string(), actor: ActorSchema }),
+} as const satisfies Record<WebhookEventType | typeof TEST_EVENT_TYPE, z.ZodType>
+
+export type AnyEventType = keyof typeof EVENT_DATA_SCHEMAS
+export type EventData<T extends AnyEventType> = z.input<(typeof EVENT_DATA_SCHEMAS)[T]>
+
+/** The body of one event: `id` is also the `webhook-id` header, the key receivers deduplicate on. */
+export function eventBodySchema<T extends AnyEventType>(type: T) {
+  return z.strictObject({ id: z.string(), type: z.literal(type), timestamp: time, data: EVENT_DATA_SCHEMAS[type] })
+}
+
+export interface EventBody {
+  id: string
+  type: AnyEventType
+  timestamp: string
+  data: unknown
+}
+
+/**
+ * Builds and checks one event's body. Throws when the data has a member its type does not list: a secret cannot
+ * reach the outbox through a careless spread.
+ */
+export function eventBody<T extends AnyEventType>(id: string, type: T, at: Date, data: EventData<T>): EventBody {
+  return eventBodySchema(type).parse({ id, type, timestamp: at.toISOString(), data }) as EventBody
+}
+
+/** The part of an event about a grant. */
+export const grantPart = (grant: { id: string; client: string }, access: readonly AccessItem[]) => ({
+  id: grant.id,
+  client: eventClient(grant.client),
+  access: [...access],
+})
+
+let lastMs = 0
+let counter = 0
+
+/**
+ * An event id that sorts by creation within a process: `evt_`, the milliseconds and a counter in hex, then random
+ * bits. Events of one grant are ordered by their time, then by this id (outbox.repo.ts).
+ */
+export function newEventId(): string {
+  const ms = Date.now()
+  if (ms === lastMs) counter += 1
+  else {
+    lastMs = ms
+    counter = 0
+  }
+  return `evt_${ms.toString(16).padStart(12, '0')}${(counter & 0xffffff).toString(16).padStart(6, '0')}${randomBytes(8).toString('hex')}`
+}
+
+/** An administrator or an API key, as events name them. */
+export const consoleEventActor = (actor: { kind: 'admin' | 'apiKey'; id: string }): EventActor =>
+  actor.kind === 'admin' ? { type: 'administrator', id: actor.id } : { type: 'api_key', id: actor.id }
