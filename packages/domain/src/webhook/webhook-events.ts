@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto'
 import { z } from 'zod'
 import { AccessItemSchema, type AccessItem } from '../access/access.wire'
 import { thumbprintOfClient } from '../client/client-instance'
+import { TEST_EVENT_TYPE, WEBHOOK_EVENT_TYPES, type WebhookEventType } from './event-types'
 
 // The events the server tells webhook endpoints of (docs/webhooks.md): their types, who caused them, and the JSON
 // body each is sent as. Pure: the outbox (outbox.repo.ts) stores what `eventBody` builds.
@@ -10,23 +11,7 @@ import { thumbprintOfClient } from '../client/client-instance'
 // or a secret. The schemas below are strict, and the outbox parses every body with them before storing it, so a
 // field that is not listed here cannot be written.
 
-export const WEBHOOK_EVENT_TYPES = [
-  'grant.approved',
-  'grant.rejected',
-  'grant.issued',
-  'grant.revoked',
-  'grant.expired',
-  'access_token.rotated',
-  'access_token.revoked',
-  'client.blocked',
-  'client.unblocked',
-  'subject.confirmed',
-] as const
-
-export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number]
-
-/** The type of "Send a test event": sent to one endpoint on request, whatever it subscribes to. */
-export const TEST_EVENT_TYPE = 'webhook.test'
+export { WEBHOOK_EVENT_TYPES, TEST_EVENT_TYPE, type WebhookEventType } from './event-types'
 
 export const WebhookEventTypeSchema = z.enum(WEBHOOK_EVENT_TYPES)
 
