@@ -106,6 +106,12 @@ export async function claimDueDeliveries(
   db: SqlRunner & { readonly dialect: 'sqlite' | 'postgresql' },
   input: { owner: string; now: Date; leaseUntil: Date; take: number },
 ): Promise<ClaimedDelivery[]> {
+  // A read first: an idle worker polls often, and an UPDATE takes SQLite's write lock even when it matches nothing.
+  const due = await db.all<{ one: number }>(
+    `SELECT 1 AS "one" FROM "WebhookDelivery" WHERE "state" = 'pending' AND "nextAttemptAt" <= $1 AND ("leaseUntil" IS NULL OR "leaseUntil" < $1) LIMIT 1`,
+    [input.now],
+  )
+  if (due.length === 0) return []
   const lock = db.dialect === 'postgresql' ? 'FOR UPDATE OF d SKIP LOCKED' : ''
   const claimed = await db.all<{ id: string }>(
     `UPDATE "WebhookDelivery" SET "leaseOwner" = $1, "leaseUntil" = $2
