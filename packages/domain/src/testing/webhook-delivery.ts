@@ -1,0 +1,91 @@
+import type { TestDeps } from './deps'
+import { TEST_CLIENT } from './deps'
+import { newId } from '../secrets'
+import { recordEvent } from '../webhook/outbox.repo'
+import { newWebhookSecret } from '../webhook/webhook-signing'
+import type { WebhookEventType } from '../webhook/event-types'
+
+// Webhook delivery tests: endpoints arranged with plain SQL (the management use cases have tests of their own),
+// events recorded through the outbox as a use case records them, and a fake `fetch` that stands for the receiver.
+
+export interface TestEndpoint {
+  id: string
+  url: string
+  secret: string
+}
+
+/** An endpoint subscribed to `eventTypes` (grant.revoked by default), enabled unless `disabled`. */
+export async function addWebhookEndpoint(
+  t: Pick<TestDeps, 'sql' | 'clock'>,
+  opts: {
+    url?: string
+    eventTypes?: readonly WebhookEventType[]
+    secret?: string
+    previousSecret?: string
+    previousSecretUntil?: Date
+    disabled?: boolean
+  } = {},
+): Promise<TestEndpoint> {
+  const id = newId()
+  const url = opts.url ?? `https://hooks.example/${id}`
+  const secret = opts.secret ?? newWebhookSecret()
+  await t.sql.run(
+    `INSERT INTO "WebhookEndpoint" ("id", "url", "secret", "previousSecret", "previousSecretUntil", "disabledAt", "createdBy", "createdAt", "updatedAt")
+     VALUES ($1, $2, $3, $4, $5, $6, 'admin-1', $7, $7)`,
+    [id, url, secret, opts.previousSecret ?? null, opts.previousSecretUntil ?? null, opts.disabled ? t.clock.now : null, t.clock.now],
+  )
+  for (const type of opts.eventTypes ?? ['grant.revoked']) {
+    await t.sql.run(`INSERT INTO "WebhookSubscription" ("endpointId", "eventType") VALUES ($1, $2)`, [id, type])
+  }
+  return { id, url, secret }
+}
+
+/** Records a `grant.revoked` event of `grantId` in a transaction of its own, at the fake clock's time; its event id. */
+export function recordGrantRevoked(t: Pick<TestDeps, 'sql' | 'clock'>, grantId: string): Promise<string> {
+  return t.sql.transaction((tx) =>
+    recordEvent(
+      tx,
+      {
+        type: 'grant.revoked',
+        grantId,
+        data: { grant: { id: grantId, client: { wallet_address: TEST_CLIENT }, access: [] }, revoked_tokens: 1, actor: { type: 'client' } },
+      },
+      t.clock.now,
+    ),
+  )
+}
+
+/** One request the fake receiver got. */
+export interface ReceivedRequest {
+  url: string
+  method: string
+  headers: Record<string, string>
+  body: string
+  redirect: RequestRedirect | undefined
+  signal: AbortSignal | undefined
+  /** The `webhook-id` header: the event id. */
+  eventId: string
+}
+
+export type Answer = (request: ReceivedRequest) => Response | Promise<Response>
+
+/** A `fetch` that records every request and answers with `answer` (200 by default). */
+export function fakeReceiver(answer: Answer = () => new Response('ok')): { fetch: typeof fetch; received: ReceivedRequest[] } {
+  const received: ReceivedRequest[] = []
+  const fakeFetch = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
+    if (typeof init?.body !== 'string') throw new Error('the webhook body is not a string')
+    const headers = Object.fromEntries(new Headers(init.headers).entries())
+    const request: ReceivedRequest = {
+      url: input instanceof Request ? input.url : String(input),
+      method: init.method ?? 'GET',
+      headers,
+      body: init.body,
+      redirect: init.redirect,
+      signal: init.signal ?? undefined,
+      eventId: headers['webhook-id'] ?? '',
+    }
+    received.push(request)
+    return answer(request)
+  }
+  return { fetch: fakeFetch as typeof fetch, received }
+}
