@@ -192,3 +192,36 @@ export { ATTEMPT_TIMEOUT_MS, RETRY_WINDOW_MS, retryDelayMs, afterFailedAttempt }
 export { signWebhook, newWebhookSecret } from './webhook/webhook-signing'
 export { undeliveredSummary } from './webhook/outbox.repo'
 export { createGuardedFetch, RefusedAddressError } from './client/guarded-fetch'
+export {
+  createWebhookEndpoint,
+  updateWebhookEndpoint,
+  setWebhookEndpointEnabled,
+  rotateWebhookSecret,
+  deleteWebhookEndpoint,
+  sendTestEvent,
+  listWebhookEndpoints,
+  getWebhookEndpoint,
+  listWebhookDeliveries,
+  replayDelivery,
+  checkWebhookUrl,
+  resolveHost,
+  CreateWebhookEndpointInputSchema,
+  UpdateWebhookEndpointInputSchema,
+  SetWebhookEndpointEnabledInputSchema,
+  RotateWebhookSecretInputSchema,
+  WebhookEndpointIdInputSchema,
+  ListWebhookDeliveriesInputSchema,
+  ReplayWebhookDeliveryInputSchema,
+  DELIVERY_STATES,
+  MAX_WEBHOOK_ENDPOINTS,
+  MAX_WEBHOOK_URL_LENGTH,
+  MAX_WEBHOOK_DESCRIPTION_LENGTH,
+  MAX_SECRET_OVERLAP_HOURS,
+  DEFAULT_SECRET_OVERLAP_HOURS,
+  DELIVERY_PAGE_MAX,
+  type HostResolver,
+  type WebhookEndpointView,
+  type WebhookDeliveryView,
+  type WebhookDeliveryPage,
+} from './webhook/manage-webhooks'
+export type { DeliveryState } from './webhook/webhook-endpoint.repo'

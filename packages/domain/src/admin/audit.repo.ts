@@ -39,6 +39,14 @@ export type AuditAction =
   | 'client.unblock'
   | 'api-key.create'
   | 'api-key.revoke'
+  | 'webhook.create'
+  | 'webhook.update'
+  | 'webhook.enable'
+  | 'webhook.disable'
+  | 'webhook.rotate-secret'
+  | 'webhook.delete'
+  | 'webhook.test'
+  | 'webhook.replay'
 
 /** Every action, for the log's filter (an exact action filter must name one of these). */
 export const AUDIT_ACTIONS = [
@@ -73,6 +81,14 @@ export const AUDIT_ACTIONS = [
   'client.unblock',
   'api-key.create',
   'api-key.revoke',
+  'webhook.create',
+  'webhook.update',
+  'webhook.enable',
+  'webhook.disable',
+  'webhook.rotate-secret',
+  'webhook.delete',
+  'webhook.test',
+  'webhook.replay',
 ] as const satisfies readonly AuditAction[]
 
 // An action added to the type but not to the list fails the type check here.
