@@ -10,6 +10,8 @@ import { createSession } from '../session/create-session'
 import { findSession } from '../session/find-session'
 import { deleteExpiredRecords, startRetentionJob } from './retention'
 import { useTestDeps } from '../testing/use-test-deps'
+import { recordEvent } from '../webhook/outbox.repo'
+import { runDeliveryPass } from '../webhook/deliver-webhooks'
 
 // Default settings: tokens live 600 s and dead rows are kept 30 days (ACCESS_TOKEN_DELETION_DAYS).
 const DAY = 86_400
@@ -135,6 +137,8 @@ describe('deleteExpiredRecords: nonces and rate-limit counters', () => {
       signatureNonces: 1,
       rateLimits: 1,
       sessions: 0,
+      webhookEvents: 0,
+      webhookFailedDeliveries: 0,
     })
     expect((await t.db.signatureNonce.findMany()).map((n) => n.nonce)).toEqual(['fresh'])
     expect((await t.db.rateLimit.findMany()).map((r) => r.key)).toEqual(['fresh'])
@@ -155,6 +159,92 @@ describe('deleteExpiredRecords: sessions', () => {
     expect(await findSession(t.sql, 'admin', admin.value, t.clock.now)).not.toBeNull()
     expect(await findSession(t.sql, 'owner', owner.value, t.clock.now)).toBeNull()
     expect(await findSession(t.sql, 'owner', later.value, t.clock.now)).toBeNull()
+  })
+})
+
+describe('deleteExpiredRecords: webhook events and deliveries', () => {
+  // Default settings: WEBHOOK_RETENTION_DAYS 7, WEBHOOK_FAILED_RETENTION_DAYS 30; retries end 24 h after the event.
+  const client = { wallet_address: 'https://wallet.example/app' }
+  const actor = { type: 'administrator' as const, id: 'admin-1' }
+
+  async function endpoint(id: string, types: string[]) {
+    await t.sql.run(
+      `INSERT INTO "WebhookEndpoint" ("id", "url", "secret", "createdBy", "createdAt", "updatedAt") VALUES ($1, $2, 'whsec_dGVzdA==', 'admin-1', $3, $3)`,
+      [id, `https://${id}.example/hooks`, t.clock.now],
+    )
+    for (const type of types) await t.sql.run(`INSERT INTO "WebhookSubscription" ("endpointId", "eventType") VALUES ($1, $2)`, [id, type])
+  }
+  const blocked = () =>
+    t.sql.transaction((tx) =>
+      recordEvent(tx, { type: 'client.blocked', data: { client, revoked_grants: 0, actor }, orderKey: 'client:c1' }, t.clock.now),
+    )
+  const unblocked = () =>
+    t.sql.transaction((tx) => recordEvent(tx, { type: 'client.unblocked', data: { client, actor }, orderKey: 'client:c2' }, t.clock.now))
+  // `ok` answers 200, `down` 500.
+  const deliver = () =>
+    runDeliveryPass(t.deps, {
+      fetch: ((url: URL) => Promise.resolve(new Response(null, { status: url.hostname === 'ok.example' ? 200 : 500 }))) as unknown as typeof fetch,
+      random: () => 0.5,
+    })
+  const eventIds = async () => (await t.db.webhookEvent.findMany({ orderBy: { id: 'asc' } })).map((e) => e.id)
+  const states = async () => (await t.db.webhookDelivery.findMany()).map((d) => `${d.endpointId}:${d.state}`).sort()
+
+  it('deletes delivered events after WEBHOOK_RETENTION_DAYS, failed deliveries after WEBHOOK_FAILED_RETENTION_DAYS, never a pending one', async () => {
+    await endpoint('ok', ['client.blocked', 'client.unblocked'])
+    await endpoint('down', ['client.unblocked'])
+    await endpoint('paused', ['subject.confirmed'])
+    const delivered = await blocked()
+    const failing = await unblocked()
+    await deliver()
+    expect(await states()).toEqual(['down:pending', 'ok:delivered', 'ok:delivered'])
+    // An event of a disabled endpoint stays pending for as long as it is disabled: never deleted.
+    const waiting = await t.sql.transaction((tx) =>
+      recordEvent(
+        tx,
+        {
+          type: 'subject.confirmed',
+          grantId: 'g1',
+          data: { grant: { id: 'g1', client, access: [] }, sub_ids: [], actor: { type: 'client' } },
+        },
+        t.clock.now,
+      ),
+    )
+    await t.sql.run(`UPDATE "WebhookEndpoint" SET "disabledAt" = $1 WHERE "id" = 'paused'`, [t.clock.now])
+
+    t.clock.advance(7 * DAY - 1)
+    expect(await deleteExpiredRecords(t.deps)).toMatchObject({ webhookEvents: 0, webhookFailedDeliveries: 0 })
+    t.clock.advance(2)
+    // The delivered event goes with its delivery; the other waits for its failing delivery.
+    expect(await deleteExpiredRecords(t.deps)).toMatchObject({ webhookEvents: 1, webhookFailedDeliveries: 0 })
+    expect(await eventIds()).toEqual([failing, waiting].sort())
+    expect(await t.db.webhookDelivery.count({ where: { eventId: delivered } })).toBe(0)
+
+    // Past its retry window, the next failed attempt gives up: failed, kept WEBHOOK_FAILED_RETENTION_DAYS from then.
+    expect(await deliver()).toMatchObject({ failed: 1 })
+    t.clock.advance(30 * DAY - 1)
+    expect(await deleteExpiredRecords(t.deps)).toMatchObject({ webhookEvents: 0, webhookFailedDeliveries: 0 })
+    expect(await states()).toEqual(['down:failed', 'ok:delivered', 'paused:pending'])
+    t.clock.advance(2)
+    // The failed delivery goes; then its event, whose other delivery succeeded long ago.
+    expect(await deleteExpiredRecords(t.deps)).toMatchObject({ webhookEvents: 1, webhookFailedDeliveries: 1 })
+    expect(await eventIds()).toEqual([waiting])
+    expect(await states()).toEqual(['paused:pending'])
+
+    t.clock.advance(365 * DAY)
+    await deleteExpiredRecords(t.deps)
+    expect(await eventIds()).toEqual([waiting])
+  })
+
+  it('deletes events that had no endpoint, and many in batches', async () => {
+    await endpoint('ok', ['client.blocked'])
+    for (let i = 0; i < 3; i++) await blocked()
+    for (let i = 0; i < 2; i++) await unblocked()
+    // One client's events go out one after the other: a pass each.
+    while ((await deliver()).claimed > 0);
+    t.clock.advance(7 * DAY + 1)
+    expect(await deleteExpiredRecords(t.deps, { batchSize: 2 })).toMatchObject({ webhookEvents: 5, webhookFailedDeliveries: 0 })
+    expect(await t.db.webhookEvent.count()).toBe(0)
+    expect(await t.db.webhookDelivery.count()).toBe(0)
   })
 })
 

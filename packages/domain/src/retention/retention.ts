@@ -5,6 +5,7 @@ import { deleteExpiredSignatureNonces } from '../client/signature-nonce.repo'
 import { deleteRateLimitsBefore } from '../rate-limit/rate-limit.repo'
 import { deleteExpiredSessions } from '../session/session.repo'
 import { expireOverdueGrants } from '../grant/expire-grants'
+import { deleteOldWebhookRows } from '../webhook/outbox.repo'
 
 /** Rows deleted per transaction: short write transactions, so requests never wait long for SQLite's one writer. */
 const RETENTION_BATCH_SIZE = 500
@@ -16,6 +17,10 @@ interface RetentionResult {
   signatureNonces: number
   rateLimits: number
   sessions: number
+  /** Webhook events whose deliveries all succeeded, older than WEBHOOK_RETENTION_DAYS, with their deliveries. */
+  webhookEvents: number
+  /** Failed webhook deliveries whose last attempt is older than WEBHOOK_FAILED_RETENTION_DAYS. */
+  webhookFailedDeliveries: number
 }
 
 const DAY_MS = 86_400_000
@@ -27,7 +32,10 @@ const DAY_MS = 86_400_000
  * - access tokens dead (expired, rotated or revoked) for longer than ACCESS_TOKEN_DELETION_DAYS;
  * - signature nonces past their expiry (the signature window has closed, a replay fails on `created`);
  * - rate-limit counters of windows that ended (older than the longest supported window);
- * - owners' and administrators' sessions past their expiry (a session is refused once expired; its row only lingered).
+ * - owners' and administrators' sessions past their expiry (a session is refused once expired; its row only lingered);
+ * - webhook events older than WEBHOOK_RETENTION_DAYS whose deliveries all succeeded (or that had none), with their
+ *   deliveries, and failed deliveries not replayed within WEBHOOK_FAILED_RETENTION_DAYS of their last attempt
+ *   (docs/webhooks.md). A pending delivery and its event are never deleted.
  * Grants, their access items and interactions are never deleted.
  *
  * Rotation chains: a successor's `previousId` names the token it replaced. A dead predecessor is deleted anyway
@@ -44,7 +52,17 @@ export async function deleteExpiredRecords(deps: Deps, opts: { batchSize?: numbe
   const now = deps.clock()
   const tokenCutoff = new Date(now.getTime() - deps.config.accessTokenDeletionDays * DAY_MS)
   const rateLimitCutoff = new Date(now.getTime() - MAX_RATE_LIMIT_WINDOW_SECONDS * 1000)
-  const result: RetentionResult = { expiredGrants: 0, accessTokens: 0, signatureNonces: 0, rateLimits: 0, sessions: 0 }
+  const webhookCutoff = new Date(now.getTime() - deps.config.webhookRetentionDays * DAY_MS)
+  const webhookFailedCutoff = new Date(now.getTime() - deps.config.webhookFailedRetentionDays * DAY_MS)
+  const result: RetentionResult = {
+    expiredGrants: 0,
+    accessTokens: 0,
+    signatureNonces: 0,
+    rateLimits: 0,
+    sessions: 0,
+    webhookEvents: 0,
+    webhookFailedDeliveries: 0,
+  }
   result.expiredGrants = await expireOverdueGrants(deps, { batchSize })
 
   for (;;) {
@@ -58,7 +76,18 @@ export async function deleteExpiredRecords(deps: Deps, opts: { batchSize?: numbe
   result.rateLimits = await deleteInBatches(batchSize, () => deleteRateLimitsBefore(deps.sql, rateLimitCutoff, batchSize))
   result.sessions = await deleteInBatches(batchSize, () => deleteExpiredSessions(deps.sql, now, batchSize))
 
-  if (result.accessTokens + result.signatureNonces + result.rateLimits + result.sessions > 0)
+  // An event and its deliveries go together, in one transaction per batch.
+  for (;;) {
+    const deleted = await deps.sql.transaction((tx) =>
+      deleteOldWebhookRows(tx, { cutoff: webhookCutoff, failedCutoff: webhookFailedCutoff, take: batchSize }),
+    )
+    result.webhookEvents += deleted.events
+    result.webhookFailedDeliveries += deleted.deliveries
+    if (deleted.events < batchSize && deleted.deliveries < batchSize) break
+    await yieldToRequests()
+  }
+
+  if (result.accessTokens + result.signatureNonces + result.rateLimits + result.sessions + result.webhookEvents + result.webhookFailedDeliveries > 0)
     deps.log.info({ ...result }, 'retention: deleted expired records')
   return result
 }
