@@ -1,10 +1,10 @@
 import cluster from 'node:cluster'
-import { startRetentionJob } from '@gnap/domain'
+import { createGuardedFetch, startRetentionJob, startWebhookWorker } from '@gnap/domain'
 import { getDeps } from './server/deps'
 import { refuseForbiddenMethods } from './server/forbidden-methods'
 import { startIntrospectionListener } from './server/introspection-listener'
 import { startMetricsListener } from './server/metrics-endpoint'
-import { installProcessEdge, stopGracefullyOnSignals } from './server/process-edge'
+import { installProcessEdge, stopGracefullyOnSignals, stopWhenStopping } from './server/process-edge'
 
 /**
  * Validates the settings and opens the database, so a bad setting stops the server with a message naming it
@@ -22,6 +22,12 @@ export async function registerNode(): Promise<void> {
     // Deletes dead token rows, expired signature nonces and old rate-limit counters in small batches, in the
     // background of this process (unref'd timers: they never hold a shutdown).
     startRetentionJob(deps)
+    // Webhook deliveries (docs/webhooks.md): every process runs a worker, under the launcher one per worker process;
+    // leases keep two of them from sending one attempt at once. Deliveries obey WEBHOOK_ALLOWED_NETWORKS as wallet
+    // address fetches obey theirs. A graceful stop ends its claims at the signal and lets the attempts it is sending
+    // finish (each takes at most 5 s); a killed process leaves its leases to run out, and another worker sends again.
+    const webhooks = startWebhookWorker(deps, { fetch: createGuardedFetch(deps.config.webhookAllowedNetworks) })
+    stopWhenStopping((graceMs) => webhooks.stop(graceMs))
     // INTROSPECTION_PORT set: resource servers' POST / on that port too (docs/protocol.md §2.6). An address that
     // cannot be taken stops this process like a bad setting.
     const listener = await startIntrospectionListener(deps)

@@ -1,5 +1,5 @@
 import path from 'node:path'
-import { createLogger, isDatabaseUnavailable, noMetrics, openStore, walletAddressResolverFor, type Deps } from '@gnap/domain'
+import { createLogger, isDatabaseUnavailable, noMetrics, openStore, undeliveredSummary, walletAddressResolverFor, type Deps } from '@gnap/domain'
 import { readConfig } from '../env'
 import { createWebMetrics } from './metrics'
 
@@ -13,7 +13,13 @@ async function buildDeps(): Promise<Deps> {
   const log = createLogger(env.LOG_LEVEL)
   const store = await openStore(env.DATABASE_URL ?? defaultDatabaseUrl(), { sqliteSynchronous: env.SQLITE_SYNCHRONOUS })
   // Counted only when something can scrape them (METRICS_SECRET or METRICS_PORT).
-  const metrics = config.metricsSecrets || config.metricsPort ? createWebMetrics(() => store.sql.pressure()) : noMetrics
+  const metrics =
+    config.metricsSecrets || config.metricsPort
+      ? createWebMetrics(
+          () => store.sql.pressure(),
+          () => undeliveredSummary(store.sql),
+        )
+      : noMetrics
   return {
     sql: store.sql,
     reads: store.reads,

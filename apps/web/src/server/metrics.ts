@@ -2,6 +2,8 @@ import cluster from 'node:cluster'
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client'
 import type { Metrics, OutboundFetchKind, OutboundFetchOutcome, RateLimitName, SignatureCheck, SqlPressure } from '@gnap/domain'
 
+type WebhookDeliveryOutcome = Parameters<Metrics['webhookDelivery']>[0]
+
 // The metrics port of the domain (deps.metrics) counted with prom-client, plus what only the web app sees: requests
 // by route template and status with their latency, and the launcher's fair-turn queue. One registry per process;
 // under the launcher each worker hands its registry to the primary, which sums them (prom-client's cluster
@@ -14,6 +16,13 @@ const LATENCY_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0
 const FETCH_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10]
 /** Waits in the fair-turn queue: a few turns of the event loop, each about TURN_BUDGET_MS. */
 const WAIT_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5]
+/** From an event to its delivery: tens of milliseconds when the receiver keeps up, up to a day of retries. */
+const WEBHOOK_DELAY_BUCKETS = [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300, 900, 3600, 4 * 3600, 24 * 3600]
+/** How long a scrape waits for the database's count of undelivered webhooks before it answers without a new one. */
+const UNDELIVERED_READ_MS = 2_000
+
+/** The webhook deliveries still pending in the database, and the time of the oldest one's event (outbox.repo.ts). */
+export type UndeliveredReader = () => Promise<{ count: number; oldest: Date | null }>
 
 /** One route's requests: counted by method and status, timed by method. */
 export interface RouteMeter {
@@ -43,10 +52,11 @@ export function routeMeter(metrics: Metrics, template: string): RouteMeter {
 
 /**
  * The process's metrics on a registry of its own: the default Node.js metrics (CPU, memory, event-loop lag, GC),
- * the domain's events, the requests, the store's pressure (`pressure`, read at each scrape) and the fair-turn queue.
+ * the domain's events, the requests, the store's pressure (`pressure`, read at each scrape), the webhook outbox
+ * (`undelivered`, read from the database at each scrape) and the fair-turn queue.
  * In a worker of the launcher, the registry is the one the primary collects.
  */
-export function createWebMetrics(pressure: () => SqlPressure): WebMetrics {
+export function createWebMetrics(pressure: () => SqlPressure, undelivered: UndeliveredReader): WebMetrics {
   const registry = new Registry()
   collectDefaultMetrics({ register: registry })
   // 1 in every process: summed over the launcher's workers, the number of processes that answered the scrape.
@@ -145,6 +155,67 @@ export function createWebMetrics(pressure: () => SqlPressure): WebMetrics {
     },
   })
 
+  // Webhooks (docs/webhooks.md): each attempt's outcome, the delay from event to delivery, and the outbox's backlog.
+  const webhookDeliveries = new Counter({
+    name: 'gnap_webhook_deliveries_total',
+    help: 'Webhook delivery attempts by outcome: delivered (a 2xx), retrying (failed, tried again later), failed (failed, retries given up).',
+    labelNames: ['outcome'] as const,
+    registers: [registry],
+  })
+  const webhookOutcomes: Record<WebhookDeliveryOutcome, Counter.Internal> = {
+    delivered: webhookDeliveries.labels('delivered'),
+    retrying: webhookDeliveries.labels('retrying'),
+    failed: webhookDeliveries.labels('failed'),
+  }
+  const webhookDelay = new Histogram({
+    name: 'gnap_webhook_delivery_delay_seconds',
+    help: 'Time from an event (the state change) to the end of the attempt that delivered it.',
+    buckets: WEBHOOK_DELAY_BUCKETS,
+    registers: [registry],
+  })
+  // The backlog is the database's, the same for every process: read at the scrape by each worker, and the launcher's
+  // primary keeps the largest answer instead of summing them ('max'), so N workers do not count it N times. A read
+  // that fails or takes too long leaves the last value (the database being away shows on /readyz and the pool).
+  let backlog: Promise<{ count: number; ageSeconds: number }> | null = null
+  let last = { count: 0, ageSeconds: 0 }
+  const readBacklog = (): Promise<{ count: number; ageSeconds: number }> =>
+    (backlog ??= (async () => {
+      let timer: NodeJS.Timeout | undefined
+      try {
+        const read = await Promise.race([
+          undelivered(),
+          new Promise<null>((resolve) => {
+            timer = setTimeout(() => resolve(null), UNDELIVERED_READ_MS)
+          }),
+        ])
+        if (read) last = { count: read.count, ageSeconds: read.oldest ? Math.max(0, (Date.now() - read.oldest.getTime()) / 1000) : 0 }
+      } catch {
+        // keep the last value
+      } finally {
+        clearTimeout(timer)
+        backlog = null
+      }
+      return last
+    })())
+  new Gauge({
+    name: 'gnap_webhook_undelivered',
+    help: 'Webhook deliveries not yet delivered nor given up (pending), in the database.',
+    aggregator: 'max',
+    registers: [registry],
+    async collect() {
+      this.set((await readBacklog()).count)
+    },
+  })
+  new Gauge({
+    name: 'gnap_webhook_oldest_undelivered_age_seconds',
+    help: 'Age of the event of the oldest pending webhook delivery (0 when none is pending).',
+    aggregator: 'max',
+    registers: [registry],
+    async collect() {
+      this.set((await readBacklog()).ageSeconds)
+    },
+  })
+
   // The launcher's fair turns, when this process runs under it: the queue's length at the scrape, and the wait of
   // each request that had to queue.
   const fairTurns = (globalThis as Record<symbol, FairTurnsStats | undefined>)[FAIR_TURNS]
@@ -199,6 +270,10 @@ export function createWebMetrics(pressure: () => SqlPressure): WebMetrics {
     signatureFailure: (check: SignatureCheck) => child(checkChildren, signatureFailures, check).inc(),
     outboundFetch: (kind: OutboundFetchKind, outcome: OutboundFetchOutcome, seconds: number) => fetches.labels(kind, outcome).observe(seconds),
     rateLimited: (limit: RateLimitName) => child(limitChildren, rateLimited, limit).inc(),
+    webhookDelivery: (outcome: WebhookDeliveryOutcome, seconds: number) => {
+      webhookOutcomes[outcome].inc()
+      if (outcome === 'delivered') webhookDelay.observe(seconds)
+    },
     route(template) {
       let meter = routes.get(template)
       if (meter) return meter

@@ -14,12 +14,20 @@ interface ProcessState {
   /** Requests that are not probes, received and not yet answered (or abandoned). */
   inFlight: number
   servers: Set<http.Server>
+  /** Background work of this process that a graceful stop ends before the exit (the webhook worker). */
+  stoppers: Set<(graceMs: number) => Promise<void>>
 }
 
 const KEY = Symbol.for('gnap.processEdge')
 const state: ProcessState =
   ((globalThis as Record<symbol, unknown>)[KEY] as ProcessState | undefined) ??
-  ((globalThis as Record<symbol, unknown>)[KEY] = { installed: false, draining: false, inFlight: 0, servers: new Set<http.Server>() })
+  ((globalThis as Record<symbol, unknown>)[KEY] = {
+    installed: false,
+    draining: false,
+    inFlight: 0,
+    servers: new Set<http.Server>(),
+    stoppers: new Set<(graceMs: number) => Promise<void>>(),
+  })
 
 /**
  * A server of this process that a graceful stop closes with the others once the requests in flight are done (the
@@ -27,6 +35,15 @@ const state: ProcessState =
  */
 export function closeWhenStopping(server: http.Server): void {
   state.servers.add(server)
+}
+
+/**
+ * Background work that a graceful stop ends: `stop` is called at the signal with the time the stop may take (delay
+ * plus grace), and the process exits once it has resolved and the requests in flight are done, or when that time is
+ * over. The webhook worker stops claiming at once and lets the attempts it is sending finish.
+ */
+export function stopWhenStopping(stop: (graceMs: number) => Promise<void>): void {
+  state.stoppers.add(stop)
 }
 
 /** Whether this process was told to stop (docs/protocol.md §2.19). */
@@ -81,9 +98,13 @@ export function stopGracefullyOnSignals(
     // SHUTDOWN_DELAY_SECONDS: serve on, not ready, until the load balancer has seen it; then drain.
     const deadline = Date.now() + (delaySeconds + graceSeconds) * 1000
     const drainFrom = Date.now() + delaySeconds * 1000
+    // Background work stops at the signal: nothing new is taken on, what is under way finishes within the time left.
+    let stopped = false
+    void Promise.allSettled([...state.stoppers].map((stop) => stop((delaySeconds + graceSeconds) * 1000))).then(() => (stopped = true))
     const check = () => {
-      if ((state.inFlight > 0 || Date.now() < drainFrom) && Date.now() < deadline) return void setTimeout(check, 50)
-      if (state.inFlight > 0) log.warn({ inFlight: state.inFlight }, 'grace period over: exiting with requests in flight')
+      if ((state.inFlight > 0 || !stopped || Date.now() < drainFrom) && Date.now() < deadline) return void setTimeout(check, 50)
+      if (state.inFlight > 0 || !stopped)
+        log.warn({ inFlight: state.inFlight, backgroundStopped: stopped }, 'grace period over: exiting with work in flight')
       else log.info('requests in flight finished: exiting')
       for (const server of state.servers) {
         server.close()
