@@ -1,5 +1,7 @@
 import type { Deps } from '../deps'
 import { revokeGrantInTransaction } from '../grant/revoke-grant'
+import { ownerActor } from '../webhook/grant-events'
+import { consoleEventActor, type EventActor } from '../webhook/webhook-events'
 import { insertAuditEntry } from './audit.repo'
 import { ConsoleError } from './console-error'
 import type { ConsoleActor } from './roles'
@@ -10,17 +12,20 @@ export type GrantRevoker = { kind: 'console'; actor: ConsoleActor } | { kind: 'o
 /** How the audit log names a revoker: an administrator by email, an API key by name, an owner as `owner:<email>`. */
 export const auditActor = (who: GrantRevoker): string => (who.kind === 'console' ? who.actor.label : `owner:${who.email}`)
 
+/** How a grant.revoked event names a revoker: an administrator or an API key by id, an owner by id. */
+export const revokerEventActor = (who: GrantRevoker): EventActor => (who.kind === 'console' ? consoleEventActor(who.actor) : ownerActor(who.id))
+
 /**
  * A person revokes a grant: exactly what DELETE /continue/{id} does (pending or approved → finalized/revoked,
  * finalized/issued → finalized/revoked, every live token revoked; the client's next continue, rotation or
- * introspection fails), with the audit row naming them written in the same transaction. Callers check first that
+ * introspection fails), with the audit row and the grant.revoked event naming them written in the same transaction. Callers check first that
  * `who` may revoke this grant (an administrator any; an owner only a grant on their own wallet addresses).
  * @throws ConsoleError not_found for an unknown grant, conflict for a grant already revoked or rejected
  */
 export async function revokeGrantAs(deps: Deps, input: { grantId: string; who: GrantRevoker }): Promise<{ grantId: string; revokedTokens: number }> {
   const now = deps.clock()
   const result = await deps.sql.transaction(async (tx) => {
-    const revocation = await revokeGrantInTransaction(tx, input.grantId, now)
+    const revocation = await revokeGrantInTransaction(tx, input.grantId, now, revokerEventActor(input.who))
     if (revocation.outcome === 'revoked') {
       await insertAuditEntry(tx, {
         actor: auditActor(input.who),

@@ -1,12 +1,17 @@
 import type { Deps } from '../deps'
 import { findTokenByManagementId, revokeLiveTokens } from '../access-token/access-token.repo'
+import { findAccessItems } from '../access/access.repo'
+import { recordEvent } from '../webhook/outbox.repo'
+import { tokenRevokedEvent } from '../webhook/grant-events'
+import { consoleEventActor } from '../webhook/webhook-events'
 import { insertAuditEntry } from './audit.repo'
 import { ConsoleError } from './console-error'
 import type { ConsoleActor } from './roles'
 
 /**
  * An administrator revokes one token, live or expired (as DELETE /token/{id} does: an expired token could still be
- * rotated back to life); its grant is left as it is. The audit row is written in the same transaction.
+ * rotated back to life); its grant is left as it is. The audit row and the access_token.revoked event are written in
+ * the same transaction.
  * @throws ConsoleError not_found for an unknown management id, conflict for a token already rotated or revoked
  */
 export async function adminRevokeToken(
@@ -29,6 +34,7 @@ export async function adminRevokeToken(
       detail: `of grant ${token.grantId}`,
       now,
     })
+    await recordEvent(tx, tokenRevokedEvent(token.grant, await findAccessItems(tx, token.grantId), token.managementId, consoleEventActor(input.actor)), now)
     return token.grantId
   })
   deps.log.info({ grantId, by: input.actor.kind, actorId: input.actor.id }, 'access token revoked by an administrator')

@@ -4,6 +4,9 @@ import { insertAuditEntry } from '../admin/audit.repo'
 import { ConsoleError } from '../admin/console-error'
 import type { ConsoleActor } from '../admin/roles'
 import { revokeGrantsOfClientInTransaction } from '../grant/revoke-grant'
+import { recordEvent } from '../webhook/outbox.repo'
+import { clientBlockedEvent, clientUnblockedEvent } from '../webhook/grant-events'
+import { consoleEventActor } from '../webhook/webhook-events'
 import { WalletAddressSchema } from '../owner/manage-owners'
 import { JWK_THUMBPRINT_URI_PREFIX } from './client-instance'
 import { deleteClientBlock, insertClientBlock, lockGrantWrites } from './client-block.repo'
@@ -32,9 +35,10 @@ export const UnblockClientInputSchema = z.strictObject({ walletAddress: BlockedC
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`
 
 /**
- * Blocks a client and revokes every grant it holds, with their live tokens, in one transaction with the block row and
- * its audit entry: once it commits, every instance refuses the client and introspects its tokens inactive (both
- * read the database). The audit entry and the block name the actor by its label.
+ * Blocks a client and revokes every grant it holds, with their live tokens, in one transaction with the block row, its
+ * audit entry and its events (client.blocked, and grant.revoked for each grant): once it commits, every instance
+ * refuses the client and introspects its tokens inactive (both read the database). The audit entry and the block
+ * name the actor by its label.
  * @throws ZodError for a malformed wallet address or an empty reason; ConsoleError conflict when already blocked
  */
 export async function blockClient(
@@ -49,7 +53,9 @@ export async function blockClient(
     if (!(await insertClientBlock(tx, { client: walletAddress, reason, blockedBy: input.actor.label, createdAt: now }))) {
       throw new ConsoleError('conflict', 'this client is already blocked')
     }
-    const r = await revokeGrantsOfClientInTransaction(tx, walletAddress, now)
+    const actor = consoleEventActor(input.actor)
+    const r = await revokeGrantsOfClientInTransaction(tx, walletAddress, now, actor)
+    await recordEvent(tx, clientBlockedEvent(walletAddress, r.grants, actor), now)
     await insertAuditEntry(tx, {
       actor: input.actor.label,
       action: 'client.block',
@@ -69,7 +75,8 @@ export async function blockClient(
 }
 
 /**
- * Unblocks a client: it may request grants again. The grants revoked when it was blocked stay revoked.
+ * Unblocks a client: it may request grants again. The grants revoked when it was blocked stay revoked. The audit
+ * entry and the client.unblocked event are written in the same transaction.
  * @throws ZodError for a malformed wallet address; ConsoleError conflict when it is not blocked
  */
 export async function unblockClient(
@@ -81,6 +88,7 @@ export async function unblockClient(
   await deps.sql.transaction(async (tx) => {
     if (!(await deleteClientBlock(tx, walletAddress))) throw new ConsoleError('conflict', 'this client is not blocked')
     await insertAuditEntry(tx, { actor: input.actor.label, action: 'client.unblock', target: `client:${walletAddress}`, detail: null, now })
+    await recordEvent(tx, clientUnblockedEvent(walletAddress, consoleEventActor(input.actor)), now)
   })
   deps.log.info({ client: walletAddress, by: input.actor.kind, subjectId: input.actor.id }, 'client unblocked')
   return { walletAddress }

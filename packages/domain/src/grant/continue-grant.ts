@@ -3,7 +3,10 @@ import { GnapError, interactRefReused, unknownInteractRef } from '../errors'
 import { rowToAccessItem } from '../access/access.repo'
 import { insertAccessToken } from '../access-token/access-token.repo'
 import type { RequestAuth } from '../client/request-auth'
-import { expireOverdueGrant, findGrantById, moveGrant } from './grant.repo'
+import { findGrantById, moveGrant } from './grant.repo'
+import { expireOverdueGrantNow } from './expire-grants'
+import { recordEvents } from '../webhook/outbox.repo'
+import { grantIssuedEvents } from '../webhook/grant-events'
 import { useInteractRef } from '../interaction/interaction.repo'
 import { isExpiredGrant, isIssued, isOverdue, isRejected, isRevoked, secondsUntilContinue } from './grant-state'
 import { toAccessTokenJson, toContinueJson, toSubjectJson, type ContinueRequest, type GrantResponseJson } from './grant.wire'
@@ -28,10 +31,10 @@ export async function continueGrant(deps: Deps, input: ContinueRequest & { conti
   }
 
   const now = deps.clock()
-  // The first touch of a grant whose interaction expired finalizes it (docs/protocol.md §3); a finish that moved it
-  // at the same instant wins instead, and the client continues again.
+  // The first touch of a grant whose interaction expired finalizes it, with its grant.expired event (docs/protocol.md
+  // §3); a finish that moved it at the same instant wins instead, and the client continues again.
   if (isOverdue(grant, grant.interaction, now)) {
-    if (await expireOverdueGrant(deps.sql, grant.id, now)) {
+    if (await expireOverdueGrantNow(deps, grant.id, now)) {
       deps.log.info({ grantId: grant.id }, 'grant finalized: interaction expired')
       deps.metrics.grant('expired')
       throw interactionExpired()
@@ -67,7 +70,7 @@ export async function continueGrant(deps: Deps, input: ContinueRequest & { conti
 
   // The grant is approved: issue its one token, and answer the subject the owner confirmed (docs/protocol.md §2.2
   // step 7). A subject-only grant has no access and issues no token. The conditional updates decide races: only one
-  // request ever moves the grant from approved to finalized/issued.
+  // request ever moves the grant from approved to finalized/issued, and writes grant.issued (and subject.confirmed).
   const access = grant.accessItems.map(rowToAccessItem)
   const subIds = await findGrantSubjectIds(deps.sql, grant.id)
   const token = await deps.sql.transaction(async (tx) => {
@@ -76,7 +79,10 @@ export async function continueGrant(deps: Deps, input: ContinueRequest & { conti
     if (!moved) {
       throw input.interactRef ? interactRefReused() : new GnapError('request_denied', 'the grant was already issued; it can only be revoked')
     }
-    return access.length > 0 ? insertAccessToken(tx, { grantId: grant.id, expiresIn: config.accessTokenExpirySeconds, now }) : null
+    const issued = access.length > 0 ? await insertAccessToken(tx, { grantId: grant.id, expiresIn: config.accessTokenExpirySeconds, now }) : null
+    const ownerId = grant.interaction?.ownerId ?? null
+    await recordEvents(tx, grantIssuedEvents(grant, access, { managementId: issued?.managementId ?? null, subIds, ownerId }), now)
+    return issued
   })
   deps.log.info({ grantId: grant.id, token: token !== null, subjects: subIds.length }, 'grant issued after interaction')
   deps.metrics.grant('issued')

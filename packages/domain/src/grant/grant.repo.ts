@@ -136,19 +136,22 @@ export async function moveGrant(
 
 /**
  * Moves every grant of a client (its wallet address as stored) that is in one of `from` to a finalized state, in one
- * statement: the set-based form of moveGrant for blocking a client (docs/protocol.md §2.16). The number moved.
+ * statement: the set-based form of moveGrant for blocking a client (docs/protocol.md §2.16). The ids of the grants
+ * moved (each gets its own event).
  */
 export async function finalizeGrantsOfClient(
   tx: SqlRunner,
   client: string,
   from: StateMatch[],
   to: { finalizedReason: FinalizedReason; now: Date },
-): Promise<number> {
+): Promise<string[]> {
   const where = matching(from, 4)
-  return tx.run(
-    `UPDATE "Grant" SET "state" = 'finalized', "finalizedReason" = $1, "updatedAt" = $2, "finalizedAt" = $2 WHERE "client" = $3 AND (${where.sql})`,
+  const rows = await tx.all<{ id: string }>(
+    `UPDATE "Grant" SET "state" = 'finalized', "finalizedReason" = $1, "updatedAt" = $2, "finalizedAt" = $2 WHERE "client" = $3 AND (${where.sql})
+     RETURNING "id"`,
     [to.finalizedReason, to.now, client, ...where.params],
   )
+  return rows.map((r) => r.id)
 }
 
 /**
@@ -171,15 +174,17 @@ export async function holdGrantState(
  * Finalizes a grant as expired only if it is still pending and its interaction expired before `now`, in one
  * conditional update (docs/protocol.md §3): of this and a finish approving the grant at the same instant, only the
  * first to move it from pending wins, on PostgreSQL too (the second re-reads the row after the first commits and
- * finds it no longer pending). False when the grant is not, or no longer, such a grant.
+ * finds it no longer pending). The grant moved (its id and client, for its event); null when the grant is not, or no
+ * longer, such a grant.
  */
-export async function expireOverdueGrant(db: SqlRunner, id: string, now: Date): Promise<boolean> {
-  const count = await db.run(
+export async function expireOverdueGrant(db: SqlRunner, id: string, now: Date): Promise<{ id: string; client: string } | null> {
+  const [moved] = await db.all<{ id: string; client: string }>(
     `UPDATE "Grant" SET "state" = 'finalized', "finalizedReason" = 'expired', "updatedAt" = $1, "finalizedAt" = $1
-     WHERE "id" = $2 AND "state" = 'pending' AND EXISTS (SELECT 1 FROM "Interaction" i WHERE i."grantId" = $2 AND i."expiresAt" < $1)`,
+     WHERE "id" = $2 AND "state" = 'pending' AND EXISTS (SELECT 1 FROM "Interaction" i WHERE i."grantId" = $2 AND i."expiresAt" < $1)
+     RETURNING "id", "client"`,
     [now, id],
   )
-  return count === 1
+  return moved ?? null
 }
 
 /** Ids of up to `take` grants still pending whose interaction expired before `now`, the longest expired first. */

@@ -15,10 +15,12 @@ import { toAccessTokenJson, toContinueJson, type GrantRequest, type GrantRespons
 import { insertGrant } from './grant.repo'
 import { insertGrantSubjects } from './grant-subject.repo'
 import { insertInteraction } from '../interaction/interaction.repo'
+import { recordEvents } from '../webhook/outbox.repo'
+import { grantIssuedEvents } from '../webhook/grant-events'
 
 /**
  * POST / — a grant request (docs/protocol.md §2.1). Non-interactive grants are finalized/issued at once, with
- * their token; interactive ones are pending with an interaction.
+ * their token and their grant.issued event; interactive ones are pending with an interaction.
  * @throws GnapError invalid_client (400 bad client, 401 signature or blocked client), invalid_request (400), request_denied (429 rate limit)
  */
 export async function requestGrant(deps: Deps, request: GrantRequest, auth: RequestAuth): Promise<GrantResponseJson> {
@@ -61,7 +63,9 @@ export async function requestGrant(deps: Deps, request: GrantRequest, auth: Requ
       // After the insert, inside its transaction: a block committed meanwhile is seen here (docs/protocol.md §3 Races).
       await refuseBlockedClient(tx, client.id)
       await createAccessItems(tx, grantId, request.access)
-      return insertAccessToken(tx, { grantId, expiresIn: config.accessTokenExpirySeconds, now })
+      const issued = await insertAccessToken(tx, { grantId, expiresIn: config.accessTokenExpirySeconds, now })
+      await recordEvents(tx, grantIssuedEvents({ id: grantId, client: client.id }, request.access, { managementId: issued.managementId }), now)
+      return issued
     })
     deps.log.info({ grantId, interactive: false }, 'grant issued')
     deps.metrics.grant('issued')

@@ -1,8 +1,13 @@
 import type { Deps } from '../deps'
 import type { SqlRunner } from '../db/sql'
 import { GnapError, unknownGrant } from '../errors'
-import { revokeLiveTokens } from '../access-token/access-token.repo'
-import { expireOverdueGrant, finalizeGrantsOfClient, findGrantStatus, moveGrant, type StateMatch } from './grant.repo'
+import { revokeLiveTokens, revokeLiveTokensOfClient } from '../access-token/access-token.repo'
+import { findAccessItems, findAccessItemsOfGrants } from '../access/access.repo'
+import { recordEvent, recordEvents } from '../webhook/outbox.repo'
+import { CLIENT_ACTOR, grantRevokedEvent } from '../webhook/grant-events'
+import type { EventActor } from '../webhook/webhook-events'
+import { finalizeGrantsOfClient, findGrantById, moveGrant, type StateMatch } from './grant.repo'
+import { expireGrantInTransaction } from './expire-grants'
 import { isExpiredGrant, isRejected, isRevoked } from './grant-state'
 
 export type GrantRevocation =
@@ -17,15 +22,16 @@ const REVOCABLE: StateMatch[] = [{ state: 'pending' }, { state: 'approved' }, { 
  * first time, docs/protocol.md §8.12); a rejected or expired grant is left as it is, and a pending one whose
  * interaction expired becomes expired. Shared by DELETE /continue/{id} and the
  * administrators' revoke, so both do exactly the same; the admin action writes its audit row in the same
- * transaction.
+ * transaction. The move writes its event in the same transaction too: grant.revoked naming `actor`, or
+ * grant.expired; a revocation that moves nothing writes none.
  */
-export async function revokeGrantInTransaction(tx: SqlRunner, grantId: string, now: Date): Promise<GrantRevocation> {
-  const grant = await findGrantStatus(tx, grantId)
+export async function revokeGrantInTransaction(tx: SqlRunner, grantId: string, now: Date, actor: EventActor): Promise<GrantRevocation> {
+  const grant = await findGrantById(tx, grantId)
   if (!grant) return { outcome: 'unknown', revokedTokens: 0 }
   if (isRevoked(grant)) return { outcome: 'already-revoked', revokedTokens: 0 }
   if (isRejected(grant) || isExpiredGrant(grant)) return { outcome: 'unchanged', revokedTokens: 0 }
   // A pending grant whose interaction expired is finalized as expired, not revoked: the first touch (docs/protocol.md §3).
-  if (grant.state === 'pending' && (await expireOverdueGrant(tx, grantId, now))) return { outcome: 'unchanged', revokedTokens: 0 }
+  if (grant.state === 'pending' && (await expireGrantInTransaction(tx, grantId, now))) return { outcome: 'unchanged', revokedTokens: 0 }
   const moved = await moveGrant(tx, grantId, REVOCABLE, {
     state: 'finalized',
     finalizedReason: 'revoked',
@@ -33,18 +39,34 @@ export async function revokeGrantInTransaction(tx: SqlRunner, grantId: string, n
   })
   // Another request moved it first: only a revocation can move a grant out of these states for good.
   if (!moved) return { outcome: 'already-revoked', revokedTokens: 0 }
-  return { outcome: 'revoked', revokedTokens: await revokeLiveTokens(tx, { grantId }, now) }
+  const revokedTokens = await revokeLiveTokens(tx, { grantId }, now)
+  await recordEvent(tx, grantRevokedEvent(grant, await findAccessItems(tx, grantId), revokedTokens, actor), now)
+  return { outcome: 'revoked', revokedTokens }
 }
 
 /**
  * Revokes every grant of a client (its wallet address as stored) and every live token of them, inside the caller's
  * transaction: the same transitions as revokeGrantInTransaction, in two statements whatever the number of grants
- * (blocking a client, docs/protocol.md §2.16). The numbers of grants and tokens revoked.
+ * (blocking a client, docs/protocol.md §2.16), and one grant.revoked event per grant revoked, naming `actor`. The
+ * numbers of grants and tokens revoked.
  */
-export async function revokeGrantsOfClientInTransaction(tx: SqlRunner, client: string, now: Date): Promise<{ grants: number; tokens: number }> {
-  const grants = await finalizeGrantsOfClient(tx, client, REVOCABLE, { finalizedReason: 'revoked', now })
-  const tokens = await revokeLiveTokens(tx, { client }, now)
-  return { grants, tokens }
+export async function revokeGrantsOfClientInTransaction(
+  tx: SqlRunner,
+  client: string,
+  now: Date,
+  actor: EventActor,
+): Promise<{ grants: number; tokens: number }> {
+  const grantIds = await finalizeGrantsOfClient(tx, client, REVOCABLE, { finalizedReason: 'revoked', now })
+  const tokenGrantIds = await revokeLiveTokensOfClient(tx, client, now)
+  const tokensOf = new Map<string, number>()
+  for (const id of tokenGrantIds) tokensOf.set(id, (tokensOf.get(id) ?? 0) + 1)
+  const access = await findAccessItemsOfGrants(tx, grantIds)
+  await recordEvents(
+    tx,
+    grantIds.map((id) => grantRevokedEvent({ id, client }, access.get(id) ?? [], tokensOf.get(id) ?? 0, actor)),
+    now,
+  )
+  return { grants: grantIds.length, tokens: tokenGrantIds.length }
 }
 
 /**
@@ -55,7 +77,7 @@ export async function revokeGrantsOfClientInTransaction(tx: SqlRunner, client: s
 export async function revokeGrant(deps: Deps, grantId: string): Promise<'revoked' | 'unchanged'> {
   const now = deps.clock()
   return deps.sql.transaction(async (tx) => {
-    const result = await revokeGrantInTransaction(tx, grantId, now)
+    const result = await revokeGrantInTransaction(tx, grantId, now, CLIENT_ACTOR)
     switch (result.outcome) {
       case 'unknown':
         throw unknownGrant()

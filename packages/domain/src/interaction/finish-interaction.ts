@@ -2,6 +2,9 @@ import type { Deps } from '../deps'
 import { grantEndpoint, serverUrl } from '../config/config'
 import { isExpiredGrant, isInteractionSession } from '../grant/grant-state'
 import { moveGrant } from '../grant/grant.repo'
+import { rowToAccessItem } from '../access/access.repo'
+import { recordEvent } from '../webhook/outbox.repo'
+import { grantDecidedEvent } from '../webhook/grant-events'
 import { finishInteractionOnce } from './interaction.repo'
 import { findInteractionForStep } from './find-interaction'
 import { finishHash } from './finish-hash'
@@ -9,8 +12,8 @@ import { page, withQuery, type FrontChannelResult } from './front-channel'
 
 /**
  * GET /interact/{id}/{nonce}/finish — the identity provider sends the owner back (docs/protocol.md §2.8). One
- * finish per interaction: the grant moves (approved or rejected) only from pending, and a replayed finish URL
- * redirects nobody.
+ * finish per interaction: the grant moves (approved or rejected, with its grant.approved or grant.rejected event) only
+ * from pending, and a replayed finish URL redirects nobody.
  */
 export async function finishInteraction(
   deps: Deps,
@@ -59,6 +62,7 @@ export async function finishInteraction(
         approved ? { state: 'approved', now } : { state: 'finalized', finalizedReason: 'rejected', now },
       )
       if (!moved) throw new StaleFinish()
+      await recordEvent(tx, grantDecidedEvent(grant, grant.accessItems.map(rowToAccessItem), approved, interaction.ownerId), now)
       return true
     })
     .catch((e: unknown) => {

@@ -6,6 +6,7 @@ import { insertAuditEntry, type AuditAction } from '../admin/audit.repo'
 import { ConsoleError } from '../admin/console-error'
 import type { ConsoleActor } from '../admin/roles'
 import { revokeGrantInTransaction } from '../grant/revoke-grant'
+import { consoleEventActor } from '../webhook/webhook-events'
 import { deleteSessionsOf } from '../session/session.repo'
 import { normalUrl } from './owns-access'
 import { issueOwnerLink } from '../password-link/password-link'
@@ -111,7 +112,7 @@ async function revokeGrantsNaming(tx: SqlRunner, urls: string[], actor: ConsoleA
   let revoked = 0
   for (const url of urls) {
     for (const grantId of await findLiveGrantIdsNamingWalletAddress(tx, url)) {
-      const r = await revokeGrantInTransaction(tx, grantId, now)
+      const r = await revokeGrantInTransaction(tx, grantId, now, consoleEventActor(actor))
       if (r.outcome !== 'revoked') continue
       revoked++
       await insertAuditEntry(tx, {
