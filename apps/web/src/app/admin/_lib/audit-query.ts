@@ -12,6 +12,7 @@ export const AUDIT_ACTION_GROUPS: Record<string, string> = {
   'grant.': 'Any grant action',
   'token.': 'Any token action',
   'owner.': 'Any owner action',
+  'webhook.': 'Any webhook action',
 }
 
 export interface AuditQuery {

@@ -104,6 +104,14 @@ export const AUDIT_ACTION_LABEL: Record<AuditAction, string> = {
   'client.unblock': 'Unblocked a client',
   'api-key.create': 'Created an API key',
   'api-key.revoke': 'Revoked an API key',
+  'webhook.create': 'Added a webhook endpoint',
+  'webhook.update': 'Changed a webhook endpoint',
+  'webhook.enable': 'Enabled a webhook endpoint',
+  'webhook.disable': 'Disabled a webhook endpoint',
+  'webhook.rotate-secret': 'Rotated a webhook signing secret',
+  'webhook.delete': 'Deleted a webhook endpoint',
+  'webhook.test': 'Sent a webhook test event',
+  'webhook.replay': 'Replayed a webhook delivery',
 }
 
 /** An entry's action in words; an action this console does not know is shown as recorded. */

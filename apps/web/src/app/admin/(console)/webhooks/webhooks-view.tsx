@@ -1,0 +1,194 @@
+'use client'
+
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import Link from 'next/link'
+import { useState, type FormEvent } from 'react'
+import { useTRPC } from '../../_lib/trpc'
+import { errorMessage } from '../../_lib/errors'
+import { useFocusOnFailure } from '../../_lib/focus-on-failure'
+import { useCan } from '../../_lib/role'
+import { Notice } from '../../_components/notice'
+import { Empty, ErrorMessage, Loading, Time } from '../../_components/ui'
+import { checkedEventTypes, EndpointStatusBadge, EventTypeFields, EventTypeTags, NewSecret, webhookHref } from './webhook-parts'
+
+/** The webhook endpoints with their delivery counts; for an admin, the form that adds one and its secret, shown once. */
+export function WebhooksView({ deleted }: { deleted: boolean }) {
+  const trpc = useTRPC()
+  const queryClient = useQueryClient()
+  const canManage = useCan('admin')
+  const endpoints = useQuery(trpc.webhooks.list.queryOptions())
+  const [created, setCreated] = useState<{ id: string; url: string; secret: string } | null>(null)
+  const [notice, setNotice] = useState<string | null>(deleted ? 'The endpoint was deleted: it receives nothing more.' : null)
+  const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.webhooks.list.queryKey() })
+
+  return (
+    <>
+      <div className="page-head">
+        <div>
+          <h1>Webhooks</h1>
+          <p>
+            Endpoints of your own systems that this server tells, within seconds, when a grant is approved, denied, issued, revoked or expires, when a
+            token is rotated or revoked, and when a client is blocked. Each delivery is signed as the Standard Webhooks specification says, and
+            retried for about a day until the endpoint answers with a 2xx status.
+          </p>
+        </div>
+      </div>
+      {canManage &&
+        (created ? (
+          <NewSecret
+            heading={`Endpoint added: ${created.url}`}
+            secret={created.secret}
+            onDone={() => {
+              setCreated(null)
+              setNotice(`The endpoint ${created.url} is ready: new events of its types go to it from now on.`)
+            }}
+          />
+        ) : (
+          <CreateEndpointForm
+            onCreated={(c) => {
+              setNotice(null)
+              setCreated(c)
+              void refresh()
+            }}
+          />
+        ))}
+      <Notice text={notice} />
+      {!canManage && (
+        <div className="message info">
+          <p>You can read the endpoints and their delivery logs. Only administrators with the admin role add or change endpoints.</p>
+        </div>
+      )}
+
+      <section aria-labelledby="endpoints-heading">
+        <h2 id="endpoints-heading">Endpoints</h2>
+        {endpoints.isPending && <Loading>Loading webhook endpoints…</Loading>}
+        {endpoints.isError && (
+          <ErrorMessage
+            title="The webhook endpoints could not be loaded."
+            action={
+              <button type="button" className="button secondary" onClick={() => void endpoints.refetch()}>
+                Try again
+              </button>
+            }
+          >
+            {errorMessage(endpoints.error)}
+          </ErrorMessage>
+        )}
+        {endpoints.data && endpoints.data.items.length === 0 && (
+          <div className="panel">
+            <Empty title="No webhook endpoints yet.">
+              <p>{canManage ? 'Add one above to be told of grant and token changes.' : 'An administrator adds them.'}</p>
+            </Empty>
+          </div>
+        )}
+        {endpoints.data && endpoints.data.items.length > 0 && (
+          <div className="table-wrap">
+            <table>
+              <caption>
+                {endpoints.data.items.length} endpoint{endpoints.data.items.length === 1 ? '' : 's'}
+              </caption>
+              <thead>
+                <tr>
+                  <th scope="col">Endpoint</th>
+                  <th scope="col">Event types</th>
+                  <th scope="col">Status</th>
+                  <th scope="col">Pending</th>
+                  <th scope="col">Failed</th>
+                  <th scope="col">Added</th>
+                </tr>
+              </thead>
+              <tbody>
+                {endpoints.data.items.map((e) => (
+                  <tr key={e.id}>
+                    <td>
+                      <Link href={webhookHref(e.id)} className="mono">
+                        {e.url}
+                      </Link>
+                      {e.description && <span className="cell-sub">{e.description}</span>}
+                    </td>
+                    <td>
+                      <EventTypeTags types={e.eventTypes} />
+                    </td>
+                    <td>
+                      <EndpointStatusBadge enabled={e.enabled} />
+                    </td>
+                    <td>{e.counts.pending}</td>
+                    <td>{e.counts.failed > 0 ? <strong className="error-text">{e.counts.failed}</strong> : e.counts.failed}</td>
+                    <td>
+                      <Time value={e.createdAt} />
+                      <span className="cell-sub">by {e.createdBy}</span>
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </section>
+    </>
+  )
+}
+
+function CreateEndpointForm({ onCreated }: { onCreated(c: { id: string; url: string; secret: string }): void }) {
+  const trpc = useTRPC()
+  const [missingTypes, setMissingTypes] = useState(0)
+  const create = useMutation(
+    // gcTime 0: the answer (it holds the secret) leaves the query client's cache as soon as this form is gone.
+    trpc.webhooks.create.mutationOptions({ gcTime: 0, onSuccess: (r) => onCreated({ id: r.endpoint.id, url: r.endpoint.url, secret: r.secret }) }),
+  )
+  const errorRef = useFocusOnFailure(create)
+
+  function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault()
+    const f = new FormData(event.currentTarget)
+    const eventTypes = checkedEventTypes(f)
+    if (eventTypes.length === 0) {
+      setMissingTypes((n) => n + 1)
+      return
+    }
+    const description = String(f.get('description') ?? '').trim()
+    create.mutate({ url: String(f.get('url') ?? '').trim(), ...(description ? { description } : {}), eventTypes })
+  }
+
+  return (
+    <form className="panel" onSubmit={submit} aria-labelledby="create-endpoint-heading">
+      <h2 id="create-endpoint-heading">Add an endpoint</h2>
+      {create.isError && (
+        <div ref={errorRef} tabIndex={-1}>
+          <ErrorMessage title="The endpoint was not added.">{errorMessage(create.error)}</ErrorMessage>
+        </div>
+      )}
+      <div className="field">
+        <label htmlFor="endpoint-url">URL</label>
+        <input
+          id="endpoint-url"
+          name="url"
+          type="url"
+          required
+          maxLength={2048}
+          placeholder="https://hooks.example.com/gnap"
+          spellCheck={false}
+          autoComplete="off"
+          aria-describedby="endpoint-url-hint"
+        />
+        <span className="hint" id="endpoint-url-hint">
+          Where your receiver listens for POST requests; https in production. Private and loopback addresses are refused unless the server&apos;s
+          WEBHOOK_ALLOWED_NETWORKS setting lists them.
+        </span>
+      </div>
+      <div className="field">
+        <label htmlFor="endpoint-description">Description (optional)</label>
+        <input id="endpoint-description" name="description" maxLength={200} autoComplete="off" aria-describedby="endpoint-description-hint" />
+        <span className="hint" id="endpoint-description-hint">
+          For your colleagues: which system this is, such as “billing: stop subscriptions”.
+        </span>
+      </div>
+      <EventTypeFields idPrefix="create" checked={[]} missing={missingTypes} onPicked={() => setMissingTypes(0)} />
+      <div className="filter-actions">
+        <button type="submit" className="button" disabled={create.isPending}>
+          {create.isPending ? 'Adding…' : 'Add endpoint'}
+        </button>
+      </div>
+    </form>
+  )
+}
