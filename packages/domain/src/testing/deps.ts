@@ -240,7 +240,7 @@ export const gnapError = (code: GnapErrorCode, status: number) => ({ name: 'Gnap
  */
 export async function failWrites(
   t: Pick<TestDeps, 'db' | 'provider'>,
-  table: 'Grant' | 'AccessItem' | 'AccessToken' | 'Interaction' | 'GrantSubject',
+  table: 'Grant' | 'AccessItem' | 'AccessToken' | 'Interaction' | 'GrantSubject' | 'AuditLog' | 'WebhookEvent' | 'WebhookDelivery',
   operation: 'INSERT' | 'UPDATE' = 'INSERT',
 ): Promise<() => Promise<void>> {
   const { db } = t
