@@ -22,7 +22,7 @@ export interface RestOperation {
   body: boolean
 }
 
-/** Every REST operation: the reads of every role and the operator's revocations. */
+/** Every REST operation: the reads of every role, the operator's revocations, and the admin's webhook management. */
 export const REST_OPERATIONS: readonly RestOperation[] = [
   { method: 'POST', path: '/grants/search', procedure: 'grants.list', summary: 'Lists grants: filters, sort and keyset pages', body: true },
   { method: 'GET', path: '/grants/{id}', procedure: 'grants.byId', summary: 'One grant with its client, history, access and tokens', body: false },
@@ -41,6 +41,71 @@ export const REST_OPERATIONS: readonly RestOperation[] = [
   { method: 'GET', path: '/owners/{ownerId}', procedure: 'owners.byId', summary: 'One owner with wallet addresses, grants and history', body: false },
   { method: 'POST', path: '/audit/search', procedure: 'audit.list', summary: 'The audit log, newest first, in keyset pages', body: true },
   { method: 'POST', path: '/stats/overview', procedure: 'stats.overview', summary: 'Grant and token figures over a period', body: true },
+  // Webhooks (docs/webhooks.md): every role reads the endpoints and their delivery log; admin keys manage them.
+  {
+    method: 'GET',
+    path: '/webhooks',
+    procedure: 'webhooks.list',
+    summary: 'Webhook endpoints with their event types and delivery counts',
+    body: false,
+  },
+  {
+    method: 'POST',
+    path: '/webhooks',
+    procedure: 'webhooks.create',
+    summary: 'Adds a webhook endpoint; the answer carries its signing secret, once (admin)',
+    body: true,
+  },
+  { method: 'GET', path: '/webhooks/{id}', procedure: 'webhooks.byId', summary: 'One webhook endpoint', body: false },
+  {
+    method: 'POST',
+    path: '/webhooks/{id}/update',
+    procedure: 'webhooks.update',
+    summary: 'Changes an endpoint’s URL, description or event types (admin)',
+    body: true,
+  },
+  {
+    method: 'POST',
+    path: '/webhooks/{id}/enabled',
+    procedure: 'webhooks.setEnabled',
+    summary: 'Enables or disables an endpoint (admin)',
+    body: true,
+  },
+  {
+    method: 'POST',
+    path: '/webhooks/{id}/rotate-secret',
+    procedure: 'webhooks.rotateSecret',
+    summary: 'A new signing secret, carried once by the answer; the old one signs too for the overlap (admin)',
+    body: true,
+  },
+  {
+    method: 'POST',
+    path: '/webhooks/{id}/test',
+    procedure: 'webhooks.sendTest',
+    summary: 'Sends a webhook.test event to the endpoint (admin)',
+    body: false,
+  },
+  {
+    method: 'POST',
+    path: '/webhooks/{id}/delete',
+    procedure: 'webhooks.delete',
+    summary: 'Deletes an endpoint with its deliveries (admin)',
+    body: false,
+  },
+  {
+    method: 'POST',
+    path: '/webhooks/{endpointId}/deliveries/search',
+    procedure: 'webhooks.deliveries',
+    summary: 'An endpoint’s delivery log, newest first, in keyset pages',
+    body: true,
+  },
+  {
+    method: 'POST',
+    path: '/webhook-deliveries/{deliveryId}/replay',
+    procedure: 'webhooks.replay',
+    summary: 'Sends a failed delivery again (admin)',
+    body: false,
+  },
 ]
 
 type AnyProcedure = { _def: { type: 'query' | 'mutation' | 'subscription'; inputs: z.ZodType[]; output?: z.ZodType } }
@@ -126,7 +191,7 @@ export function openApiDocument(serverUrl: string): Record<string, unknown> {
         '401': errorResponse('No API key, or an unknown, expired or revoked one'),
         '403': errorResponse('The key’s role may not do this'),
         '404': errorResponse('Unknown id'),
-        '409': errorResponse('Already done (revoked)'),
+        '409': errorResponse('Not possible in the current state (already revoked, a delivery that is not failed, too many endpoints)'),
         '429': errorResponse('Over the key’s per-minute limit', retryAfter),
         '503': errorResponse('The database is unreachable for now', retryAfter),
       },
@@ -139,7 +204,7 @@ export function openApiDocument(serverUrl: string): Record<string, unknown> {
       title: 'GNAP authorization server: operator API',
       version: '1',
       description:
-        'The console’s reads and revocations for back ends, authenticated with an API key (`Authorization: Bearer gnap_ak_…`). ' +
+        'The console’s reads, revocations and webhook management for back ends, authenticated with an API key (`Authorization: Bearer gnap_ak_…`). ' +
         'Each operation runs the console procedure it names, with the key’s role; dates are RFC 3339 strings.',
     },
     servers: [{ url: serverUrl }],

@@ -9,6 +9,7 @@ import { ownersRouter } from './routers/owners'
 import { adminsRouter } from './routers/admins'
 import { accountRouter } from './routers/account'
 import { apiKeysRouter } from './routers/api-keys'
+import { webhooksRouter } from './routers/webhooks'
 
 export const appRouter = router({
   auth: authRouter,
@@ -21,6 +22,7 @@ export const appRouter = router({
   admins: adminsRouter,
   account: accountRouter,
   apiKeys: apiKeysRouter,
+  webhooks: webhooksRouter,
 })
 
 export type AppRouter = typeof appRouter

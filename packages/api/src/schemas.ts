@@ -1,5 +1,14 @@
 import { z } from 'zod'
-import { ACCESS_TYPES, ADMIN_ROLES, FINALIZED_REASONS, GRANT_STATES, GRANT_STATUS_NAMES, TOKEN_STATUSES, type GrantStatusName } from '@gnap/domain'
+import {
+  ACCESS_TYPES,
+  ADMIN_ROLES,
+  DELIVERY_STATES,
+  FINALIZED_REASONS,
+  GRANT_STATES,
+  GRANT_STATUS_NAMES,
+  TOKEN_STATUSES,
+  type GrantStatusName,
+} from '@gnap/domain'
 
 // Output schemas of every procedure. Strict objects listing the fields the console may see: a field that is not
 // listed (a token value, a hash, a session or CSRF hash, a password hash, an interact_ref or nonce) makes the
@@ -333,3 +342,46 @@ export const AdminRoleResultSchema = z.strictObject({ id, role: z.enum(ADMIN_ROL
 export const AdminIdResultSchema = z.strictObject({ id })
 export const AdminSessionsEndedSchema = z.strictObject({ id, endedSessions: z.number().int().min(0) })
 export const AdminResetSchema = z.strictObject({ id, url, expiresAt: date, endedSessions: z.number().int().min(0) })
+
+const eventId = z.string().max(64)
+const deliveryCount = z.number().int().min(0)
+
+/** A webhook endpoint as the console shows it: never its signing secret (docs/webhooks.md). */
+export const WebhookEndpointSchema = z.strictObject({
+  id,
+  url: z.string().max(2048),
+  description: z.string().max(200),
+  eventTypes: z.array(z.string().max(64)),
+  enabled: z.boolean(),
+  createdBy: z.string().max(254),
+  createdAt: date,
+  updatedAt: date,
+  /** While a rotated-out secret still signs deliveries: until when. */
+  previousSecretUntil: date.nullable(),
+  counts: z.strictObject({ pending: deliveryCount, delivered: deliveryCount, failed: deliveryCount }),
+})
+export const WebhookEndpointListSchema = z.strictObject({ items: z.array(WebhookEndpointSchema) })
+/** The two answers that carry a signing secret, shown once: create and rotateSecret. */
+export const WebhookEndpointWithSecretSchema = z.strictObject({
+  endpoint: WebhookEndpointSchema,
+  secret: z.string().regex(/^whsec_[A-Za-z0-9+/]{43}=$/),
+})
+export const WebhookEndpointDeletedSchema = z.strictObject({ id })
+export const WebhookTestSentSchema = z.strictObject({ eventId })
+
+/** One delivery of the log: its event's type and grant, attempts, last answer and next retry; never the payload. */
+export const WebhookDeliverySchema = z.strictObject({
+  id,
+  eventId,
+  eventType: z.string().max(64),
+  grantId: z.string().max(64).nullable(),
+  state: z.enum(DELIVERY_STATES),
+  attempts: z.number().int().min(0),
+  lastStatus: z.number().int().nullable(),
+  lastError: z.string().max(1024).nullable(),
+  lastAttemptAt: date.nullable(),
+  nextAttemptAt: date.nullable(),
+  deliveredAt: date.nullable(),
+  createdAt: date,
+})
+export const WebhookDeliveryPageSchema = z.strictObject({ items: z.array(WebhookDeliverySchema), nextCursor: z.string().max(512).nullable() })

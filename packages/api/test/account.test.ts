@@ -114,6 +114,8 @@ describe('ADMIN_REQUIRE_TOTP', () => {
       ownerId: crypto.randomUUID(),
       adminId: crypto.randomUUID(),
       apiKeyId: '0123456789abcdef',
+      webhookId: crypto.randomUUID(),
+      deliveryId: crypto.randomUUID(),
     }
     for (const [path, call] of everyProcedure(ids).filter(([p]) => !allowed.includes(p))) {
       const error = await expectTrpcError(call(caller), 'FORBIDDEN')

@@ -1,5 +1,5 @@
 import type { inferRouterInputs } from '@trpc/server'
-import { createAdmin, createOwner, type AdminRole } from '@gnap/domain'
+import { createAdmin, createOwner, newWebhookSecret, type AdminRole } from '@gnap/domain'
 import { issueNonInteractiveGrant, type TestDeps } from '@gnap/domain/testing'
 import type { AppRouter, createCaller } from '../src/root'
 import { appRouter } from '../src/root'
@@ -14,7 +14,7 @@ let invited = 0
 
 export type ProcedureIds = Parameters<typeof everyProcedure>[0]
 
-/** Rows for every procedure to act on: an issued grant and its token, an owner, an operator to manage, an API key. */
+/** Rows for every procedure to act on: an issued grant and its token, an owner, an operator to manage, an API key, a webhook endpoint with a failed delivery. */
 export async function seedProcedureIds(t: TestDeps): Promise<ProcedureIds> {
   const grant = await issueNonInteractiveGrant(t)
   const row = await t.db.grant.findUniqueOrThrow({ where: { continueId: grant.continueId } })
@@ -29,7 +29,39 @@ export async function seedProcedureIds(t: TestDeps): Promise<ProcedureIds> {
   const apiKey = await t.db.apiKey.create({
     data: { id: '0123456789abcdef', name: 'existing', role: 'viewer', prefix: 'gnap_ak_0123456789abcdef', hash: '0'.repeat(64), createdBy: 'setup' },
   })
-  return { grantId: row.id, managementId: grant.managementId, ownerId: bob.id, adminId: target.id, apiKeyId: apiKey.id }
+  // A webhook endpoint with one failed delivery to replay, written directly (no address check, no audit entry).
+  const webhook = await t.db.webhookEndpoint.create({
+    data: { id: crypto.randomUUID(), url: 'https://hooks.example.com/seed', secret: newWebhookSecret(), createdBy: 'setup', updatedAt: t.clock.now },
+  })
+  await t.db.webhookSubscription.create({ data: { endpointId: webhook.id, eventType: 'grant.revoked' } })
+  const event = await t.db.webhookEvent.create({
+    data: { id: 'evt_seeded', type: 'grant.revoked', grantId: row.id, payload: '{}', createdAt: t.clock.now },
+  })
+  const delivery = await t.db.webhookDelivery.create({
+    data: {
+      id: crypto.randomUUID(),
+      eventId: event.id,
+      endpointId: webhook.id,
+      orderKey: `grant:${row.id}`,
+      state: 'failed',
+      attempts: 12,
+      nextAttemptAt: t.clock.now,
+      giveUpAt: t.clock.now,
+      lastAttemptAt: t.clock.now,
+      lastStatus: 503,
+      lastError: 'the endpoint answered 503',
+      createdAt: t.clock.now,
+    },
+  })
+  return {
+    grantId: row.id,
+    managementId: grant.managementId,
+    ownerId: bob.id,
+    adminId: target.id,
+    apiKeyId: apiKey.id,
+    webhookId: webhook.id,
+    deliveryId: delivery.id,
+  }
 }
 
 /** Every procedure of the router, called with valid input (ids of real rows where it takes ids). */
@@ -40,6 +72,9 @@ export function everyProcedure(ids: {
   apiKeyId: string
   /** An administrator other than the caller. */
   adminId: string
+  /** An enabled webhook endpoint, and a failed delivery of it. */
+  webhookId: string
+  deliveryId: string
 }): [path: ProcedurePath, call: (c: Caller) => Promise<unknown>][] {
   const now = new Date()
   return [
@@ -96,6 +131,25 @@ export function everyProcedure(ids: {
     ['apiKeys.list', (c) => c.apiKeys.list()],
     ['apiKeys.create', (c) => c.apiKeys.create({ name: 'sync', role: 'operator' })],
     ['apiKeys.revoke', (c) => c.apiKeys.revoke({ id: ids.apiKeyId })],
+    ['webhooks.list', (c) => c.webhooks.list()],
+    ['webhooks.byId', (c) => c.webhooks.byId({ id: ids.webhookId })],
+    // An address literal: the router resolves names through the network, which tests never use.
+    ['webhooks.create', (c) => c.webhooks.create({ url: 'https://93.184.215.14/gnap', eventTypes: ['grant.revoked'] })],
+    ['webhooks.update', (c) => c.webhooks.update({ id: ids.webhookId, description: 'changed by the procedure list' })],
+    [
+      'webhooks.setEnabled',
+      // Both ways, so both audit actions are reached; the endpoint ends enabled for the test event.
+      async (c) => {
+        await c.webhooks.setEnabled({ id: ids.webhookId, enabled: false })
+        return c.webhooks.setEnabled({ id: ids.webhookId, enabled: true })
+      },
+    ],
+    ['webhooks.rotateSecret', (c) => c.webhooks.rotateSecret({ id: ids.webhookId, overlapHours: 1 })],
+    ['webhooks.sendTest', (c) => c.webhooks.sendTest({ id: ids.webhookId })],
+    ['webhooks.deliveries', (c) => c.webhooks.deliveries({ endpointId: ids.webhookId })],
+    ['webhooks.replay', (c) => c.webhooks.replay({ deliveryId: ids.deliveryId })],
+    // Last of the webhooks: the others act on the endpoint it deletes.
+    ['webhooks.delete', (c) => c.webhooks.delete({ id: ids.webhookId })],
   ]
 }
 
@@ -152,6 +206,16 @@ export const MINIMUM_ROLE: Record<ProcedurePath, 'public' | 'signed-in' | AdminR
   'apiKeys.list': 'admin',
   'apiKeys.create': 'admin',
   'apiKeys.revoke': 'admin',
+  'webhooks.list': 'viewer',
+  'webhooks.byId': 'viewer',
+  'webhooks.create': 'admin',
+  'webhooks.update': 'admin',
+  'webhooks.setEnabled': 'admin',
+  'webhooks.rotateSecret': 'admin',
+  'webhooks.sendTest': 'admin',
+  'webhooks.deliveries': 'viewer',
+  'webhooks.replay': 'admin',
+  'webhooks.delete': 'admin',
 }
 
 /**
@@ -198,4 +262,11 @@ export const MUTATIONS = [
   'account.endOtherSessions',
   'apiKeys.create',
   'apiKeys.revoke',
+  'webhooks.create',
+  'webhooks.update',
+  'webhooks.setEnabled',
+  'webhooks.rotateSecret',
+  'webhooks.sendTest',
+  'webhooks.replay',
+  'webhooks.delete',
 ] as const
