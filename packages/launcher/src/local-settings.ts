@@ -41,5 +41,10 @@ export function applyLocalDefaults(
     env.WALLET_ADDRESS_ALLOWED_NETWORKS = '127.0.0.0/8,::1/128'
     console.log(`[${tag}] WALLET_ADDRESS_ALLOWED_NETWORKS not set: wallet addresses on loopback may be fetched (outside production)`)
   }
+  // The same for webhook endpoints: a receiver on this machine (docs/webhooks.md) is reachable outside production.
+  if (env.WEBHOOK_ALLOWED_NETWORKS === undefined) {
+    env.WEBHOOK_ALLOWED_NETWORKS = '127.0.0.0/8,::1/128'
+    console.log(`[${tag}] WEBHOOK_ALLOWED_NETWORKS not set: webhook endpoints on loopback may be called (outside production)`)
+  }
   return []
 }

@@ -31,3 +31,22 @@ describe('WALLET_ADDRESS_ALLOWED_NETWORKS from the launcher', () => {
     expect(env.WALLET_ADDRESS_ALLOWED_NETWORKS).toBeUndefined()
   })
 })
+
+describe('WEBHOOK_ALLOWED_NETWORKS from the launcher', () => {
+  it('allows a receiver on loopback outside production', () => {
+    vi.spyOn(console, 'log').mockImplementation(() => undefined)
+    const env: Record<string, string | undefined> = { ...given }
+    applyLocalDefaults(env, options)
+    expect(env.WEBHOOK_ALLOWED_NETWORKS).toBe('127.0.0.0/8,::1/128')
+  })
+
+  it('keeps a value the operator gave, and fills in nothing in production', () => {
+    vi.spyOn(console, 'log').mockImplementation(() => undefined)
+    const local: Record<string, string | undefined> = { ...given, WEBHOOK_ALLOWED_NETWORKS: '10.0.0.0/8' }
+    applyLocalDefaults(local, options)
+    expect(local.WEBHOOK_ALLOWED_NETWORKS).toBe('10.0.0.0/8')
+    const production: Record<string, string | undefined> = { ...given, NODE_ENV: 'production', AUTH_SERVER_URL: 'https://auth.example' }
+    applyLocalDefaults(production, options)
+    expect(production.WEBHOOK_ALLOWED_NETWORKS).toBeUndefined()
+  })
+})

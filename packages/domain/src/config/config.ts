@@ -184,11 +184,14 @@ export const EnvSchema = z
       description:
         'A delivery that failed (retried for about 24 hours without a 2xx) is kept this many days after its last attempt, for the console\'s log and a replay; then deleted.',
     }),
+    ALLOW_HTTP_WEBHOOKS: bool(false).meta({
+      description: 'Accept `http:` webhook endpoints off loopback (a receiver on a private network without TLS). Loopback endpoints may always use `http:`.',
+    }),
     WEBHOOK_ALLOWED_NETWORKS: networks.meta({
       description:
         'Comma-separated networks (CIDR) webhook endpoints may be in besides public addresses, e.g. `10.0.0.0/8`; empty means none. Checked when an endpoint is saved and at every delivery (docs/webhooks.md).',
       defaultText: 'loopback outside production',
-      production: 'default: none; endpoints must be `https:`',
+      production: 'default: none',
     }),
     // SQLite only: FULL (the default) syncs the write-ahead log at every commit, so a commit survives a power loss or
     // an OS crash; NORMAL syncs it only at checkpoints, faster, but the last commits can be lost (docs/protocol.md §9).
@@ -302,7 +305,7 @@ export interface GnapConfig {
   webhookFailedRetentionDays: number
   /** CIDR networks webhook endpoints may be in besides public addresses (docs/webhooks.md). */
   webhookAllowedNetworks: string[]
-  /** Whether `http:` endpoints are accepted: outside production only. */
+  /** Whether `http:` endpoints off loopback are accepted (ALLOW_HTTP_WEBHOOKS); loopback ones always are. */
   webhookAllowHttp: boolean
   /** On SIGTERM/SIGINT: how long requests in flight may take to finish before the process exits (docs/protocol.md §2.19). */
   shutdownGraceSeconds: number
@@ -340,7 +343,7 @@ export function configFromEnv(env: Env): GnapConfig {
     webhookRetentionDays: env.WEBHOOK_RETENTION_DAYS,
     webhookFailedRetentionDays: env.WEBHOOK_FAILED_RETENTION_DAYS,
     webhookAllowedNetworks: env.WEBHOOK_ALLOWED_NETWORKS ?? (env.NODE_ENV === 'production' ? [] : [...LOOPBACK_NETWORKS]),
-    webhookAllowHttp: env.NODE_ENV !== 'production',
+    webhookAllowHttp: env.ALLOW_HTTP_WEBHOOKS,
     shutdownGraceSeconds: env.SHUTDOWN_GRACE_SECONDS,
     shutdownDelaySeconds: env.SHUTDOWN_DELAY_SECONDS,
   }
