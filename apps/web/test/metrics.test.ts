@@ -4,21 +4,26 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { INTROSPECTION_SECRET, root, startServer } from '@gnap/test-support'
+import { openStore, sendTestEvent } from '@gnap/domain'
+import { addWebhookEndpoint, INTROSPECTION_SECRET, root, startServer, startWebhookReceiver, type WebhookReceiver } from '@gnap/test-support'
+import { serverDeps } from './support/server-deps'
 import { introspect, sleep, startWorld, type World } from './support/world'
 import { approvedGrant, continueRequest, expectOk, issuedGrant, signedFetch, signedRequest, type IssuedToken } from './support/raw-http'
 
 const METRICS_SECRET = 'test-metrics-secret-0123456789-abcdefghij'
 
 let w: World
+let receiver: WebhookReceiver
 
 beforeAll(async () => {
+  receiver = await startWebhookReceiver()
   // TRUST_PROXY: the wrong introspection secrets below count against an address of their own (X-Forwarded-For).
-  w = await startWorld({ METRICS_SECRET, TRUST_PROXY: 'true' })
+  w = await startWorld({ METRICS_SECRET, TRUST_PROXY: 'true', ...receiver.serverEnv })
 }, 90_000)
 
 afterAll(async () => {
   await w?.stop()
+  await receiver?.close()
 })
 
 /** One scrape's samples: `name{labels}` → value (labels as the server wrote them, in its order). */
@@ -148,6 +153,42 @@ describe('GET /metrics', () => {
     const routes = new Set([...text.matchAll(/route="([^"]*)"/g)].map((m) => m[1]))
     // The GNAP endpoints the flow used, the identity provider's consent API among them.
     expect([...routes].sort()).toEqual(['/', '/continue/[id]', '/grant/[id]/[nonce]', '/grant/[id]/[nonce]/[choice]', '/introspect', '/token/[id]'])
+  })
+
+  it('counts webhook deliveries by outcome and their delay, and reads the undelivered backlog from the database', async () => {
+    const before = (await scrape()).samples
+    // Two endpoints subscribed to nothing, each sent a test event: one answers 200, the other 503 (retried later).
+    receiver.answer = (hook) => (hook.path.endsWith('?down') ? 503 : 200)
+    const ok = await addWebhookEndpoint(`file:${w.server.dbFile}`, receiver.url, [])
+    const down = await addWebhookEndpoint(`file:${w.server.dbFile}`, `${receiver.url}?down`, [])
+    const store = await openStore(`file:${w.server.dbFile}`)
+    try {
+      const deps = serverDeps(store, w.server.url)
+      const actor = { kind: 'admin' as const, id: 'metrics-test', label: 'admin:metrics@example.com', role: 'admin' as const }
+      for (const id of [ok.id, down.id]) await sendTestEvent(deps, { id, actor })
+    } finally {
+      await store.close()
+    }
+    await expect.poll(() => receiver.received.length, { timeout: 10_000 }).toBe(2)
+
+    let after = before
+    const moved = (name: string, labels: Record<string, string> = {}) => value(after, name, labels) - value(before, name, labels)
+    await expect
+      .poll(
+        async () => {
+          after = (await scrape()).samples
+          return [moved('gnap_webhook_deliveries_total', { outcome: 'delivered' }), moved('gnap_webhook_deliveries_total', { outcome: 'retrying' })]
+        },
+        { timeout: 10_000 },
+      )
+      .toEqual([1, 1])
+    expect(moved('gnap_webhook_deliveries_total', { outcome: 'failed' })).toBe(0)
+    expect(moved('gnap_webhook_delivery_delay_seconds_count')).toBe(1)
+    expect(moved('gnap_webhook_delivery_delay_seconds_bucket', { le: '+Inf' })).toBe(1)
+    // The delivery that failed waits for its retry: pending, in the database, as old as its event.
+    expect(value(after, 'gnap_webhook_undelivered')).toBe(1)
+    expect(value(after, 'gnap_webhook_oldest_undelivered_age_seconds')).toBeGreaterThan(0)
+    expect(value(after, 'gnap_webhook_oldest_undelivered_age_seconds')).toBeLessThan(60)
   })
 
   it('has every metric the Grafana dashboard uses', async () => {
