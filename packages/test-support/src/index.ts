@@ -1,5 +1,6 @@
 // Servers for the tests and the benchmark, run from the production build as an operator runs them: one `next start`
-// on a fresh SQLite file (server.ts), or instances of the launcher on one database (instances.ts).
+// on a fresh SQLite file (server.ts), or instances of the launcher on one database (instances.ts); a webhook receiver
+// on loopback (webhook-receiver.ts).
 export {
   freePort,
   migrateDatabase,
@@ -12,3 +13,4 @@ export {
 } from './instances'
 export { IDP_SECRET, INTROSPECTION_SECRET, startServer, testServerEnv, type RunningServer, type StartOptions } from './server'
 export { freshTotpCode, markTotpCodeUsed } from './totp'
+export { addWebhookEndpoint, startWebhookReceiver, type ReceivedWebhook, type WebhookAnswer, type WebhookReceiver } from './webhook-receiver'
