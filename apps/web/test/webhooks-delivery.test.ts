@@ -5,9 +5,8 @@
 // burst of 1,000 events, each once, never one event twice at once; and a production server refuses to deliver to
 // loopback unless WEBHOOK_ALLOWED_NETWORKS allows it.
 //
-// The server delivers only to https: URLs in production (and `next start` always runs as production): the receiver
-// is HTTPS with a certificate made for 127.0.0.1, trusted by the server through NODE_EXTRA_CA_CERTS
-// (@gnap/test-support webhook-receiver.ts).
+// The receiver speaks HTTPS, as a production endpoint off loopback must, with a certificate made for 127.0.0.1 that
+// the server trusts through NODE_EXTRA_CA_CERTS (@gnap/test-support webhook-receiver.ts).
 import { randomUUID } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { Webhook } from 'standardwebhooks'

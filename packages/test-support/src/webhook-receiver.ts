@@ -1,7 +1,7 @@
-// A webhook receiver on loopback for the tests and the benchmark (docs/webhooks.md): HTTPS with a certificate made
-// for 127.0.0.1 at start, since a server delivers only to `https:` URLs in production (and `next start` always runs
-// as production). The server trusts it through NODE_EXTRA_CA_CERTS and reaches loopback through
-// WEBHOOK_ALLOWED_NETWORKS: `receiver.serverEnv` carries both. It records every request as it arrived and answers
+// A webhook receiver on loopback for the tests and the benchmark (docs/webhooks.md): HTTPS, as a production endpoint
+// off loopback must be, with a certificate made for 127.0.0.1 at start (the whole TLS path of a delivery is
+// exercised). The server trusts it through NODE_EXTRA_CA_CERTS and reaches loopback through WEBHOOK_ALLOWED_NETWORKS:
+// `receiver.serverEnv` carries both. It records every request as it arrived and answers
 // what the test says; it also notes when one `webhook-id` arrives while an earlier request for it is still open.
 import { spawnSync } from 'node:child_process'
 import { randomUUID } from 'node:crypto'
