@@ -167,6 +167,47 @@ describe.each(providers)('a SIGKILL between commit and delivery on %s', (provide
   }, 90_000)
 })
 
+describe('a graceful stop (SIGTERM)', () => {
+  let receiver: WebhookReceiver
+  let db: TestDatabase
+  let server: Instance | undefined
+
+  beforeAll(async () => {
+    receiver = await startWebhookReceiver()
+    db = await freshDatabase('sqlite', 'webhook_stop')
+  })
+
+  afterAll(async () => {
+    await server?.stop()
+    await receiver?.close()
+    await db?.drop()
+  })
+
+  it('lets the attempt in flight finish and record its outcome before the process exits', async () => {
+    server = await startInstance({ env: testServerEnv({ DATABASE_URL: db.url, ...receiver.serverEnv }) })
+    const endpoint = await addWebhookEndpoint(db.url, receiver.url, [])
+    // The receiver answers 200 two seconds after the stop began.
+    let arrived!: () => void
+    const firstArrived = new Promise<void>((resolve) => (arrived = resolve))
+    receiver.answer = () => {
+      arrived()
+      return sleep(2_000).then(() => 200)
+    }
+    const store = await openStore(db.url)
+    try {
+      await sendTestEvent(serverDeps(store, server.url), { id: endpoint.id, actor: ADMIN })
+    } finally {
+      await store.close()
+    }
+    await firstArrived
+    await server.kill('SIGTERM')
+    expect(await server.exited).toBe(0)
+    expect(server.logs()).not.toContain('grace period over')
+    expect((await deliveries(db.url)).map((d) => [d.type, d.state, d.attempts, d.lastStatus])).toEqual([['webhook.test', 'delivered', 1, 200]])
+    expect(receiver.received).toHaveLength(1)
+  }, 60_000)
+})
+
 describe.skipIf(!pgAdminUrl)('two instances on one PostgreSQL database', () => {
   const GRANTS = 1_000
   let receiver: WebhookReceiver
