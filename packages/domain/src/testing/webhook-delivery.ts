@@ -1,5 +1,7 @@
-import type { TestDeps } from './deps'
-import { TEST_CLIENT } from './deps'
+import type { Deps } from '../deps'
+import { openStore } from '../db/store'
+import { databaseUrl } from './test-db'
+import { TEST_CLIENT, type TestDeps } from './deps'
 import { newId } from '../secrets'
 import { recordEvent } from '../webhook/outbox.repo'
 import { newWebhookSecret } from '../webhook/webhook-signing'
@@ -88,4 +90,23 @@ export function fakeReceiver(answer: Answer = () => new Response('ok')): { fetch
     return answer(request)
   }
   return { fetch: fakeFetch as typeof fetch, received }
+}
+
+/**
+ * A second store on the test's own database (a second server instance): its own PostgreSQL pool, or its own SQLite
+ * connection to the same file. Deps over it, and `close`.
+ */
+export async function openSecondInstance(t: Pick<TestDeps, 'deps' | 'db' | 'provider'>): Promise<{ deps: Deps; close(): Promise<void> }> {
+  let url: string
+  if (t.provider === 'postgresql') {
+    const admin = process.env.TEST_DATABASE_URL
+    if (!admin) throw new Error('a PostgreSQL test database without TEST_DATABASE_URL')
+    const [row] = await t.db.$queryRawUnsafe<{ name: string }[]>(`SELECT current_database()::text AS name`)
+    url = databaseUrl(admin, row!.name)
+  } else {
+    const rows = await t.db.$queryRawUnsafe<{ name: string; file: string }[]>(`PRAGMA database_list`)
+    url = `file:${rows.find((r) => r.name === 'main')!.file}`
+  }
+  const store = await openStore(url)
+  return { deps: { ...t.deps, sql: store.sql, reads: store.reads }, close: () => store.close() }
 }

@@ -63,7 +63,9 @@ async function deliverOne(deps: Deps, opts: DeliveryOptions, owner: string, d: C
   const result = await attempt(deps, opts, d)
   const eventAt = new Date((JSON.parse(d.payload) as { timestamp: string }).timestamp)
   const ok = result.status !== null && result.status >= 200 && result.status < 300
-  const outcome = ok ? ({ state: 'delivered' } as const) : afterFailedAttempt({ attempts: d.attempts + 1, giveUpAt: d.giveUpAt }, result.at, opts.random ?? Math.random)
+  const outcome = ok
+    ? ({ state: 'delivered' } as const)
+    : afterFailedAttempt({ attempts: d.attempts + 1, giveUpAt: d.giveUpAt }, result.at, opts.random ?? Math.random)
   const recorded = await recordAttempt(deps.sql, { id: d.id, owner, result, outcome })
   if (!recorded) return null
   const name = outcome.state === 'pending' ? 'retrying' : outcome.state
@@ -110,7 +112,8 @@ async function attempt(deps: Deps, opts: DeliveryOptions, d: ClaimedDelivery): P
 function describeFailure(e: unknown): string {
   const err = e as { name?: string; code?: string; cause?: { code?: string } }
   if (err.name === 'TimeoutError' || err.name === 'AbortError') return `no answer within ${ATTEMPT_TIMEOUT_MS / 1000} s`
-  if (err.name === 'RefusedAddressError' || err.code === 'EREFUSEDADDRESS') return 'refused: the endpoint is not a public address nor in WEBHOOK_ALLOWED_NETWORKS'
+  if (err.name === 'RefusedAddressError' || err.code === 'EREFUSEDADDRESS')
+    return 'refused: the endpoint is not a public address nor in WEBHOOK_ALLOWED_NETWORKS'
   const code = err.code ?? err.cause?.code
   return code && /^[A-Z_]{3,40}$/.test(code) ? `could not connect (${code})` : 'could not connect'
 }
@@ -122,6 +125,8 @@ export interface WebhookWorker {
 
 /** How often an idle worker looks for due deliveries. */
 export const POLL_MS = 500
+/** When a worker looks after this process recorded an event: its transaction has committed by then, nearly always. */
+const SIGNAL_LOOKS_MS = [5, 25, 100, 250]
 
 /**
  * Starts the delivery worker of this process: it claims and sends due deliveries, up to `concurrency` at a time,
@@ -136,16 +141,24 @@ export function startWebhookWorker(deps: Deps, opts: DeliveryOptions & { pollMs?
   let stopped = false
   let wake: (() => void) | null = null
   let timer: NodeJS.Timeout | null = null
+  // Set by every nudge, so one that comes while the loop is claiming (not waiting) is not lost: it looks again.
+  let nudged = false
   const nudge = () => {
+    nudged = true
     const w = wake
     wake = null
     w?.()
   }
-  // A transaction that recorded an event commits a moment after recordEvents returns.
-  const stopListening = onOutboxSignal(() => setTimeout(nudge, 5).unref())
+  // The signal comes from inside the transaction that recorded the event, which commits a moment later: a few ms
+  // when recording is its last step, longer when the use case goes on. Look then, and again a little later, so a
+  // commit is seen well before the next poll.
+  const stopListening = onOutboxSignal(() => {
+    for (const delay of SIGNAL_LOOKS_MS) setTimeout(nudge, delay).unref()
+  })
 
   const loop = async () => {
     while (!stopped) {
+      nudged = false
       const free = concurrency - inFlight.size
       let claimed: ClaimedDelivery[] = []
       if (free > 0) {
@@ -161,7 +174,9 @@ export function startWebhookWorker(deps: Deps, opts: DeliveryOptions & { pollMs?
         }
         for (const d of claimed) {
           const p: Promise<unknown> = deliverOne(deps, opts, owner, d)
-            .catch((e: unknown) => deps.log.error({ err: e instanceof Error ? { name: e.name, message: e.message } : String(e) }, 'webhooks: recording an attempt failed'))
+            .catch((e: unknown) =>
+              deps.log.error({ err: e instanceof Error ? { name: e.name, message: e.message } : String(e) }, 'webhooks: recording an attempt failed'),
+            )
             .finally(() => {
               inFlight.delete(p)
               nudge()
@@ -169,8 +184,9 @@ export function startWebhookWorker(deps: Deps, opts: DeliveryOptions & { pollMs?
           inFlight.add(p)
         }
       }
-      // All that was free was claimed: more may be due, look again at once.
-      if (claimed.length > 0 && claimed.length === free) continue
+      // All that was free was claimed: more may be due, look again at once. Likewise when an attempt ended or an
+      // event was recorded while this look was under way.
+      if ((claimed.length > 0 && claimed.length === free) || nudged) continue
       await new Promise<void>((resolve) => {
         wake = resolve
         timer = setTimeout(nudge, pollMs)

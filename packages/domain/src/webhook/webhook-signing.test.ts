@@ -47,7 +47,10 @@ describe('signWebhook', () => {
     ['a changed character of the body', (h: Record<string, string>) => ({ body: body.replace('"n":1', '"n":2'), headers: h })],
     ['a space added to the body', (h: Record<string, string>) => ({ body: `${body} `, headers: h })],
     ['another webhook-id', (h: Record<string, string>) => ({ body, headers: { ...h, 'webhook-id': 'evt_2' } })],
-    ['another webhook-timestamp', (h: Record<string, string>) => ({ body, headers: { ...h, 'webhook-timestamp': String(Number(h['webhook-timestamp']) - 1) } })],
+    [
+      'another webhook-timestamp',
+      (h: Record<string, string>) => ({ body, headers: { ...h, 'webhook-timestamp': String(Number(h['webhook-timestamp']) - 1) } }),
+    ],
     ['no signature', (h: Record<string, string>) => ({ body, headers: { ...h, 'webhook-signature': '' } })],
   ])('fails with %s', (_name, tamper) => {
     const tampered = tamper(signWebhook({ id: 'evt_1', at: new Date(), body, secret }))
