@@ -93,7 +93,7 @@ export function EventTypeFields({
           />
           <span>
             <code>{t}</code>
-            <span className="cell-sub">{WEBHOOK_EVENT_DESCRIPTIONS[t]}</span>
+            <span className="cell-note">{WEBHOOK_EVENT_DESCRIPTIONS[t]}</span>
           </span>
         </label>
       ))}
@@ -105,15 +105,34 @@ export function EventTypeFields({
  * A signing secret, once (after creating an endpoint or rotating its secret): copy it now, it cannot be shown again.
  * It lives only in this component's props (React state of the page): never in the URL, the log or storage.
  */
-export function NewSecret({ heading, secret, overlap, onDone }: { heading: string; secret: string; overlap?: string; onDone(): void }) {
+export function NewSecret({
+  heading,
+  url,
+  secret,
+  overlap,
+  onDone,
+}: {
+  heading: string
+  /** The endpoint's URL, under the heading. */
+  url: string
+  secret: string
+  overlap?: string
+  onDone(): void
+}) {
   const ref = useRef<HTMLElement>(null)
   const [copied, setCopied] = useState<'yes' | 'failed' | null>(null)
   useEffect(() => {
-    ref.current?.focus()
+    // A frame later: after a rotation, the confirmation dialog closes in the same render and gives the focus back to
+    // its opener; the secret must have it.
+    const frame = requestAnimationFrame(() => ref.current?.focus())
+    return () => cancelAnimationFrame(frame)
   }, [])
   return (
     <section className="panel" aria-labelledby="new-secret-heading" ref={ref} tabIndex={-1}>
       <h2 id="new-secret-heading">{heading}</h2>
+      <p>
+        <code>{url}</code>
+      </p>
       <div className="message info">
         <strong>Copy the signing secret now: it will not be shown again.</strong>
         <p>

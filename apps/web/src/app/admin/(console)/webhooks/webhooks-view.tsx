@@ -36,7 +36,8 @@ export function WebhooksView({ deleted }: { deleted: boolean }) {
       {canManage &&
         (created ? (
           <NewSecret
-            heading={`Endpoint added: ${created.url}`}
+            heading="Endpoint added"
+            url={created.url}
             secret={created.secret}
             onDone={() => {
               setCreated(null)
@@ -104,7 +105,7 @@ export function WebhooksView({ deleted }: { deleted: boolean }) {
                       <Link href={webhookHref(e.id)} className="mono">
                         {e.url}
                       </Link>
-                      {e.description && <span className="cell-sub">{e.description}</span>}
+                      {e.description && <span className="cell-note">{e.description}</span>}
                     </td>
                     <td>
                       <EventTypeTags types={e.eventTypes} />

@@ -4,7 +4,7 @@ import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tansta
 import Link from 'next/link'
 import { useRouter } from 'next/navigation'
 import { useRef, useState, type FormEvent } from 'react'
-import { useTRPC } from '../../../_lib/trpc'
+import { useTRPC, useTRPCClient } from '../../../_lib/trpc'
 import { errorMessage } from '../../../_lib/errors'
 import { useFocusOnFailure } from '../../../_lib/focus-on-failure'
 import { formatDateTime } from '../../../_lib/format'
@@ -33,7 +33,8 @@ const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? o
 /** One endpoint: what it receives, its delivery log, and for an admin every change (edit, test, rotate, disable, delete). */
 export function WebhookDetailView({ id, state }: { id: string; state: DeliveryState | null }) {
   const trpc = useTRPC()
-  const endpoint = useQuery(trpc.webhooks.byId.queryOptions({ id }))
+  // Refreshed now and then, as the log is: its counts follow the deliveries.
+  const endpoint = useQuery({ ...trpc.webhooks.byId.queryOptions({ id }), refetchInterval: (q) => (q.state.status === 'error' ? false : 10_000) })
   const canManage = useCan('admin')
   const [notice, setNotice] = useState<string | null>(null)
   const [secret, setSecret] = useState<{ value: string; overlap: string } | null>(null)
@@ -65,6 +66,7 @@ export function WebhookDetailView({ id, state }: { id: string; state: DeliverySt
       {secret && (
         <NewSecret
           heading="The new signing secret"
+          url={e.url}
           secret={secret.value}
           overlap={secret.overlap}
           onDone={() => {
@@ -87,8 +89,14 @@ export function WebhookDetailView({ id, state }: { id: string; state: DeliverySt
         <section className="panel" aria-labelledby="test-heading">
           <h2 id="test-heading">Test and signing secret</h2>
           <ForRole role="admin">
-            <SendTest endpoint={e} onDone={setNotice} />
-            <RotateSecret endpoint={e} onRotated={(value, overlap) => (setNotice(null), setSecret({ value, overlap }))} />
+            <div className="stack">
+              <div>
+                <SendTest endpoint={e} onDone={setNotice} />
+              </div>
+              <div>
+                <RotateSecret endpoint={e} onRotated={(value, overlap) => (setNotice(null), setSecret({ value, overlap }))} />
+              </div>
+            </div>
           </ForRole>
           {!canManage && <p className="muted">Only administrators with the admin role send test events, rotate the secret or change the endpoint.</p>}
         </section>
@@ -354,16 +362,22 @@ function RotateSecret({ endpoint: e, onRotated }: { endpoint: WebhookEndpoint; o
 /** The deliveries to this endpoint, newest first, filtered by state, paged with "Load more"; Replay for failed ones. */
 function DeliveryLog({ endpoint: e, state, onNotice }: { endpoint: WebhookEndpoint; state: DeliveryState | null; onNotice(message: string): void }) {
   const trpc = useTRPC()
+  const client = useTRPCClient()
   const router = useRouter()
   const canReplay = useCan('admin')
   const input = { endpointId: e.id, limit: PAGE_SIZE, ...(state ? { state } : {}) }
-  const deliveries = useInfiniteQuery(
-    trpc.webhooks.deliveries.infiniteQueryOptions(input, {
-      getNextPageParam: (page) => page.nextCursor ?? undefined,
-      // The log follows the worker by itself: often while something waits to be sent, now and then otherwise.
-      refetchInterval: (query) => (query.state.data?.pages.some((p) => p.items.some((d) => d.state === 'pending')) ? 3_000 : 10_000),
-    }),
-  )
+  // Not `infiniteQueryOptions`: it adds a `direction` member to the input, which the procedure's strict schema refuses.
+  // The key is the one it would use, so invalidating `webhooks` refreshes the log too.
+  const deliveries = useInfiniteQuery({
+    queryKey: trpc.webhooks.deliveries.infiniteQueryKey(input),
+    queryFn: ({ pageParam, signal }) => client.webhooks.deliveries.query({ ...input, ...(pageParam ? { cursor: pageParam } : {}) }, { signal }),
+    initialPageParam: null as string | null,
+    getNextPageParam: (page) => page.nextCursor,
+    // The log follows the worker by itself: often while something waits to be sent, now and then otherwise; after a
+    // failure only when asked (Try again), so the error stays on the screen.
+    refetchInterval: (query) =>
+      query.state.status === 'error' ? false : query.state.data?.pages.some((p) => p.items.some((d) => d.state === 'pending')) ? 3_000 : 10_000,
+  })
   const items = deliveries.data?.pages.flatMap((p) => p.items) ?? []
 
   function filter(event: FormEvent<HTMLFormElement>) {
@@ -466,7 +480,7 @@ function DeliveryRow({ delivery: d, canReplay, onNotice }: { delivery: WebhookDe
           <span className="visually-hidden">Event id </span>
           <span className="mono">{d.eventId}</span>
         </span>
-        <span className="cell-sub">
+        <span className="cell-note">
           <Time value={d.createdAt} />
         </span>
       </td>
@@ -491,9 +505,9 @@ function DeliveryRow({ delivery: d, canReplay, onNotice }: { delivery: WebhookDe
         ) : (
           <span className="muted">—</span>
         )}
-        {d.lastError && <span className="cell-sub">{d.lastError}</span>}
+        {d.lastError && <span className="cell-note">{d.lastError}</span>}
         {d.lastAttemptAt && (
-          <span className="cell-sub">
+          <span className="cell-note">
             <Time value={d.lastAttemptAt} />
           </span>
         )}
