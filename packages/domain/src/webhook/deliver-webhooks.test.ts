@@ -177,20 +177,22 @@ describe('runDeliveryPass: one attempt', () => {
     })
   })
 
-  it('refuses an http: URL without sending it when http is not allowed (production), and sends it when it is', async () => {
+  it('refuses an http: URL off loopback without sending it unless ALLOW_HTTP_WEBHOOKS, and sends http: to loopback', async () => {
     await addWebhookEndpoint(t, { url: 'http://hooks.example/in' })
+    const local = await addWebhookEndpoint(t, { url: 'http://127.0.0.1:4000/in' })
     const receiver = fakeReceiver()
     const eventId = await recordGrantRevoked(t, 'grant-1')
 
-    expect(await pass(receiver.fetch)).toMatchObject({ claimed: 1, retrying: 1 })
-    expect(receiver.received).toHaveLength(0)
-    expect(await deliveryOf(eventId)).toMatchObject({ state: 'pending', lastStatus: null, lastError: expect.stringMatching(/https/) as unknown })
+    expect(await pass(receiver.fetch)).toMatchObject({ claimed: 2, delivered: 1, retrying: 1 })
+    expect(receiver.received.map((r) => r.url)).toEqual([local.url])
+    const refused = await t.db.webhookDelivery.findFirstOrThrow({ where: { eventId, NOT: { endpointId: local.id } } })
+    expect(refused).toMatchObject({ state: 'pending', lastStatus: null, lastError: expect.stringMatching(/must be https/) as unknown })
 
     await t.reset({ config: { webhookAllowHttp: true }, metrics })
     await addWebhookEndpoint(t, { url: 'http://hooks.example/in' })
     await recordGrantRevoked(t, 'grant-1')
     expect(await pass(receiver.fetch)).toMatchObject({ claimed: 1, delivered: 1 })
-    expect(receiver.received.map((r) => r.url)).toEqual(['http://hooks.example/in'])
+    expect(receiver.received.map((r) => r.url)).toEqual([local.url, 'http://hooks.example/in'])
   })
 })
 

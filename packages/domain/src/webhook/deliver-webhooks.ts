@@ -5,6 +5,7 @@ import { ATTEMPT_TIMEOUT_MS, afterFailedAttempt } from './delivery-schedule'
 import { claimDueDeliveries, recordAttempt, releaseDelivery, type AttemptResult, type ClaimedDelivery } from './outbox.repo'
 import { onOutboxSignal } from './outbox-signal'
 import { signWebhook } from './webhook-signing'
+import { isAllowedWebhookScheme } from './webhook-url'
 
 // The delivery worker (docs/webhooks.md): every server process runs one. It claims due deliveries with a lease, POSTs
 // each to its endpoint signed as Standard Webhooks say, and records the outcome: delivered on any 2xx, else retried
@@ -86,8 +87,9 @@ async function attempt(deps: Deps, opts: DeliveryOptions, d: ClaimedDelivery): P
   } catch {
     return { at: sentAt, status: null, error: 'the endpoint URL is not valid' }
   }
-  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && deps.config.webhookAllowHttp)) {
-    return { at: sentAt, status: null, error: 'refused: endpoints must be https in production' }
+  // The rule the endpoint was saved under, again: the setting may have changed since.
+  if (!isAllowedWebhookScheme(url, deps.config.webhookAllowHttp)) {
+    return { at: sentAt, status: null, error: 'refused: the endpoint must be https (http only on loopback or with ALLOW_HTTP_WEBHOOKS)' }
   }
   const overlap = d.previousSecret !== null && d.previousSecretUntil !== null && d.previousSecretUntil.getTime() > sentAt.getTime()
   const headers = signWebhook({ id: d.eventId, at: sentAt, body: d.payload, secret: d.secret, previousSecret: overlap ? d.previousSecret : null })
