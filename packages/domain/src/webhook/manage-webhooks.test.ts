@@ -145,16 +145,22 @@ describe('createWebhookEndpoint', () => {
     expect((await create({ url: 'https://HOOKS.example.com' })).endpoint.url).toBe('https://hooks.example.com/')
   })
 
-  it('takes plain http and the allowed networks outside production (loopback when listed), and still refuses the others', async () => {
-    await t.reset({ config: { webhookAllowHttp: true, webhookAllowedNetworks: ['127.0.0.0/8', '::1/128'] } })
+  it('takes plain http to this machine when loopback is allowed (a local start), and still refuses the others', async () => {
+    await t.reset({ config: { webhookAllowHttp: false, webhookAllowedNetworks: ['127.0.0.0/8', '::1/128'] } })
     const local = dns({ localhost: ['127.0.0.1', '::1'] })
     expect((await create({ url: 'http://127.0.0.1:9000/hook' })).endpoint.url).toBe('http://127.0.0.1:9000/hook')
     expect((await create({ url: 'http://[::1]:9000/hook' })).endpoint.url).toBe('http://[::1]:9000/hook')
     expect((await create({ url: 'http://localhost:9000/hook' }, local)).endpoint.url).toBe('http://localhost:9000/hook')
-    await expect(create({ url: 'http://10.0.0.5/hook' })).rejects.toMatchObject({ code: 'bad_request' })
+    await expect(create({ url: 'http://10.0.0.5/hook' })).rejects.toMatchObject({ code: 'bad_request', message: expect.stringMatching(/https/) })
     await expect(create({ url: 'http://169.254.169.254/' })).rejects.toMatchObject({ code: 'bad_request' })
-    await t.reset({ config: { webhookAllowHttp: true, webhookAllowedNetworks: [] } })
+    await t.reset({ config: { webhookAllowHttp: false, webhookAllowedNetworks: [] } })
     await expect(create({ url: 'http://127.0.0.1:9000/hook' })).rejects.toMatchObject({ code: 'bad_request' })
+  })
+
+  it('takes plain http off loopback only with ALLOW_HTTP_WEBHOOKS, and only to an allowed address', async () => {
+    await t.reset({ config: { webhookAllowHttp: true, webhookAllowedNetworks: ['10.0.0.0/8'] } })
+    expect((await create({ url: 'http://10.0.0.5/hook' })).endpoint.url).toBe('http://10.0.0.5/hook')
+    await expect(create({ url: 'http://192.168.1.2/hook' })).rejects.toMatchObject({ code: 'bad_request', message: expect.stringMatching(/not a public/) })
   })
 
   it('refuses a long description, no event type, an unknown or repeated one, and a URL over 2048 characters', async () => {

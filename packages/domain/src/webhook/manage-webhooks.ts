@@ -12,6 +12,7 @@ import { isId, newId } from '../secrets'
 import { WEBHOOK_EVENT_TYPES } from './event-types'
 import { consoleEventActor, WebhookEventTypeSchema } from './webhook-events'
 import { newWebhookSecret } from './webhook-signing'
+import { isAllowedWebhookScheme } from './webhook-url'
 import { recordTestEvent, replayFailedDelivery } from './outbox.repo'
 import {
   countWebhookEndpoints,
@@ -157,7 +158,7 @@ const NOT_PUBLIC = 'is not a public address and not in WEBHOOK_ALLOWED_NETWORKS'
 
 /**
  * The URL as it will be stored and called, after the endpoint rules (docs/webhooks.md): an absolute http(s) URL
- * without user name, password or fragment, https unless plain http is allowed (outside production), and a host that
+ * without user name, password or fragment, https unless plain http is allowed (webhook-url.ts), and a host that
  * is, or whose every address is, a public unicast address or inside WEBHOOK_ALLOWED_NETWORKS. The delivery checks
  * the addresses again at every attempt (guarded-fetch.ts): a name that resolves elsewhere later is refused then.
  * @throws ConsoleError bad_request, saying what is wrong
@@ -174,7 +175,8 @@ export async function checkWebhookUrl(
     throw refused('the URL is not valid: write it in full, e.g. https://hooks.example.com/gnap')
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:') throw refused('the URL must start with https://')
-  if (url.protocol === 'http:' && !config.webhookAllowHttp) throw refused('the URL must use https: plain http is allowed only outside production')
+  if (!isAllowedWebhookScheme(url, config.webhookAllowHttp))
+    throw refused('the URL must use https: plain http is allowed only to this machine (localhost), or with ALLOW_HTTP_WEBHOOKS')
   if (url.username !== '' || url.password !== '')
     throw refused('the URL must not carry a user name or password: receivers check the signature instead')
   if (text.includes('#')) throw refused('the URL must not have a fragment (the part from #)')
