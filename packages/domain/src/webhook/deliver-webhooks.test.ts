@@ -260,19 +260,19 @@ describe('retries (fake clock)', () => {
     expect(await pass(receiver.fetch)).toMatchObject({ claimed: 0 })
     expect(receiver.received).toHaveLength(expected)
 
-    // Replay: pending again, due now, with a new window; its attempts so far kept.
+    // Replay: pending again, due now, as if new: attempts from 0, so its retries start again from the shortest wait.
     const { id } = await deliveryOf(eventId)
     expect(await replayFailedDelivery(t.sql, id, t.clock.now)).toBe(true)
     expect(await deliveryOf(eventId)).toMatchObject({
       state: 'pending',
-      attempts: expected,
+      attempts: 0,
       nextAttemptAt: t.clock.now,
       giveUpAt: new Date(ms(t.clock.now) + RETRY_WINDOW_MS),
     })
     expect(await replayFailedDelivery(t.sql, id, t.clock.now)).toBe(false)
     answer = 200
     expect(await pass(receiver.fetch)).toMatchObject({ claimed: 1, delivered: 1 })
-    expect(await deliveryOf(eventId)).toMatchObject({ state: 'delivered', attempts: expected + 1, lastStatus: 200, lastError: null })
+    expect(await deliveryOf(eventId)).toMatchObject({ state: 'delivered', attempts: 1, lastStatus: 200, lastError: null })
     expect(receiver.received.at(-1)!.body).toBe(await storedPayload(eventId))
     expect(await replayFailedDelivery(t.sql, id, t.clock.now)).toBe(false)
     expect(await replayFailedDelivery(t.sql, 'no-such-delivery', t.clock.now)).toBe(false)
@@ -380,6 +380,7 @@ describe('leases', () => {
       id: a!.id,
       owner: 'worker-a',
       result: { at: t.clock.now, status: 200, error: null },
+      giveUpAt: b!.giveUpAt,
       outcome: delivered,
     })
     expect(late).toBe(false)
@@ -387,7 +388,7 @@ describe('leases', () => {
 
     const result = { at: t.clock.now, status: 500, error: 'the endpoint answered 500' }
     const nextAttemptAt = new Date(ms(t.clock.now) + 15_000)
-    expect(await recordAttempt(t.sql, { id: b!.id, owner: 'worker-b', result, outcome: { state: 'pending', nextAttemptAt } })).toBe(true)
+    expect(await recordAttempt(t.sql, { id: b!.id, owner: 'worker-b', result, giveUpAt: b!.giveUpAt, outcome: { state: 'pending', nextAttemptAt } })).toBe(true)
     expect(await deliveryOf(eventId)).toMatchObject({
       state: 'pending',
       attempts: 1,
@@ -396,7 +397,7 @@ describe('leases', () => {
       leaseOwner: null,
       leaseUntil: null,
     })
-    expect(await recordAttempt(t.sql, { id: b!.id, owner: 'worker-b', result, outcome: delivered })).toBe(false)
+    expect(await recordAttempt(t.sql, { id: b!.id, owner: 'worker-b', result, giveUpAt: b!.giveUpAt, outcome: delivered })).toBe(false)
   })
 
   it('a pass sends a delivery whose lease ran out once more, with the same webhook-id', async () => {
@@ -592,5 +593,26 @@ describe('startWebhookWorker', () => {
     } finally {
       await worker.stop()
     }
+  })
+})
+
+describe('the retry window', () => {
+  it('starts at the first attempt: a delivery held back behind its grant’s earlier event still gets its full day of retries', async () => {
+    await addWebhookEndpoint(t)
+    const receiver = fakeReceiver(() => status(500)())
+    const first = await recordGrantRevoked(t, 'grant-1')
+    const second = await recordGrantRevoked(t, 'grant-1')
+    // The first event fails for a whole day, holding the second back.
+    for (;;) {
+      await pass(receiver.fetch)
+      const row = await deliveryOf(first)
+      if (row.state === 'failed') break
+      t.clock.now = row.nextAttemptAt
+    }
+    const heldUntil = t.clock.now
+    expect(ms(heldUntil) - ms((await deliveryOf(second)).createdAt)).toBeGreaterThan(RETRY_WINDOW_MS - 4 * 60 * 60 * 1000)
+    // Its own first attempt now: failed, but retried, with a window from now.
+    expect(await pass(receiver.fetch)).toMatchObject({ claimed: 1, retrying: 1 })
+    expect(await deliveryOf(second)).toMatchObject({ state: 'pending', attempts: 1, giveUpAt: new Date(ms(heldUntil) + RETRY_WINDOW_MS) })
   })
 })

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import type { Deps } from '../deps'
 import { readCapped } from '../read-capped'
-import { ATTEMPT_TIMEOUT_MS, afterFailedAttempt } from './delivery-schedule'
+import { ATTEMPT_TIMEOUT_MS, RETRY_WINDOW_MS, afterFailedAttempt } from './delivery-schedule'
 import { claimDueDeliveries, recordAttempt, releaseDelivery, type AttemptResult, type ClaimedDelivery } from './outbox.repo'
 import { onOutboxSignal } from './outbox-signal'
 import { signWebhook } from './webhook-signing'
@@ -64,10 +64,11 @@ async function deliverOne(deps: Deps, opts: DeliveryOptions, owner: string, d: C
   const result = await attempt(deps, opts, d)
   const eventAt = new Date((JSON.parse(d.payload) as { timestamp: string }).timestamp)
   const ok = result.status !== null && result.status >= 200 && result.status < 300
-  const outcome = ok
-    ? ({ state: 'delivered' } as const)
-    : afterFailedAttempt({ attempts: d.attempts + 1, giveUpAt: d.giveUpAt }, result.at, opts.random ?? Math.random)
-  const recorded = await recordAttempt(deps.sql, { id: d.id, owner, result, outcome })
+  // The retry window starts at the first attempt, not at the event: a delivery held back behind an earlier event of
+  // its grant (or a replayed one) still gets its full day of retries.
+  const giveUpAt = d.attempts === 0 ? new Date(result.at.getTime() + RETRY_WINDOW_MS) : d.giveUpAt
+  const outcome = ok ? ({ state: 'delivered' } as const) : afterFailedAttempt({ attempts: d.attempts + 1, giveUpAt }, result.at, opts.random ?? Math.random)
+  const recorded = await recordAttempt(deps.sql, { id: d.id, owner, result, giveUpAt, outcome })
   if (!recorded) return null
   const name = outcome.state === 'pending' ? 'retrying' : outcome.state
   deps.metrics.webhookDelivery(name, Math.max(0, (result.at.getTime() - eventAt.getTime()) / 1000))

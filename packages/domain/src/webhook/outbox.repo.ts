@@ -151,19 +151,26 @@ export interface AttemptResult {
 
 /**
  * Records an attempt of a delivery this worker holds: delivered, pending again at `nextAttemptAt`, or failed for
- * good. False when the lease was lost (it ran out and another worker took the delivery): nothing is written.
+ * good; `giveUpAt` is the end of its retry window (set at its first attempt). False when the lease was lost (it ran
+ * out and another worker took the delivery): nothing is written.
  */
 export async function recordAttempt(
   db: SqlRunner,
-  input: { id: string; owner: string; result: AttemptResult; outcome: { state: 'delivered' } | { state: 'pending'; nextAttemptAt: Date } | { state: 'failed' } },
+  input: {
+    id: string
+    owner: string
+    result: AttemptResult
+    giveUpAt: Date
+    outcome: { state: 'delivered' } | { state: 'pending'; nextAttemptAt: Date } | { state: 'failed' }
+  },
 ): Promise<boolean> {
   const { result, outcome } = input
-  const params: SqlValue[] = [outcome.state, result.at, result.status, result.error, input.id, input.owner]
+  const params: SqlValue[] = [outcome.state, result.at, result.status, result.error, input.id, input.owner, input.giveUpAt]
   const next = outcome.state === 'pending' ? `, "nextAttemptAt" = $${params.push(outcome.nextAttemptAt)}` : ''
   const delivered = outcome.state === 'delivered' ? `, "deliveredAt" = $2` : ''
   const changed = await db.run(
     `UPDATE "WebhookDelivery" SET "state" = $1, "attempts" = "attempts" + 1, "lastAttemptAt" = $2, "lastStatus" = $3, "lastError" = $4,
-       "leaseOwner" = NULL, "leaseUntil" = NULL${next}${delivered}
+       "leaseOwner" = NULL, "leaseUntil" = NULL, "giveUpAt" = $7${next}${delivered}
      WHERE "id" = $5 AND "leaseOwner" = $6 AND "state" = 'pending'`,
     params,
   )
@@ -176,12 +183,13 @@ export async function releaseDelivery(db: SqlRunner, id: string, owner: string):
 }
 
 /**
- * Makes a failed delivery pending again, due now, with a new retry window; its attempts so far are kept. False when
- * it is not failed (delivered, pending, or unknown).
+ * Makes a failed delivery pending again, due now, as if new: its attempts count from 0 again, so its retries start
+ * again from the shortest wait, and a new retry window starts at its next attempt. False when it is not failed
+ * (delivered, pending, or unknown).
  */
 export async function replayFailedDelivery(db: SqlRunner, id: string, now: Date): Promise<boolean> {
   const changed = await db.run(
-    `UPDATE "WebhookDelivery" SET "state" = 'pending', "nextAttemptAt" = $1, "giveUpAt" = $2, "leaseOwner" = NULL, "leaseUntil" = NULL
+    `UPDATE "WebhookDelivery" SET "state" = 'pending', "attempts" = 0, "nextAttemptAt" = $1, "giveUpAt" = $2, "leaseOwner" = NULL, "leaseUntil" = NULL
      WHERE "id" = $3 AND "state" = 'failed'`,
     [now, new Date(now.getTime() + RETRY_WINDOW_MS), id],
   )
