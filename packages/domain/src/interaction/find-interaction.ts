@@ -6,8 +6,8 @@ import { findInteraction, type InteractionWithGrant } from './interaction.repo'
 /**
  * An interaction by its id and AS nonce, with its grant, for the steps the owner's browser and the identity provider
  * take (docs/protocol.md §2.7–§2.11). A grant still pending whose interaction expired is first finalized as expired
- * with its grant.expired event (docs/protocol.md §3), so every step sees it as it now is. When a concurrent request moved the grant first (a
- * finish at the same instant), the interaction is read again and the step answers what won.
+ * with its grant.expired event (docs/protocol.md §3), so every step sees it as it now is. When a concurrent request
+ * moved the grant first (a finish at the same instant), the interaction is read again and the step answers what won.
  */
 export async function findInteractionForStep(deps: Deps, id: string, nonce: string): Promise<InteractionWithGrant | null> {
   const interaction = await findInteraction(deps.sql, id, nonce)
