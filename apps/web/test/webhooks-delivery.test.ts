@@ -256,8 +256,9 @@ describe.skipIf(!pgAdminUrl)('two instances on one PostgreSQL database', () => {
     // The burst: an endpoint, then blocking the client (the console's use case) revokes its 1,000 grants in one
     // transaction, which records a grant.revoked event for each and client.blocked. Both instances find them due.
     const { secret } = await addWebhookEndpoint(db.url, receiver.url, ['grant.revoked', 'client.blocked'])
-    // The receiver takes a moment over each request, so attempts overlap in time.
-    receiver.answer = () => sleep(10).then(() => 200)
+    // The receiver takes a moment over each request, so attempts overlap in time, and one instance alone would need
+    // more than a second (16 at a time): longer than the other's next look (POLL_MS).
+    receiver.answer = () => sleep(25).then(() => 200)
     const store = await openStore(db.url)
     try {
       const blocked = await blockClient(serverDeps(store, a.url), { walletAddress, reason: 'a burst of events', actor: ADMIN })
