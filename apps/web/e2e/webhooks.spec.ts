@@ -1,6 +1,7 @@
 // Webhooks in the admin console, in a real browser (Debian's chromium) against the production build (docs/webhooks.md):
 // an administrator adds an endpoint from the keyboard alone, pointing at a receiver this test runs on loopback (https,
-// with a certificate the server trusts through NODE_EXTRA_CA_CERTS, since production refuses plain http), and reads
+// as endpoints elsewhere than loopback must be in production, with a certificate the server trusts through
+// NODE_EXTRA_CA_CERTS, so deliveries go through TLS and the guarded fetch's address check), and reads
 // its signing secret once; the receiver verifies every delivery with the `standardwebhooks` library and that secret.
 // The owner revokes an app on /account and the receiver gets a verified grant.revoked for that grant within seconds;
 // the console's delivery log shows it delivered. "Send a test event" arrives. A receiver answering 500 makes a
@@ -379,7 +380,9 @@ test.describe('webhooks in the admin console', () => {
       await page.getByRole('button', { name: 'Show' }).click()
       const row = logRow(page, failedEvent)
       await expect(row).toContainText('Delivered')
-      await expect(row.getByRole('cell').nth(3)).toHaveText('3')
+      // A replay counts its attempts from 0 again (its retries start again from the shortest wait).
+      await expect(row.getByRole('cell').nth(3)).toHaveText('1')
+      expect(receiver.requests.filter((r) => r.id === failedEvent).map((r) => r.status)).toEqual([500, 500, 200])
       await expect(page.getByRole('button', { name: /^Replay/ })).toHaveCount(0)
     })
 
@@ -402,6 +405,22 @@ test.describe('webhooks in the admin console', () => {
       const got = await receiver.waitFor((r) => r.body.type === 'webhook.test' && verifies(r, rotated))
       expect(verifies(got, secret)).toBe(true)
       expect(got.signature.split(' ')).toHaveLength(2)
+    })
+
+    await test.step('the audit log names every change, and no secret', async () => {
+      await page.goto(`${url}admin/audit?target=${encodeURIComponent(`webhook:${endpointId}`)}`)
+      const entries = page.getByRole('table')
+      for (const action of [
+        'Added a webhook endpoint',
+        'Sent a webhook test event',
+        'Replayed a webhook delivery',
+        'Rotated a webhook signing secret',
+      ]) {
+        await expect(entries.getByText(action).first()).toBeVisible()
+      }
+      const html = await page.content()
+      expect(html).not.toContain(secret)
+      expect(html).not.toContain(receiver.secret ?? 'no secret')
     })
     await owner.context().close()
   })

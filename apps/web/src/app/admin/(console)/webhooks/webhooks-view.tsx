@@ -83,7 +83,7 @@ export function WebhooksView({ deleted }: { deleted: boolean }) {
           </div>
         )}
         {endpoints.data && endpoints.data.items.length > 0 && (
-          <div className="table-wrap">
+          <div className="table-wrap endpoints-table">
             <table>
               <caption>
                 {endpoints.data.items.length} endpoint{endpoints.data.items.length === 1 ? '' : 's'}

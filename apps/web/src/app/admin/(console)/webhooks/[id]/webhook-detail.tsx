@@ -434,7 +434,7 @@ function DeliveryLog({ endpoint: e, state, onNotice }: { endpoint: WebhookEndpoi
         </Empty>
       )}
       {items.length > 0 && (
-        <div className="table-wrap">
+        <div className="table-wrap delivery-table">
           <table>
             <caption>
               {items.length === 1 ? '1 delivery' : `${items.length} ${what}`}
