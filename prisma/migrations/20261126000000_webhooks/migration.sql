@@ -59,7 +59,7 @@ CREATE INDEX "WebhookSubscription_eventType_idx" ON "WebhookSubscription"("event
 CREATE INDEX "WebhookEvent_createdAt_idx" ON "WebhookEvent"("createdAt");
 
 -- CreateIndex
-CREATE INDEX "WebhookDelivery_state_nextAttemptAt_idx" ON "WebhookDelivery"("state", "nextAttemptAt");
+CREATE INDEX "WebhookDelivery_state_nextAttemptAt_createdAt_eventId_idx" ON "WebhookDelivery"("state", "nextAttemptAt", "createdAt", "eventId");
 
 -- CreateIndex
 CREATE INDEX "WebhookDelivery_endpointId_orderKey_state_idx" ON "WebhookDelivery"("endpointId", "orderKey", "state");

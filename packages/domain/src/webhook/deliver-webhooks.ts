@@ -159,12 +159,15 @@ export function startWebhookWorker(deps: Deps, opts: DeliveryOptions & { pollMs?
     for (const delay of SIGNAL_LOOKS_MS) setTimeout(nudge, delay).unref()
   })
 
+  // Claims are batched: a claim is a write (SQLite's one writer), so with attempts in flight the worker waits until
+  // half its slots are free rather than claiming one delivery each time one attempt ends.
+  const batch = Math.max(1, Math.ceil(concurrency / 2))
   const loop = async () => {
     while (!stopped) {
       nudged = false
       const free = concurrency - inFlight.size
       let claimed: ClaimedDelivery[] = []
-      if (free > 0) {
+      if (free >= batch || (free > 0 && inFlight.size === 0)) {
         try {
           const now = deps.clock()
           claimed = await claimDueDeliveries(deps.sql, { owner, now, leaseUntil: new Date(now.getTime() + LEASE_MS), take: free })

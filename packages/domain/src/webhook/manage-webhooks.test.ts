@@ -3,7 +3,7 @@ import type { ConsoleActor } from '../admin/roles'
 import { createLogger } from '../log'
 import { databaseText } from '../testing/deps'
 import { useTestDeps } from '../testing/use-test-deps'
-import { recordEvent } from './outbox.repo'
+import { recordEvent, type NewEvent } from './outbox.repo'
 import { WEBHOOK_SECRET_SHAPE } from './webhook-signing'
 import {
   createWebhookEndpoint,
@@ -47,16 +47,15 @@ const create = (input: Partial<Parameters<typeof createWebhookEndpoint>[1]> = {}
 const audit = () =>
   t.db.auditLog.findMany({ orderBy: [{ createdAt: 'asc' }, { action: 'asc' }], select: { actor: true, action: true, target: true, detail: true } })
 
-const grantRevoked = (grantId: string) =>
-  ({
-    type: 'grant.revoked',
-    grantId,
-    data: {
-      grant: { id: grantId, client: { wallet_address: 'https://wallet.example/app' }, access: [] },
-      revoked_tokens: 1,
-      actor: { type: 'client' },
-    },
-  }) as const
+const grantRevoked = (grantId: string): NewEvent<'grant.revoked'> => ({
+  type: 'grant.revoked',
+  grantId,
+  data: {
+    grant: { id: grantId, client: { wallet_address: 'https://wallet.example/app' }, access: [] },
+    revoked_tokens: 1,
+    actor: { type: 'client' },
+  },
+})
 
 const record = (event: Parameters<typeof recordEvent>[1]) => t.sql.transaction((tx) => recordEvent(tx, event, t.clock.now))
 const deliveriesTo = (endpointId: string) => t.db.webhookDelivery.findMany({ where: { endpointId }, include: { event: true } })
@@ -436,7 +435,7 @@ describe('replayDelivery', () => {
     t.clock.advance(3600)
 
     const replayed = await replayDelivery(t.deps, { deliveryId: first!.id, actor: ADMIN })
-    expect(replayed).toMatchObject({ id: first!.id, state: 'pending', attempts: 9, lastStatus: 500, nextAttemptAt: t.clock.now, grantId: 'grant-1' })
+    expect(replayed).toMatchObject({ id: first!.id, state: 'pending', attempts: 0, lastStatus: 500, nextAttemptAt: t.clock.now, grantId: 'grant-1' })
     expect(await t.db.webhookDelivery.findUniqueOrThrow({ where: { id: first!.id } })).toMatchObject({
       giveUpAt: new Date(t.clock.now.getTime() + 24 * 3_600_000),
       leaseOwner: null,
