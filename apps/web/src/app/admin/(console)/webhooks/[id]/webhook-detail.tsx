@@ -475,7 +475,7 @@ function DeliveryRow({ delivery: d, canReplay, onNotice }: { delivery: WebhookDe
   return (
     <tr>
       <td>
-        <code>{d.eventType}</code>
+        <code className="event-type">{d.eventType}</code>
         <span className="cell-sub">
           <span className="visually-hidden">Event id </span>
           <span className="mono">{d.eventId}</span>
