@@ -19,7 +19,8 @@ export async function revokeAccessToken(deps: Deps, input: { managementId: strin
   const revoked = await deps.sql.transaction(async (tx) => {
     // The conditional update decides a race with a rotation or another revoke: only the one that revokes writes the event.
     const count = await revokeLiveTokens(tx, { id: token.id }, now)
-    if (count > 0) await recordEvent(tx, tokenRevokedEvent(token.grant, await findAccessItems(tx, token.grantId), token.managementId, CLIENT_ACTOR), now)
+    if (count > 0)
+      await recordEvent(tx, tokenRevokedEvent(token.grant, await findAccessItems(tx, token.grantId), token.managementId, CLIENT_ACTOR), now)
     return count
   })
   if (revoked > 0) {

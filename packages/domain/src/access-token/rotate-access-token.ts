@@ -27,7 +27,11 @@ export async function rotateAccessToken(deps: Deps, input: { managementId: strin
     if (!(await markRotated(tx, token.id, now))) throw unknownManagementId()
     const issued = await insertAccessToken(tx, { grantId: token.grantId, expiresIn: config.accessTokenExpirySeconds, now, previousId: token.id })
     const access = await findAccessItems(tx, token.grantId)
-    await recordEvent(tx, tokenRotatedEvent(token.grant, access, { managementId: issued.managementId, previousManagementId: token.managementId }), now)
+    await recordEvent(
+      tx,
+      tokenRotatedEvent(token.grant, access, { managementId: issued.managementId, previousManagementId: token.managementId }),
+      now,
+    )
     return { issued, access }
   })
   deps.log.info({ grantId: token.grantId, tokenId: issued.id, previousId: token.id }, 'access token rotated')

@@ -34,7 +34,11 @@ export async function adminRevokeToken(
       detail: `of grant ${token.grantId}`,
       now,
     })
-    await recordEvent(tx, tokenRevokedEvent(token.grant, await findAccessItems(tx, token.grantId), token.managementId, consoleEventActor(input.actor)), now)
+    await recordEvent(
+      tx,
+      tokenRevokedEvent(token.grant, await findAccessItems(tx, token.grantId), token.managementId, consoleEventActor(input.actor)),
+      now,
+    )
     return token.grantId
   })
   deps.log.info({ grantId, by: input.actor.kind, actorId: input.actor.id }, 'access token revoked by an administrator')

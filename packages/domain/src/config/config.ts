@@ -182,10 +182,11 @@ export const EnvSchema = z
     }),
     WEBHOOK_FAILED_RETENTION_DAYS: z.coerce.number().int().positive().max(3650).default(30).meta({
       description:
-        'A delivery that failed (retried for about 24 hours without a 2xx) is kept this many days after its last attempt, for the console\'s log and a replay; then deleted.',
+        "A delivery that failed (retried for about 24 hours without a 2xx) is kept this many days after its last attempt, for the console's log and a replay; then deleted.",
     }),
     ALLOW_HTTP_WEBHOOKS: bool(false).meta({
-      description: 'Accept `http:` webhook endpoints off loopback (a receiver on a private network without TLS). Loopback endpoints may always use `http:`.',
+      description:
+        'Accept `http:` webhook endpoints off loopback (a receiver on a private network without TLS). Loopback endpoints may always use `http:`.',
     }),
     WEBHOOK_ALLOWED_NETWORKS: networks.meta({
       description:

@@ -388,7 +388,9 @@ describe('leases', () => {
 
     const result = { at: t.clock.now, status: 500, error: 'the endpoint answered 500' }
     const nextAttemptAt = new Date(ms(t.clock.now) + 15_000)
-    expect(await recordAttempt(t.sql, { id: b!.id, owner: 'worker-b', result, giveUpAt: b!.giveUpAt, outcome: { state: 'pending', nextAttemptAt } })).toBe(true)
+    expect(
+      await recordAttempt(t.sql, { id: b!.id, owner: 'worker-b', result, giveUpAt: b!.giveUpAt, outcome: { state: 'pending', nextAttemptAt } }),
+    ).toBe(true)
     expect(await deliveryOf(eventId)).toMatchObject({
       state: 'pending',
       attempts: 1,

@@ -67,7 +67,9 @@ async function deliverOne(deps: Deps, opts: DeliveryOptions, owner: string, d: C
   // The retry window starts at the first attempt, not at the event: a delivery held back behind an earlier event of
   // its grant (or a replayed one) still gets its full day of retries.
   const giveUpAt = d.attempts === 0 ? new Date(result.at.getTime() + RETRY_WINDOW_MS) : d.giveUpAt
-  const outcome = ok ? ({ state: 'delivered' } as const) : afterFailedAttempt({ attempts: d.attempts + 1, giveUpAt }, result.at, opts.random ?? Math.random)
+  const outcome = ok
+    ? ({ state: 'delivered' } as const)
+    : afterFailedAttempt({ attempts: d.attempts + 1, giveUpAt }, result.at, opts.random ?? Math.random)
   const recorded = await recordAttempt(deps.sql, { id: d.id, owner, result, giveUpAt, outcome })
   if (!recorded) return null
   const name = outcome.state === 'pending' ? 'retrying' : outcome.state

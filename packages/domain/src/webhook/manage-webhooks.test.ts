@@ -159,7 +159,10 @@ describe('createWebhookEndpoint', () => {
   it('takes plain http off loopback only with ALLOW_HTTP_WEBHOOKS, and only to an allowed address', async () => {
     await t.reset({ config: { webhookAllowHttp: true, webhookAllowedNetworks: ['10.0.0.0/8'] } })
     expect((await create({ url: 'http://10.0.0.5/hook' })).endpoint.url).toBe('http://10.0.0.5/hook')
-    await expect(create({ url: 'http://192.168.1.2/hook' })).rejects.toMatchObject({ code: 'bad_request', message: expect.stringMatching(/not a public/) })
+    await expect(create({ url: 'http://192.168.1.2/hook' })).rejects.toMatchObject({
+      code: 'bad_request',
+      message: expect.stringMatching(/not a public/),
+    })
   })
 
   it('refuses a long description, no event type, an unknown or repeated one, and a URL over 2048 characters', async () => {

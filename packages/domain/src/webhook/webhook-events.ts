@@ -28,10 +28,7 @@ export const ActorSchema = z.strictObject({
 export type EventActor = z.infer<typeof ActorSchema>
 
 /** A client instance: by its wallet address, or for a directed identity by its key's RFC 7638 thumbprint. */
-export const EventClientSchema = z.union([
-  z.strictObject({ wallet_address: z.string() }),
-  z.strictObject({ key_thumbprint: z.string() }),
-])
+export const EventClientSchema = z.union([z.strictObject({ wallet_address: z.string() }), z.strictObject({ key_thumbprint: z.string() })])
 export type EventClient = z.infer<typeof EventClientSchema>
 
 /** The client as a grant stores it (a wallet address, or a thumbprint URI) in an event's words. */

@@ -14,13 +14,11 @@ export const WEBHOOK_SECRET_SHAPE = /^whsec_[A-Za-z0-9+/]{43}=$/
  * The three headers of one attempt. With a previous secret still in its overlap, the signature header carries both
  * signatures, space-separated, and a receiver that knows either secret verifies it.
  */
-export function signWebhook(input: {
-  id: string
-  at: Date
-  body: string
-  secret: string
-  previousSecret?: string | null
-}): { 'webhook-id': string; 'webhook-timestamp': string; 'webhook-signature': string } {
+export function signWebhook(input: { id: string; at: Date; body: string; secret: string; previousSecret?: string | null }): {
+  'webhook-id': string
+  'webhook-timestamp': string
+  'webhook-signature': string
+} {
   const signatures = [new Webhook(input.secret).sign(input.id, input.at, input.body)]
   if (input.previousSecret) signatures.push(new Webhook(input.previousSecret).sign(input.id, input.at, input.body))
   return {
