@@ -463,7 +463,8 @@ export async function listWebhookDeliveries(deps: Deps, input: z.input<typeof Li
 }
 
 /**
- * Sends a failed delivery again: pending, due now, with a new retry window; its attempts so far are counted on.
+ * Sends a failed delivery again: pending, due now, with a new retry window and its attempts counted from 0 again
+ * (outbox.repo.ts); the last attempt's status and error stay shown until the next attempt.
  * @throws ConsoleError not_found, conflict when it is not failed (pending or delivered)
  */
 export async function replayDelivery(deps: Deps, input: { deliveryId: string; actor: ConsoleActor }): Promise<WebhookDeliveryView> {
