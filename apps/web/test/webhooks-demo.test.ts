@@ -2,10 +2,10 @@
 // (docs/webhooks.md): the production build serves the built-in consent screen, an endpoint subscribed to every type
 // points at examples/webhook-receiver.mjs, `pnpm demo` runs its whole lifecycle against the server, and the receiver
 // must have verified each event the demo wrote to the outbox, and refused none. The server requires https and
-// refuses private addresses (production), so the receiver is reached through a TLS front on loopback with a
-// self-signed certificate that the server trusts (NODE_EXTRA_CA_CERTS) and WEBHOOK_ALLOWED_NETWORKS=127.0.0.0/8;
-// behind it the example receives the bytes as sent.
-import { execFile, execFileSync, spawn, type ChildProcess } from 'node:child_process'
+// refuses private addresses (production), so the receiver is reached through a TLS front on loopback with the
+// self-signed certificate of @gnap/test-support's webhook receiver (loopbackCertificate) that the server trusts
+// (NODE_EXTRA_CA_CERTS) and WEBHOOK_ALLOWED_NETWORKS=127.0.0.0/8; behind it the example receives the bytes as sent.
+import { execFile, spawn, type ChildProcess } from 'node:child_process'
 import fs from 'node:fs'
 import net from 'node:net'
 import os from 'node:os'
@@ -16,7 +16,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js'
 import addFormatsModule from 'ajv-formats'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { DEMO_OWNER, WEBHOOK_EVENT_TYPES, createOwner, createWebhookEndpoint, openStore, type Store } from '@gnap/domain'
-import { INTROSPECTION_SECRET, root, startServer, type RunningServer } from '@gnap/test-support'
+import { INTROSPECTION_SECRET, loopbackCertificate, root, startServer, type RunningServer } from '@gnap/test-support'
 import { WEBHOOK_SCHEMA_FILE } from '../scripts/webhook-docs'
 import { serverDeps } from './support/server-deps'
 
@@ -92,33 +92,13 @@ async function startTlsFront(certFile: string, keyFile: string) {
 }
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gnap-webhooks-demo-'))
-const certFile = path.join(dir, 'cert.pem')
-const keyFile = path.join(dir, 'key.pem')
 let server: RunningServer
 let store: Store
 let front: Awaited<ReturnType<typeof startTlsFront>>
 let receiver: Receiver
 
 beforeAll(async () => {
-  execFileSync(
-    'openssl',
-    [
-      'req',
-      '-x509',
-      '-newkey',
-      'ec',
-      '-pkeyopt',
-      'ec_paramgen_curve:prime256v1',
-      '-nodes',
-      '-keyout',
-      keyFile,
-      '-out',
-      certFile,
-      '-days',
-      '2',
-    ].concat(['-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1']),
-    { stdio: 'ignore' },
-  )
+  const { cert: certFile, key: keyFile } = loopbackCertificate(dir)
   // The demo plays the owner on the built-in consent screen (IDENTITY_SERVER_URL unset), as `pnpm start` serves it.
   server = await startServer({ IDENTITY_SERVER_URL: undefined, WEBHOOK_ALLOWED_NETWORKS: '127.0.0.0/8', NODE_EXTRA_CA_CERTS: certFile })
   store = await openStore(`file:${server.dbFile}`)

@@ -13,4 +13,11 @@ export {
 } from './instances'
 export { IDP_SECRET, INTROSPECTION_SECRET, startServer, testServerEnv, type RunningServer, type StartOptions } from './server'
 export { freshTotpCode, markTotpCodeUsed } from './totp'
-export { addWebhookEndpoint, startWebhookReceiver, type ReceivedWebhook, type WebhookAnswer, type WebhookReceiver } from './webhook-receiver'
+export {
+  addWebhookEndpoint,
+  loopbackCertificate,
+  startWebhookReceiver,
+  type ReceivedWebhook,
+  type WebhookAnswer,
+  type WebhookReceiver,
+} from './webhook-receiver'

@@ -41,8 +41,11 @@ export interface WebhookReceiver {
   close(): Promise<void>
 }
 
-/** A certificate and key for 127.0.0.1, made with the openssl command (EC P-256, valid two days). */
-function loopbackCertificate(dir: string): { cert: string; key: string } {
+/**
+ * A certificate and key for 127.0.0.1, made with the openssl command (EC P-256, valid two days): the paths of
+ * `cert.pem` and `key.pem` written into `dir`. A server trusts it through NODE_EXTRA_CA_CERTS=<cert>.
+ */
+export function loopbackCertificate(dir: string): { cert: string; key: string } {
   const cert = path.join(dir, 'cert.pem')
   const key = path.join(dir, 'key.pem')
   const run = spawnSync(
@@ -68,7 +71,7 @@ function loopbackCertificate(dir: string): { cert: string; key: string } {
     ],
     { encoding: 'utf8' },
   )
-  if (run.status !== 0) throw new Error(`openssl could not make a certificate for the webhook receiver: ${run.stderr || run.error?.message}`)
+  if (run.status !== 0) throw new Error(`openssl could not make a certificate for 127.0.0.1: ${run.stderr || run.error?.message}`)
   return { cert, key }
 }
 

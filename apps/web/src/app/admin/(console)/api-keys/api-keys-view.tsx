@@ -1,7 +1,7 @@
 'use client'
 
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
-import { useEffect, useRef, useState, type FormEvent } from 'react'
+import { useState, type FormEvent } from 'react'
 import type { AdminRole } from '@gnap/domain'
 import { useFocusOnFailure } from '../../_lib/focus-on-failure'
 import { useTRPC } from '../../_lib/trpc'
@@ -9,6 +9,7 @@ import { errorMessage } from '../../_lib/errors'
 import { Empty, ErrorMessage, Loading, Time } from '../../_components/ui'
 import { ConfirmedAction, useConfirmation } from '../../_components/confirm-dialog'
 import { Notice } from '../../_components/notice'
+import { ShownOnceSecret } from '../../_components/shown-once-secret'
 
 const ROLE_TEXT: Record<AdminRole, string> = {
   viewer: 'Viewer (reads)',
@@ -198,43 +199,19 @@ function CreateKeyForm({ onCreated }: { onCreated(c: { secret: string; name: str
 
 /** The new key, once: copy it now, it cannot be shown again. */
 function NewKey({ secret: value, name, onDone }: { secret: string; name: string; onDone(): void }) {
-  const ref = useRef<HTMLElement>(null)
-  const [copied, setCopied] = useState<'yes' | 'failed' | null>(null)
-  useEffect(() => {
-    ref.current?.focus()
-  }, [])
   return (
-    <section className="panel" aria-labelledby="new-key-heading" ref={ref} tabIndex={-1}>
-      <h2 id="new-key-heading">The key “{name}”</h2>
-      <div className="message info">
-        <strong>Copy the key now: this is the only time it is shown.</strong>
-        <p>The server keeps only a fingerprint of it. Store it where your back end reads its secrets; if it is lost, revoke it and create another.</p>
-      </div>
-      <div className="field">
-        <label htmlFor="new-key-value">API key</label>
-        <input id="new-key-value" readOnly value={value} className="mono" spellCheck={false} onFocus={(e) => e.currentTarget.select()} />
-      </div>
-      <div className="filter-actions">
-        <button
-          type="button"
-          className="button secondary"
-          onClick={() => {
-            navigator.clipboard.writeText(value).then(
-              () => setCopied('yes'),
-              () => setCopied('failed'),
-            )
-          }}
-        >
-          Copy key
-        </button>
-        <button type="button" className="button" onClick={onDone}>
-          I have stored the key
-        </button>
-      </div>
-      <p role="status" className="hint">
-        {copied === 'yes' ? 'Copied to the clipboard.' : copied === 'failed' ? 'The browser did not allow copying: select the key and copy it.' : ''}
-      </p>
-    </section>
+    <ShownOnceSecret
+      id="new-key"
+      heading={`The key “${name}”`}
+      warning="Copy the key now: this is the only time it is shown."
+      explanation="The server keeps only a fingerprint of it. Store it where your back end reads its secrets; if it is lost, revoke it and create another."
+      label="API key"
+      value={value}
+      copyLabel="Copy key"
+      doneLabel="I have stored the key"
+      copyFailed="The browser did not allow copying: select the key and copy it."
+      onDone={onDone}
+    />
   )
 }
 

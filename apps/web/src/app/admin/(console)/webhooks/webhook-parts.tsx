@@ -1,9 +1,10 @@
 'use client'
 
 import type { inferRouterOutputs } from '@trpc/server'
-import { useEffect, useRef, useState } from 'react'
+import { useEffect, useRef } from 'react'
 import type { AppRouter } from '@gnap/api'
 import { WEBHOOK_EVENT_DESCRIPTIONS, WEBHOOK_EVENT_TYPES, type WebhookEventType } from '@gnap/domain/webhook-types'
+import { ShownOnceSecret } from '../../_components/shown-once-secret'
 
 // What the two webhook pages share: the event-type checkboxes, the secret shown once, and the badges.
 
@@ -119,64 +120,32 @@ export function NewSecret({
   overlap?: string
   onDone(): void
 }) {
-  const ref = useRef<HTMLElement>(null)
-  const [copied, setCopied] = useState<'yes' | 'failed' | null>(null)
-  useEffect(() => {
-    // A frame later: after a rotation, the confirmation dialog closes in the same render and gives the focus back to
-    // its opener; the secret must have it.
-    const frame = requestAnimationFrame(() => ref.current?.focus())
-    return () => cancelAnimationFrame(frame)
-  }, [])
   return (
-    <section className="panel" aria-labelledby="new-secret-heading" ref={ref} tabIndex={-1}>
-      <h2 id="new-secret-heading">{heading}</h2>
-      <p>
-        <code>{url}</code>
-      </p>
-      <div className="message info">
-        <strong>Copy the signing secret now: it will not be shown again.</strong>
+    <ShownOnceSecret
+      id="new-secret"
+      heading={heading}
+      intro={
         <p>
+          <code>{url}</code>
+        </p>
+      }
+      warning="Copy the signing secret now: it will not be shown again."
+      explanation={
+        <>
           Your receiver verifies every delivery with it (the <code>webhook-signature</code> header, Standard Webhooks). If it is lost, rotate the
           secret on the endpoint&apos;s page.
           {overlap ? ` ${overlap}` : ''}
-        </p>
-      </div>
-      <div className="field">
-        <label htmlFor="new-secret-value">Signing secret</label>
-        <input
-          id="new-secret-value"
-          readOnly
-          value={secret}
-          className="mono"
-          spellCheck={false}
-          autoComplete="off"
-          onFocus={(e) => e.currentTarget.select()}
-        />
-      </div>
-      <div className="filter-actions">
-        <button
-          type="button"
-          className="button secondary"
-          onClick={() => {
-            navigator.clipboard.writeText(secret).then(
-              () => setCopied('yes'),
-              () => setCopied('failed'),
-            )
-          }}
-        >
-          Copy secret
-        </button>
-        <button type="button" className="button" onClick={onDone}>
-          I have stored the secret
-        </button>
-      </div>
-      <p role="status" className="hint">
-        {copied === 'yes'
-          ? 'Copied to the clipboard.'
-          : copied === 'failed'
-            ? 'The browser did not allow copying: select the secret and copy it.'
-            : ''}
-      </p>
-    </section>
+        </>
+      }
+      label="Signing secret"
+      value={secret}
+      copyLabel="Copy secret"
+      doneLabel="I have stored the secret"
+      copyFailed="The browser did not allow copying: select the secret and copy it."
+      // After a rotation, the confirmation dialog closes in the same render and gives the focus back to its opener;
+      // the secret must have it.
+      focusNextFrame
+      onDone={onDone}
+    />
   )
 }
