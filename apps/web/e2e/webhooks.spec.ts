@@ -9,7 +9,6 @@
 // the receiver answers 200 again, delivers it with the same id. Rotating the secret signs with both secrets for the
 // overlap. A viewer reads the pages without any of the buttons. Both pages are scanned with axe and photographed at
 // desktop and phone width (390 px).
-import { execFileSync } from 'node:child_process'
 import fs from 'node:fs'
 import { createServer, type Server } from 'node:https'
 import type { AddressInfo } from 'node:net'
@@ -20,6 +19,7 @@ import type { Locator, Page } from '@playwright/test'
 import { Webhook } from 'standardwebhooks'
 import { createAdmin, openStore } from '@gnap/domain'
 import { lastSegment } from '@gnap/domain/testing'
+import { loopbackCertificate } from '@gnap/test-support'
 import { sleep } from '../test/support/world'
 import { ADMIN, checkPage, expect, signInAsAdmin } from './support/admin-world'
 import { ALICE, startConsentWorld, type ConsentWorld } from './support/consent-world'
@@ -130,18 +130,7 @@ interface WebhookWorld extends ConsentWorld {
  */
 async function startWebhookWorld(): Promise<WebhookWorld> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gnap-webhooks-e2e-'))
-  const key = path.join(dir, 'key.pem')
-  const cert = path.join(dir, 'cert.pem')
-  execFileSync(
-    'openssl',
-    ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-keyout', key, '-out', cert, '-days', '2'].concat([
-      '-subj',
-      '/CN=127.0.0.1',
-      '-addext',
-      'subjectAltName=IP:127.0.0.1',
-    ]),
-    { stdio: 'ignore' },
-  )
+  const { key, cert } = loopbackCertificate(dir)
   const receiver = await startReceiver({ key: fs.readFileSync(key, 'utf8'), cert: fs.readFileSync(cert, 'utf8') })
   try {
     const world = await startConsentWorld({ WEBHOOK_ALLOWED_NETWORKS: '127.0.0.0/8', NODE_EXTRA_CA_CERTS: cert })
