@@ -106,6 +106,33 @@ test.describe('administrators and roles', () => {
     })
   })
 
+  test('an admin who signs themselves out everywhere lands on "You are signed out", and their other browser is signed out too', async ({
+    page,
+    browser,
+    world,
+  }) => {
+    const url = world.server.url
+    const me = { email: 'leaving@example.com', password: ADMIN.password }
+    await addAdmin(world, me.email, 'admin')
+    const other = await (await browser.newContext()).newPage()
+    try {
+      for (const p of [page, other]) {
+        await signInAsAdmin(p, url, me)
+        await expect(p).toHaveURL(`${url}admin`)
+      }
+      await page.goto(`${url}admin/administrators`)
+      await page.getByRole('link', { name: me.email }).click()
+      await page.getByRole('button', { name: 'Sign out everywhere' }).click()
+      await page.getByRole('dialog', { name: 'Sign out everywhere?' }).getByRole('button', { name: 'Sign out everywhere' }).click()
+      await expect(page).toHaveURL(`${url}admin/sign-in?signed-out=1`)
+      await expect(page.getByRole('status')).toHaveText('You are signed out.')
+      await other.goto(`${url}admin`)
+      await expect(other).toHaveURL(`${url}admin/sign-in`)
+    } finally {
+      await other.context().close()
+    }
+  })
+
   test('a viewer sees no revoke button and no owner form, and a forged revocation is FORBIDDEN', async ({ page, world }, testInfo) => {
     const url = world.server.url
     await addAdmin(world, 'viewer@example.com', 'viewer')

@@ -227,6 +227,36 @@ test.describe('admin console', () => {
     expect(res.status()).toBe(401)
   })
 
+  test('signing out while the page still loads says "signed out", not "your session has ended"', async ({ page, world }) => {
+    const url = world.server.url
+    await signInAsAdmin(page, url)
+    await expect(page).toHaveURL(`${url}admin`)
+    // The overview's queries are held on their way to the server. The sign-out goes through; then they reach the
+    // server after it, are answered UNAUTHORIZED, and those answers come back just after the sign-out's own.
+    const held: { resume: () => Promise<void> }[] = []
+    await page.route('**/api/trpc/**', async (route) => {
+      const request = route.request()
+      if (request.method() === 'GET') {
+        held.push({
+          resume: async () => {
+            const answer = await route.fetch()
+            expect(answer.status()).toBe(401)
+            await route.fulfill({ response: answer })
+          },
+        })
+        return
+      }
+      const answer = await route.fetch()
+      await route.fulfill({ response: answer })
+      if (request.url().includes('auth.signOut')) for (const query of held) await query.resume()
+    })
+    await page.reload()
+    await expect.poll(() => held.length).toBeGreaterThan(0)
+    await page.getByRole('button', { name: 'Sign out' }).click()
+    await expect(page).toHaveURL(`${url}admin/sign-in?signed-out=1`)
+    await expect(page.getByRole('status')).toHaveText('You are signed out.')
+  })
+
   test('a mutation without the CSRF header, or a cross-site sign-in, is refused', async ({ page, world }) => {
     const url = world.server.url
     await signInAsAdmin(page, url)

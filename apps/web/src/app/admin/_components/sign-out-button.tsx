@@ -2,17 +2,25 @@
 
 import { useMutation } from '@tanstack/react-query'
 import { useState } from 'react'
-import { useTRPC, SIGN_IN_PATH } from '../_lib/trpc'
-import { errorMessage } from '../_lib/errors'
+import { setSigningOut, useTRPC, SIGN_IN_PATH } from '../_lib/trpc'
+import { errorMessage, isUnauthorized } from '../_lib/errors'
 
-/** Ends the session (auth.signOut clears the cookie) and goes to the sign-in page. */
+/**
+ * Ends the session (auth.signOut clears the cookie) and goes to the sign-in page. A session that had already ended
+ * is signed out too; the page's queries answered UNAUTHORIZED meanwhile are not taken for an ended session.
+ */
 export function SignOutButton() {
   const trpc = useTRPC()
   const [error, setError] = useState<string | null>(null)
   const signOut = useMutation(
     trpc.auth.signOut.mutationOptions({
+      onMutate: () => setSigningOut(true),
       onSuccess: () => window.location.assign(`${SIGN_IN_PATH}?signed-out=1`),
-      onError: (e) => setError(errorMessage(e)),
+      onError: (e) => {
+        if (isUnauthorized(e)) return window.location.assign(`${SIGN_IN_PATH}?signed-out=1`)
+        setSigningOut(false)
+        setError(errorMessage(e))
+      },
     }),
   )
   return (

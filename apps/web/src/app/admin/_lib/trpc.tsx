@@ -16,9 +16,21 @@ const CSRF_HEADER = 'x-csrf-token'
 
 export const SIGN_IN_PATH = '/admin/sign-in'
 
+/**
+ * Set while this page signs its own session out. Queries still in flight then come back UNAUTHORIZED, and taking
+ * them for a session that ended elsewhere would send the person to "Your session has ended" instead of "You are
+ * signed out" (the later navigation wins).
+ */
+let signingOut = false
+
+/** The sign-out button calls this before auth.signOut, and again with false if it fails. */
+export function setSigningOut(value: boolean) {
+  signingOut = value
+}
+
 /** A session that ended while a page was open (expired, signed out elsewhere): back to the sign-in page. */
 function toSignIn() {
-  window.location.assign(`${SIGN_IN_PATH}?ended=1`)
+  if (!signingOut) window.location.assign(`${SIGN_IN_PATH}?ended=1`)
 }
 
 /**

@@ -6,7 +6,7 @@ import Link from 'next/link'
 import { useState, type FormEvent } from 'react'
 import type { AppRouter } from '@gnap/api'
 import type { AdminRole } from '@gnap/domain/roles'
-import { useTRPC } from '../../../_lib/trpc'
+import { setSigningOut, SIGN_IN_PATH, useTRPC } from '../../../_lib/trpc'
 import { errorMessage } from '../../../_lib/errors'
 import { ForRole, useSignedInAdminId } from '../../../_lib/role'
 import { ConfirmedAction, useConfirmation } from '../../../_components/confirm-dialog'
@@ -153,13 +153,18 @@ function Access({ admin, isMe, onDone }: { admin: Admin; isMe: boolean; onDone(m
 
   const signOut = useMutation(
     trpc.admins.signOutEverywhere.mutationOptions({
+      // Signing myself out everywhere ends this session too: see setSigningOut.
+      onMutate: () => setSigningOut(isMe),
       onSuccess: async (r) => {
         signOutConfirmation.close()
         onDone(`Signed out everywhere: ${sessionsWord(r.endedSessions)} ended.`)
-        if (isMe) window.location.assign('/admin/sign-in')
+        if (isMe) window.location.assign(`${SIGN_IN_PATH}?signed-out=1`)
         else await refresh()
       },
-      onError: (e) => signOutConfirmation.fail(errorMessage(e)),
+      onError: (e) => {
+        setSigningOut(false)
+        signOutConfirmation.fail(errorMessage(e))
+      },
     }),
   )
   const reset = useMutation(
