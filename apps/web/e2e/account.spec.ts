@@ -4,11 +4,11 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import AxeBuilder from '@axe-core/playwright'
-import { isFinalizedGrant, OpenPaymentsClientError } from '@interledger/open-payments'
+import { OpenPaymentsClientError } from '@interledger/open-payments'
 import type { Page, TestInfo } from '@playwright/test'
-import { introspect, sleep } from '../test/support/world'
+import { introspect } from '../test/support/world'
 import { ALICE, ALICE_WALLET, BOB, type ConsentWorld } from './support/consent-world'
-import { expect, signIn, test } from './support/fixtures'
+import { approvedGrant, expect, signIn, test } from './support/fixtures'
 
 const SCREENSHOTS = path.resolve(import.meta.dirname, '../test-results/screenshots')
 const PHONE = { width: 390, height: 844 }
@@ -30,23 +30,6 @@ async function seriousViolations(page: Page) {
     .map((v) => ({ id: v.id, impact: v.impact, help: v.help, targets: v.nodes.map((n) => n.target.join(' ')) }))
 }
 
-/** Alice approves a fresh SDK grant on the consent screen in `page`; the SDK continues it to a token. */
-async function approvedToken(page: Page, world: ConsentWorld) {
-  const { pending } = await world.requestGrant()
-  await page.goto(pending.interact.redirect)
-  if (await page.getByLabel('Email').isVisible()) await signIn(page, ALICE.email, ALICE.password)
-  await page.getByRole('button', { name: 'Approve' }).click()
-  await page.waitForURL((url) => url.href.startsWith(`${world.finish.uri}?`))
-  const interactRef = new URL(page.url()).searchParams.get('interact_ref') ?? ''
-  await sleep((pending.continue.wait ?? 0) * 1000)
-  const grant = await world.client.grant.continue(
-    { url: pending.continue.uri, accessToken: pending.continue.access_token.value },
-    { interact_ref: interactRef },
-  )
-  if (!isFinalizedGrant(grant) || !grant.access_token) throw new Error('expected an issued grant')
-  return grant.access_token
-}
-
 async function rotationError(world: ConsentWorld, token: { manage: string; value: string }) {
   const e = await world.client.token.rotate({ url: token.manage, accessToken: token.value }).then(
     () => null,
@@ -60,7 +43,7 @@ const accountUrl = (world: ConsentWorld) => `${world.server.url}account`
 
 test.describe('/account', () => {
   test('the owner sees the app they approved in plain words and revokes it; the client’s next rotation fails', async ({ page, world }, testInfo) => {
-    const token = await approvedToken(page, world)
+    const token = (await approvedGrant(page, world)).token
     // Same owner session as the consent screen: no second sign-in.
     await page.goto(accountUrl(world))
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Apps connected to your wallet')
@@ -91,7 +74,7 @@ test.describe('/account', () => {
     world,
     browser,
   }, testInfo) => {
-    const token = await approvedToken(page, world)
+    const token = (await approvedGrant(page, world)).token
     await page.goto(accountUrl(world))
     const revokeHref = (await page.getByRole('link', { name: 'Revoke access' }).first().getAttribute('href')) ?? ''
     expect(revokeHref).toMatch(/^\/account\/apps\/.+\/revoke$/)
@@ -119,7 +102,7 @@ test.describe('/account', () => {
   })
 
   test('keyboard only: sign in, reach Revoke access, confirm, and change the password page is axe-clean', async ({ page, world }, testInfo) => {
-    const token = await approvedToken(page, world)
+    const token = (await approvedGrant(page, world)).token
     // Start signed out, as someone arriving later would.
     await page.context().clearCookies()
     await page.goto(accountUrl(world))

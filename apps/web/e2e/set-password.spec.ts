@@ -7,7 +7,7 @@ import AxeBuilder from '@axe-core/playwright'
 import type { Page, TestInfo } from '@playwright/test'
 import { createAdmin, importOwners, openStore } from '@gnap/domain'
 import { ADMIN, signInAsAdmin } from './support/admin-world'
-import { expect, signIn, test } from './support/fixtures'
+import { continueAtClient, expect, signIn, test } from './support/fixtures'
 import type { ConsentWorld } from './support/consent-world'
 
 const SCREENSHOTS = path.resolve(import.meta.dirname, '../test-results/screenshots')
@@ -137,13 +137,7 @@ test('an administrator creates an owner and copies the invitation link; the owne
     await signIn(ownerPage, dave.email, PASSWORD)
     await expect(ownerPage.getByText(`Signed in as ${dave.name}.`)).toBeVisible()
     await ownerPage.getByRole('button', { name: 'Approve' }).click()
-    await ownerPage.waitForURL((url) => url.href.startsWith(`${world.finish.uri}?`))
-    const interactRef = new URL(ownerPage.url()).searchParams.get('interact_ref')!
-    await new Promise((r) => setTimeout(r, pending.continue.wait! * 1000))
-    const granted = await world.client.grant.continue(
-      { url: pending.continue.uri, accessToken: pending.continue.access_token.value },
-      { interact_ref: interactRef },
-    )
+    const granted = await continueAtClient(ownerPage, world, pending)
     expect(granted).toMatchObject({ access_token: { value: expect.any(String) } })
   } finally {
     await ownerPage.close()

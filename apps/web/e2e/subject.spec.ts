@@ -13,9 +13,8 @@ import type { Page, TestInfo } from '@playwright/test'
 import { IDP_SECRET } from '@gnap/test-support'
 import { createAdmin, openStore } from '@gnap/domain'
 import { ADMIN, checkPage, signInAsAdmin } from './support/admin-world'
-import { sleep } from '../test/support/world'
 import { ALICE, ALICE_WALLET, BOB, outgoingGrantAccess, type ConsentWorld } from './support/consent-world'
-import { expect, signIn, test } from './support/fixtures'
+import { continueAtClient, expect, signIn, test } from './support/fixtures'
 
 /** An administrator of this spec only: other specs on the same server create the shared one. */
 const SUBJECT_ADMIN = { email: 'subject-spec@example.com', password: ADMIN.password }
@@ -76,17 +75,10 @@ async function approveWithKeyboard(page: Page) {
   await page.keyboard.press('Enter')
 }
 
-/**
- * Approves from the keyboard, waits until the browser is back at the client's finish endpoint, and continues the grant
- * with the SDK (after the protocol's wait) with the interact_ref it brought.
- */
+/** Approves from the keyboard, then the client continues the grant with the interact_ref the browser brought back. */
 async function approveAndContinue(page: Page, world: ConsentWorld, pending: PendingGrant) {
   await approveWithKeyboard(page)
-  await page.waitForURL((url) => url.href.startsWith(`${world.finish.uri}?`))
-  const interactRef = new URL(page.url()).searchParams.get('interact_ref')
-  if (!interactRef) throw new Error('no interact_ref at the finish URI')
-  await sleep((pending.continue.wait ?? 0) * 1000)
-  return world.client.grant.continue({ url: pending.continue.uri, accessToken: pending.continue.access_token.value }, { interact_ref: interactRef })
+  return continueAtClient(page, world, pending)
 }
 
 test.describe('subject requests on the built-in consent screen', () => {

@@ -14,16 +14,13 @@ import { createServer, type Server } from 'node:https'
 import type { AddressInfo } from 'node:net'
 import os from 'node:os'
 import path from 'node:path'
-import { isFinalizedGrant } from '@interledger/open-payments'
 import type { Locator, Page } from '@playwright/test'
 import { Webhook } from 'standardwebhooks'
 import { createAdmin, openStore } from '@gnap/domain'
-import { lastSegment } from '@gnap/domain/testing'
 import { loopbackCertificate } from '@gnap/test-support'
-import { sleep } from '../test/support/world'
 import { ADMIN, checkPage, expect, signInAsAdmin } from './support/admin-world'
-import { ALICE, startConsentWorld, type ConsentWorld } from './support/consent-world'
-import { signIn, worldTest } from './support/fixtures'
+import { startConsentWorld, type ConsentWorld } from './support/consent-world'
+import { approvedGrant, worldTest } from './support/fixtures'
 
 const VIEWER = { email: 'webhooks-viewer@example.com', password: 'webhooks-viewer-password', role: 'viewer' as const }
 
@@ -158,29 +155,6 @@ async function startWebhookWorld(): Promise<WebhookWorld> {
 }
 
 const test = worldTest<WebhookWorld>(startWebhookWorld)
-
-/** Alice approves a fresh SDK grant on the consent screen in `page`; the SDK continues it to a token. Its grant id too. */
-async function approvedGrant(page: Page, world: ConsentWorld) {
-  const { pending } = await world.requestGrant()
-  await page.goto(pending.interact.redirect)
-  if (await page.getByLabel('Email').isVisible()) await signIn(page, ALICE.email, ALICE.password)
-  await page.getByRole('button', { name: 'Approve' }).click()
-  await page.waitForURL((url) => url.href.startsWith(`${world.finish.uri}?`))
-  const interactRef = new URL(page.url()).searchParams.get('interact_ref') ?? ''
-  await sleep((pending.continue.wait ?? 0) * 1000)
-  const grant = await world.client.grant.continue(
-    { url: pending.continue.uri, accessToken: pending.continue.access_token.value },
-    { interact_ref: interactRef },
-  )
-  if (!isFinalizedGrant(grant) || !grant.access_token) throw new Error('expected an issued grant')
-  const store = await openStore(`file:${world.server.dbFile}`)
-  try {
-    const { id } = await store.prisma.grant.findUniqueOrThrow({ where: { continueId: lastSegment(pending.continue.uri) }, select: { id: true } })
-    return { grantId: id, token: grant.access_token }
-  } finally {
-    await store.close()
-  }
-}
 
 /** Alice revokes the app holding `grantId` on /account, confirming on its page; resolves when the page says so. */
 async function revokeOnAccount(page: Page, world: ConsentWorld, grantId: string): Promise<void> {

@@ -1,5 +1,9 @@
+import { isFinalizedGrant, type PendingGrant } from '@interledger/open-payments'
 import { test as base, expect, type Page, type TestInfo } from '@playwright/test'
-import { startConsentWorld, type ConsentWorld } from './consent-world'
+import { openStore } from '@gnap/domain'
+import { lastSegment } from '@gnap/domain/testing'
+import { sleep } from '../../test/support/world'
+import { ALICE, startConsentWorld, type ConsentWorld } from './consent-world'
 
 /** What a spec file's world offers the fixtures: its server's log, the contract check and a stop. */
 interface FixtureWorld {
@@ -49,4 +53,36 @@ export async function signIn(page: Page, email: string, password: string): Promi
   await page.getByLabel('Email').fill(email)
   await page.getByLabel('Password').fill(password)
   await page.getByRole('button', { name: 'Sign in' }).click()
+}
+
+/**
+ * Once the owner has decided in `page`: waits until the browser is back at the client's finish endpoint, then
+ * continues the grant with the SDK (after the protocol's wait) with the interact_ref it brought.
+ */
+export async function continueAtClient(page: Page, world: ConsentWorld, pending: PendingGrant) {
+  await page.waitForURL((url) => url.href.startsWith(`${world.finish.uri}?`))
+  const interactRef = new URL(page.url()).searchParams.get('interact_ref')
+  if (!interactRef) throw new Error('no interact_ref at the finish URI')
+  await sleep((pending.continue.wait ?? 0) * 1000)
+  return world.client.grant.continue({ url: pending.continue.uri, accessToken: pending.continue.access_token.value }, { interact_ref: interactRef })
+}
+
+/**
+ * Alice approves a fresh SDK grant on the consent screen in `page` (signing in if it asks), and the SDK continues it
+ * to a token: the grant's id (read from the database) and its access token.
+ */
+export async function approvedGrant(page: Page, world: ConsentWorld) {
+  const { pending } = await world.requestGrant()
+  await page.goto(pending.interact.redirect)
+  if (await page.getByLabel('Email').isVisible()) await signIn(page, ALICE.email, ALICE.password)
+  await page.getByRole('button', { name: 'Approve' }).click()
+  const grant = await continueAtClient(page, world, pending)
+  if (!isFinalizedGrant(grant) || !grant.access_token) throw new Error('expected an issued grant')
+  const store = await openStore(`file:${world.server.dbFile}`)
+  try {
+    const { id } = await store.prisma.grant.findUniqueOrThrow({ where: { continueId: lastSegment(pending.continue.uri) }, select: { id: true } })
+    return { grantId: id, token: grant.access_token }
+  } finally {
+    await store.close()
+  }
 }
