@@ -180,6 +180,16 @@ describe('createWebhookEndpoint', () => {
     await expect(create()).rejects.toMatchObject({ code: 'conflict', message: expect.stringContaining('delete one first') })
     expect(await t.db.webhookEndpoint.count()).toBe(MAX_WEBHOOK_ENDPOINTS)
   })
+
+  it(`keeps to ${MAX_WEBHOOK_ENDPOINTS} when creations race: of ten at once for the last place, one is made`, async () => {
+    for (let i = 0; i < MAX_WEBHOOK_ENDPOINTS - 1; i++) await create()
+    // On PostgreSQL, ten connections open beforehand, so the ten transactions overlap rather than wait to connect.
+    if (t.provider === 'postgresql') await Promise.all(Array.from({ length: 10 }, () => t.sql.transaction((tx) => tx.all('SELECT pg_sleep(0.05)'))))
+    const outcomes = await Promise.allSettled(Array.from({ length: 10 }, () => create()))
+    expect(outcomes.filter((o) => o.status === 'fulfilled')).toHaveLength(1)
+    for (const o of outcomes) if (o.status === 'rejected') expect(o.reason).toMatchObject({ code: 'conflict' })
+    expect(await t.db.webhookEndpoint.count()).toBe(MAX_WEBHOOK_ENDPOINTS)
+  })
 })
 
 describe('updateWebhookEndpoint', () => {

@@ -16,6 +16,7 @@ import { isAllowedWebhookScheme } from './webhook-url'
 import { recordTestEvent, replayFailedDelivery } from './outbox.repo'
 import {
   countWebhookEndpoints,
+  holdEndpointCreation,
   deleteWebhookEndpointRow,
   deliveryCountsByEndpoint,
   findDeliveryLogRow,
@@ -287,6 +288,7 @@ export async function createWebhookEndpoint(
   const secret = newWebhookSecret()
   const now = deps.clock()
   const endpoint = await deps.sql.transaction(async (tx) => {
+    await holdEndpointCreation(tx, deps.sql.dialect)
     if ((await countWebhookEndpoints(tx)) >= MAX_WEBHOOK_ENDPOINTS) {
       throw new ConsoleError('conflict', `there are already ${MAX_WEBHOOK_ENDPOINTS} endpoints, the most allowed: delete one first`)
     }

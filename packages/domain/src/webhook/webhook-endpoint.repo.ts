@@ -1,4 +1,4 @@
-import type { SqlRunner, SqlValue } from '../db/sql'
+import type { Sql, SqlRunner, SqlValue } from '../db/sql'
 
 // Every SQL statement about webhook endpoints and their subscriptions (docs/webhooks.md), and the console's reads of
 // the delivery log. The events and the deliveries themselves are written by the outbox (outbox.repo.ts). The signing
@@ -38,6 +38,15 @@ export async function findWebhookEndpoint(db: SqlRunner, id: string): Promise<We
 /** Every endpoint, oldest first (at most a few dozen). */
 export function listWebhookEndpointRows(db: SqlRunner): Promise<WebhookEndpointRow[]> {
   return db.all<WebhookEndpointRow>(`SELECT ${COLUMNS} FROM "WebhookEndpoint" ORDER BY "createdAt" ASC, "id" ASC`)
+}
+
+/**
+ * Makes the transaction `tx` the only one adding endpoints until it ends, so its count stays true until it commits
+ * (MAX_WEBHOOK_ENDPOINTS). PostgreSQL: a transaction-scoped advisory lock (under READ COMMITTED two transactions would
+ * each count 49 and each add one). SQLite runs one write transaction at a time already.
+ */
+export async function holdEndpointCreation(tx: SqlRunner, dialect: Sql['dialect']): Promise<void> {
+  if (dialect === 'postgresql') await tx.all(`SELECT pg_advisory_xact_lock(hashtext('WebhookEndpoint.create'))`)
 }
 
 export async function countWebhookEndpoints(db: SqlRunner): Promise<number> {
