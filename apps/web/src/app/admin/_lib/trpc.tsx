@@ -29,7 +29,7 @@ export function setSigningOut(value: boolean) {
 }
 
 /** A session that ended while a page was open (expired, signed out elsewhere): back to the sign-in page. */
-function toSignIn() {
+export function toSignIn() {
   if (!signingOut) window.location.assign(`${SIGN_IN_PATH}?ended=1`)
 }
 

@@ -6,8 +6,8 @@ import Link from 'next/link'
 import { useState, type FormEvent } from 'react'
 import type { AppRouter } from '@gnap/api'
 import type { AdminRole } from '@gnap/domain/roles'
-import { setSigningOut, SIGN_IN_PATH, useTRPC } from '../../../_lib/trpc'
-import { errorMessage } from '../../../_lib/errors'
+import { setSigningOut, SIGN_IN_PATH, toSignIn, useTRPC } from '../../../_lib/trpc'
+import { errorMessage, isUnauthorized } from '../../../_lib/errors'
 import { ForRole, useSignedInAdminId } from '../../../_lib/role'
 import { ConfirmedAction, useConfirmation } from '../../../_components/confirm-dialog'
 import { Notice } from '../../../_components/notice'
@@ -163,6 +163,8 @@ function Access({ admin, isMe, onDone }: { admin: Admin; isMe: boolean; onDone(m
       },
       onError: (e) => {
         setSigningOut(false)
+        // This session had already ended: the console's own handler stood aside for the sign-out, so go now.
+        if (isMe && isUnauthorized(e)) return toSignIn()
         signOutConfirmation.fail(errorMessage(e))
       },
     }),
