@@ -23,7 +23,7 @@ export const SIGN_IN_PATH = '/admin/sign-in'
  */
 let signingOut = false
 
-/** The sign-out button calls this before auth.signOut, and again with false if it fails. */
+/** A sign-out of this session (the Sign out button, signing oneself out everywhere) sets it before its request, and clears it if that fails. */
 export function setSigningOut(value: boolean) {
   signingOut = value
 }
