@@ -2,7 +2,7 @@
 
 import { useMutation } from '@tanstack/react-query'
 import { useState } from 'react'
-import { setSigningOut, useTRPC, SIGN_IN_PATH } from '../_lib/trpc'
+import { setSigningOut, toSignedOut, useTRPC } from '../_lib/trpc'
 import { errorMessage, isUnauthorized } from '../_lib/errors'
 
 /**
@@ -15,9 +15,9 @@ export function SignOutButton() {
   const signOut = useMutation(
     trpc.auth.signOut.mutationOptions({
       onMutate: () => setSigningOut(true),
-      onSuccess: () => window.location.assign(`${SIGN_IN_PATH}?signed-out=1`),
+      onSuccess: toSignedOut,
       onError: (e) => {
-        if (isUnauthorized(e)) return window.location.assign(`${SIGN_IN_PATH}?signed-out=1`)
+        if (isUnauthorized(e)) return toSignedOut()
         setSigningOut(false)
         setError(errorMessage(e))
       },

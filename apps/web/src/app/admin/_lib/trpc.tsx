@@ -33,6 +33,11 @@ export function toSignIn() {
   if (!signingOut) window.location.assign(`${SIGN_IN_PATH}?ended=1`)
 }
 
+/** This page signed its session out: to the sign-in page, which says so. */
+export function toSignedOut() {
+  window.location.assign(`${SIGN_IN_PATH}?signed-out=1`)
+}
+
 /**
  * TanStack Query and the tRPC client of the console. `csrfToken` is the session's token, rendered into the page by
  * the admin layout (server side); null on the sign-in page, whose only mutation needs none.

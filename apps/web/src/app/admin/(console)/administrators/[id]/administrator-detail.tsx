@@ -6,7 +6,7 @@ import Link from 'next/link'
 import { useState, type FormEvent } from 'react'
 import type { AppRouter } from '@gnap/api'
 import type { AdminRole } from '@gnap/domain/roles'
-import { setSigningOut, SIGN_IN_PATH, toSignIn, useTRPC } from '../../../_lib/trpc'
+import { setSigningOut, toSignedOut, toSignIn, useTRPC } from '../../../_lib/trpc'
 import { errorMessage, isUnauthorized } from '../../../_lib/errors'
 import { ForRole, useSignedInAdminId } from '../../../_lib/role'
 import { ConfirmedAction, useConfirmation } from '../../../_components/confirm-dialog'
@@ -158,7 +158,7 @@ function Access({ admin, isMe, onDone }: { admin: Admin; isMe: boolean; onDone(m
       onSuccess: async (r) => {
         signOutConfirmation.close()
         onDone(`Signed out everywhere: ${sessionsWord(r.endedSessions)} ended.`)
-        if (isMe) window.location.assign(`${SIGN_IN_PATH}?signed-out=1`)
+        if (isMe) toSignedOut()
         else await refresh()
       },
       onError: (e) => {
