@@ -7,7 +7,7 @@ import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { validate, compileErrors } from '@readme/openapi-parser'
 import { createApiKey, createAdmin, signInAdmin, openStore, type ConsoleActor, type Deps, type Store } from '@gnap/domain'
-import { sleep, startWorld, type World } from './support/world'
+import { atLeastLeftInWindow, startWorld, type World } from './support/world'
 import { serverDeps } from './support/server-deps'
 
 const run = promisify(execFile)
@@ -96,9 +96,7 @@ describe('the REST form', () => {
   })
 
   it('answers 429 with Retry-After over the key’s per-minute limit', async () => {
-    // Counters live in minute windows on the clock: start in a fresh one when fewer than 15 seconds are left.
-    const left = 60 - ((Date.now() / 1000) % 60)
-    if (left < 15) await sleep(left * 1000 + 100)
+    await atLeastLeftInWindow(15)
     const key = await newKey('viewer', 'busy')
     for (let i = 0; i < 40; i++) expect((await rest('POST', '/clients/search', { key, body: {} })).status).toBe(200)
     const refused = await rest('POST', '/clients/search', { key, body: {} })
@@ -107,7 +105,7 @@ describe('the REST form', () => {
     expect(await refused.json()).toMatchObject({ error: { code: 'TOO_MANY_REQUESTS', message: expect.stringContaining('API key') } })
     // Another key has its own counter.
     expect((await rest('POST', '/clients/search', { key: await newKey('viewer', 'calm'), body: {} })).status).toBe(200)
-  })
+  }, 60_000)
 })
 
 describe('the tRPC endpoint with a bearer key', () => {

@@ -7,7 +7,7 @@ import http from 'node:http'
 import net from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { freePort, INTROSPECTION_SECRET, migrateDatabase, startInstance, startServer, testServerEnv, type RunningServer } from '@gnap/test-support'
-import { atLeastLeftInMinute, startWorld, type World } from './support/world'
+import { atLeastLeftInWindow, startWorld, type World } from './support/world'
 import { incomingAccess, issuedGrant, signedFetch } from './support/raw-http'
 import { assertMatchesSpec } from '@gnap/domain/testing'
 
@@ -138,7 +138,7 @@ describe.each(endpoints)('introspection through $name', ({ port, path }) => {
   })
 
   it(`refuses an address with 429 and Retry-After after ${LIMIT_PER_IP} wrong secrets, even with the right one`, async () => {
-    await atLeastLeftInMinute(15)
+    await atLeastLeftInWindow(15)
     const ip = freshIp()
     for (let i = 0; i < LIMIT_PER_IP; i++)
       expect((await post(json({ access_token: token }, { authorization: 'Bearer wrong', 'x-forwarded-for': ip }))).status).toBe(401)
@@ -233,7 +233,7 @@ describe('the route handler and the listener answer alike', () => {
   })
 
   it('a caller past its limit of wrong secrets', async () => {
-    await atLeastLeftInMinute(15)
+    await atLeastLeftInWindow(15)
     const answers: Got[] = []
     for (const [port, path] of [
       [w.server.port, '/introspect'],
@@ -261,7 +261,7 @@ describe('the wrong-secret limit across instances', () => {
     const otherListener = await freePort()
     const other = await startServer({ INTROSPECTION_PORT: String(otherListener), TRUST_PROXY: 'true' }, { dbFile: w.server.dbFile })
     try {
-      await atLeastLeftInMinute(15)
+      await atLeastLeftInWindow(15)
       const ip = freshIp()
       const ways = [
         [w.server.port, '/introspect'],

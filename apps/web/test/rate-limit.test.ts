@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { generateClientKey } from '@gnap/domain/testing'
 import { IDP_SECRET, INTROSPECTION_SECRET, startServer, type RunningServer } from '@gnap/test-support'
-import { atLeastLeftInMinute, startWorld, type World } from './support/world'
+import { atLeastLeftInWindow, startWorld, type World } from './support/world'
 import { expectGnapError, expectOk, incomingAccess, rowCounts, signedFetch, signedRequest } from './support/raw-http'
 
 describe('per client (RATE_LIMIT_GRANTS_PER_MINUTE, default 120)', () => {
@@ -22,7 +22,7 @@ describe('per client (RATE_LIMIT_GRANTS_PER_MINUTE, default 120)', () => {
     signedFetch(client.key, { method: 'POST', url: w.server.url, body: { access_token: { access: incomingAccess }, client: client.walletAddress } })
 
   it('answers the 121st grant request of a client within a minute with 429 request_denied and Retry-After, writing nothing', async () => {
-    await atLeastLeftInMinute(30)
+    await atLeastLeftInWindow(30)
     for (let i = 0; i < 120; i++) await expectOk('POST', w.server.url, await grantRequest())
     const before = rowCounts(w.server.dbFile)
     const res = await grantRequest()
@@ -93,7 +93,7 @@ describe('per IP (RATE_LIMIT_GRANTS_PER_MINUTE_PER_IP)', () => {
     fetch(server.url, { method: 'POST', headers: { 'content-type': 'application/json', 'x-forwarded-for': ip }, body: '{' })
 
   it('with TRUST_PROXY keys on the right-most X-Forwarded-For entry: a forged left-most entry cannot evade the limit', async () => {
-    await atLeastLeftInMinute(15)
+    await atLeastLeftInWindow(15)
     // The proxy appends the address it saw (203.0.113.7); the caller wrote whatever stands to its left.
     for (let i = 0; i < 3; i++) expect((await attempt(trusted, `10.9.9.${i}, 203.0.113.7`)).status).toBe(400)
     const limited = await attempt(trusted, '1.2.3.4, 203.0.113.7')
@@ -103,14 +103,14 @@ describe('per IP (RATE_LIMIT_GRANTS_PER_MINUTE_PER_IP)', () => {
   })
 
   it('a forged left-most entry cannot spend another address’s allowance', async () => {
-    await atLeastLeftInMinute(15)
+    await atLeastLeftInWindow(15)
     for (let i = 0; i < 5; i++) expect((await attempt(trusted, `198.51.100.20, 203.0.113.${50 + i}`)).status).toBe(400)
     // The victim's own requests, as the proxy forwards them, still pass.
     for (let i = 0; i < 3; i++) expect((await attempt(trusted, '198.51.100.20')).status).toBe(400)
   })
 
   it('refuses an address over its limit before any outbound fetch of the client it names', async () => {
-    await atLeastLeftInMinute(15)
+    await atLeastLeftInWindow(15)
     let connections = 0
     const listener = createServer((_req, res) => res.writeHead(404).end())
     listener.on('connection', () => connections++)
@@ -140,7 +140,7 @@ describe('per IP (RATE_LIMIT_GRANTS_PER_MINUTE_PER_IP)', () => {
   })
 
   it('without TRUST_PROXY the address is unknown: X-Forwarded-For is ignored and no per-IP limit applies', async () => {
-    await atLeastLeftInMinute(15)
+    await atLeastLeftInWindow(15)
     // One shared counter would let any caller exhaust everyone's allowance; the per-client limit still applies.
     for (let i = 0; i < 6; i++) expect((await attempt(untrusted, `192.0.2.${i % 2}`)).status).toBe(400)
   })
@@ -167,7 +167,7 @@ describe('failed shared secrets: the introspection bearer and x-idp-secret (docs
     fetch(`${idpUrl()}/accept`, { method: 'POST', headers: { 'x-idp-secret': secret, 'x-forwarded-for': ip } })
 
   it('answers 429 with Retry-After to an address after 10 wrong introspection secrets, the right one included; another address still gets in', async () => {
-    await atLeastLeftInMinute(20)
+    await atLeastLeftInWindow(20)
     for (let i = 0; i < 10; i++)
       await expectGnapError('POST', `${trusted.url}introspect`, await introspect('wrong-secret', '203.0.113.20'), 401, 'invalid_client')
     for (const secret of ['wrong-secret', INTROSPECTION_SECRET]) {
@@ -181,7 +181,7 @@ describe('failed shared secrets: the introspection bearer and x-idp-secret (docs
   })
 
   it('answers 429 with Retry-After to an address after 10 wrong x-idp-secrets, lookups and choices alike; another address still gets in', async () => {
-    await atLeastLeftInMinute(20)
+    await atLeastLeftInWindow(20)
     for (let i = 0; i < 5; i++) {
       await expectGnapError('GET', idpUrl(), await lookup('wrong-secret', '203.0.113.21'), 401, 'invalid_request')
       await expectGnapError('POST', `${idpUrl()}/accept`, await choose('wrong-secret', '203.0.113.21'), 401, 'invalid_interaction')

@@ -2,8 +2,8 @@
 // tRPC sign-in and the consent screen's sign-in form (docs/protocol.md §2.11).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { isPendingGrant } from '@interledger/open-payments'
-import { DEMO_OWNER, createAdmin, createOwner, openStore, type Store } from '@gnap/domain'
-import { outgoingAccess, finishParams, sleep, startWorld, type World } from './support/world'
+import { DEMO_OWNER, SIGN_IN_LIMITS, createAdmin, createOwner, openStore, type Store } from '@gnap/domain'
+import { atLeastLeftInWindow, outgoingAccess, finishParams, startWorld, type World } from './support/world'
 
 const ADMIN = { email: 'ops@example.com', password: 'a long admin password' }
 
@@ -21,12 +21,6 @@ afterAll(async () => {
   await store?.close()
   await w?.stop()
 })
-
-/** Counters live in 15-minute windows on the clock: wait for a fresh one when fewer than `seconds` are left. */
-async function atLeastLeftInWindow(seconds: number) {
-  const left = 900 - ((Date.now() / 1000) % 900)
-  if (left < seconds) await sleep(left * 1000 + 100)
-}
 
 /** tRPC's JSON for one call (superjson, for plain strings, is `{ json: … }`). */
 const signInCall = (ip: string, input: { email: string; password: string }) =>
@@ -52,7 +46,7 @@ describe('the console’s sign-in (tRPC)', () => {
   })
 
   it('refuses an address after 10 wrong passwords (429, Retry-After) while the right password from another address signs in', async () => {
-    await atLeastLeftInWindow(60)
+    await atLeastLeftInWindow(60, SIGN_IN_LIMITS.windowSeconds)
     for (let i = 0; i < 10; i++) expect((await signInCall('203.0.113.2', { ...ADMIN, password: `wrong ${i}` })).status).toBe(401)
     const refused = await signInCall('203.0.113.2', ADMIN)
     expect(refused.status).toBe(429)
@@ -92,7 +86,7 @@ describe('the consent screen’s sign-in form', () => {
   }
 
   it('refuses an address after 10 wrong passwords with a 429 page and Retry-After; the right password from another address signs in', async () => {
-    await atLeastLeftInWindow(60)
+    await atLeastLeftInWindow(60, SIGN_IN_LIMITS.windowSeconds)
     for (let i = 0; i < 10; i++) expect((await signInForm('203.0.113.3', `wrong ${i}`)).status).toBe(303)
     const refused = await signInForm('203.0.113.3', DEMO_OWNER.password)
     expect(refused.status).toBe(429)

@@ -86,9 +86,13 @@ export async function rejection(p: Promise<unknown>): Promise<OpenPaymentsClient
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 
-/** Fixed windows start on the minute: wait for a fresh one when fewer than `seconds` are left in this one. */
-export async function atLeastLeftInMinute(seconds: number): Promise<void> {
-  const left = 60 - ((Date.now() / 1000) % 60)
+/**
+ * The server's rate limits count in fixed windows on the clock (`fixedWindow`, packages/domain rate-limit.ts): a test
+ * that fills one and expects the next request refused waits for a fresh window when fewer than `seconds` are left in
+ * this one, or its requests could straddle two windows and never be refused.
+ */
+export async function atLeastLeftInWindow(seconds: number, windowSeconds = 60): Promise<void> {
+  const left = windowSeconds - ((Date.now() / 1000) % windowSeconds)
   if (left < seconds) await sleep(left * 1000 + 100)
 }
 
