@@ -73,8 +73,11 @@ describe.each(providers)('crash safety on %s: SIGKILL of the process group under
     await db?.drop()
   })
 
-  /** Runs the load loops until the server dies under them; returns request and answer counts. */
-  async function load(srv: Instance, live: Token[], onFirstAnswer: () => void) {
+  /**
+   * Runs the load loops until the server dies under them; returns request and answer counts. `onFirstAnswer` is
+   * called at the first answer, `onInteractiveIssued` when an interactive grant was continued to a token.
+   */
+  async function load(srv: Instance, live: Token[], hooks: { onFirstAnswer: () => void; onInteractiveIssued: () => void }) {
     let stopped = false
     const counts = { sent: 0, answered: 0, cut: 0 }
     const pick = () => (live.length ? live.splice(Math.floor(Math.random() * live.length), 1)[0]! : null)
@@ -85,7 +88,7 @@ describe.each(providers)('crash safety on %s: SIGKILL of the process group under
       try {
         const res = await send()
         const text = await res.text()
-        if (counts.answered++ === 0) onFirstAnswer()
+        if (counts.answered++ === 0) hooks.onFirstAnswer()
         return { status: res.status, body: text ? JSON.parse(text) : null }
       } catch {
         counts.cut++
@@ -142,6 +145,7 @@ describe.each(providers)('crash safety on %s: SIGKILL of the process group under
       told.interactiveIssued++
       told.issued.push(t)
       live.push(t)
+      hooks.onInteractiveIssued()
     }
 
     const rotate = async () => {
@@ -288,16 +292,20 @@ describe.each(providers)('crash safety on %s: SIGKILL of the process group under
     let live: Token[] = []
     for (let cycle = 1; cycle <= CYCLES; cycle++) {
       const srv = server!
-      // Kill at a random moment 1 to 2 s after the first answer (a fresh server loads each route on its first
-      // request; an interactive grant takes over a second, for its wait): eight loops have requests in flight at any
-      // moment. SIGKILL goes to the whole process group.
-      let firstAnswer!: () => void
-      const answering = new Promise<void>((resolve) => (firstAnswer = resolve))
-      const killing = Promise.race([answering, sleep(20_000)])
-        .then(() => sleep(1000 + Math.random() * 1000))
+      // Kill at a random moment up to 1 s after the cycle's first interactive grant was continued to a token (it
+      // takes over a second after the first answer, for its wait; a fresh server loads each route on its first
+      // request), so every cycle has one through interaction whatever the machine's speed: eight loops have requests
+      // in flight at any moment, the other interactive loop's among them. SIGKILL goes to the whole process group.
+      let onFirstAnswer!: () => void
+      let onInteractiveIssued!: () => void
+      const answering = new Promise<void>((resolve) => (onFirstAnswer = resolve))
+      const interacted = new Promise<void>((resolve) => (onInteractiveIssued = resolve))
+      const killing = Promise.race([Promise.all([answering, interacted]), sleep(20_000)])
+        .then(() => sleep(Math.random() * 1000))
         .then(() => srv.kill('SIGKILL'))
       const loadStarted = Date.now()
-      const counts = await load(srv, live, firstAnswer)
+      const interactiveBefore = told.interactiveIssued
+      const counts = await load(srv, live, { onFirstAnswer, onInteractiveIssued })
       await killing
       const loadMs = Date.now() - loadStarted
 
@@ -317,6 +325,7 @@ describe.each(providers)('crash safety on %s: SIGKILL of the process group under
       ).toBe(true)
       expect(result.mismatches).toEqual([])
       expect(counts.cut).toBeGreaterThan(0)
+      expect(told.interactiveIssued, 'interactive grants continued in this cycle').toBeGreaterThan(interactiveBefore)
 
       // Through the restarted server: the tokens the clients hold as live still work.
       const introspect = async (t: Token) => {
