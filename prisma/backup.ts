@@ -1,5 +1,5 @@
 // `pnpm db:backup <file>`: a consistent copy of the SQLite database into <file>, safe while the server serves
-// (SQLite's online backup API, packages/domain/src/db/backup.ts); `pnpm db:restore <file>`: puts such a copy in place
+// (SQLite's online backup API, packages/domain/src/kernel/db/backup.ts); `pnpm db:restore <file>`: puts such a copy in place
 // of the database, refused while a server uses it. Both use DATABASE_URL like `pnpm start` (default: data/gnap.db).
 // For PostgreSQL they say what to run instead (pg_dump, pg_restore). Exit code 0 on success, 1 on refusal or failure,
 // 2 on a usage error.

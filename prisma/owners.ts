@@ -8,7 +8,8 @@
 // links and OWNER_LINK_EXPIRY_DAYS (default 7) for their lifetime (docs/protocol.md §7).
 import fs from 'node:fs'
 import path from 'node:path'
-import { grantEndpoint, importOwners, openStore, ownerFileFormat, parseOwnerFile } from '@gnap/domain'
+import { grantEndpoint, openStore } from '@gnap/domain/kernel'
+import { importOwners, ownerFileFormat, parseOwnerFile } from '@gnap/domain/operator'
 
 const root = path.resolve(import.meta.dirname, '..')
 const USAGE = 'usage: pnpm owners import <file> [--links <path>]'

@@ -4,7 +4,8 @@
 // Uses DATABASE_URL, like `pnpm start` (default: data/gnap.db).
 import fs from 'node:fs'
 import path from 'node:path'
-import { openStore, removeDemoState } from '@gnap/domain'
+import { openStore } from '@gnap/domain/kernel'
+import { removeDemoState } from '@gnap/domain/operator'
 
 const root = path.resolve(import.meta.dirname, '..')
 const keyFile = path.join(root, 'data', 'demo-client.json')

@@ -9,17 +9,8 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { generateKeyPairSync } from 'node:crypto'
-import {
-  createOwner,
-  DEMO_ADMIN,
-  DEMO_OWNER,
-  ensureFirstAdmin,
-  findDemoState,
-  FirstAdminError,
-  isUniqueViolation,
-  openStore,
-  type Store,
-} from '@gnap/domain'
+import { isUniqueViolation, openStore, type Store } from '@gnap/domain/kernel'
+import { createOwner, DEMO_ADMIN, DEMO_OWNER, ensureFirstAdmin, findDemoState, FirstAdminError } from '@gnap/domain/operator'
 import { FirstAdminEnvSchema } from '@gnap/domain/config'
 
 const root = path.resolve(import.meta.dirname, '..')

@@ -3,7 +3,9 @@
 // the boundary rules know which package a file belongs to:
 //   - no import reaches into another package's src (through @gnap/x/src/... or a relative path that climbs there);
 //   - the domain package stays free of next, react and @trpc; the api package of next;
-//   - only packages/domain/src/db/** and *.repo.ts files import the generated Prisma client;
+//   - only packages/domain/src/kernel/db/** and *.repo.ts files import the generated Prisma client;
+//   - inside packages/domain/src, protocol/ never imports operator/, and kernel/ imports neither (tests excepted:
+//     they arrange state through either side);
 //   - in apps/web/src only env.ts reads process.env.
 // TypeScript files are linted with type information (typescript-eslint's project service: each file is checked in
 // the tsconfig.json nearest to it), JavaScript files without.
@@ -52,8 +54,33 @@ const DEEP_IMPORTS = [
 /** @type {Restriction} */
 const GENERATED_CLIENT = {
   regex: '(?:^|/)db/generated(?:-pg)?(?:/|$)|(?:^|/)generated(?:-pg)?/client(?:/|$)',
-  message: 'Only packages/domain/src/db/** and *.repo.ts files use the generated Prisma client; go through a repository.',
+  message: 'Only packages/domain/src/kernel/db/** and *.repo.ts files use the generated Prisma client; go through a repository.',
 }
+
+/**
+ * The direction inside packages/domain/src (docs/architecture.md): the protocol stands on the kernel only, the
+ * operator side on both, the kernel on neither. A folder's files (tests excepted) may not import the folders named.
+ * @type {{ folder: string, forbidden: string[], message: string }[]}
+ */
+const DOMAIN_DIRECTIONS = [
+  {
+    folder: 'protocol',
+    forbidden: ['operator'],
+    message: 'protocol/ never imports operator/: move what both need into protocol/ or kernel/, or split the file.',
+  },
+  {
+    folder: 'kernel',
+    forbidden: ['protocol', 'operator'],
+    message: 'kernel/ imports neither protocol/ nor operator/: it is what both stand on.',
+  },
+]
+
+/**
+ * The import of another top folder of packages/domain/src, by a relative path or the package's own entry point.
+ * @param {string} folder
+ * @returns {string}
+ */
+const folderImport = (folder) => `^(?:\\.{1,2}/(?:.*/)?${folder}(?:/|$)|@gnap/domain/${folder}(?:/|$))`
 
 /** @type {Partial<Record<Workspace, Restriction[]>>} */
 const FRAMEWORKS = {
@@ -111,12 +138,32 @@ function restrictionRules(restrictions, restrictEnv) {
  */
 function boundaries(workspace) {
   const base = [...DEEP_IMPORTS, ...(FRAMEWORKS[workspace] ?? [])]
-  const generatedAllowed = workspace === 'domain' ? ['src/db/**', '**/*.repo.ts'] : ['**/*.repo.ts']
+  const generatedAllowed = workspace === 'domain' ? ['src/kernel/db/**', '**/*.repo.ts'] : ['**/*.repo.ts']
   /** @type {Config[]} */
   const configs = [
     { name: 'gnap/boundaries', files: [...TS_FILES, ...JS_FILES], rules: restrictionRules([...base, GENERATED_CLIENT], false) },
     { name: 'gnap/boundaries/prisma-client', files: generatedAllowed, rules: restrictionRules(base, false) },
   ]
+  if (workspace === 'domain') {
+    for (const { folder, forbidden, message } of DOMAIN_DIRECTIONS) {
+      const direction = forbidden.map((f) => ({ regex: folderImport(f), message }))
+      const files = `src/${folder}/**`
+      const ignores = ['**/*.test.ts']
+      // The folder's share of generatedAllowed: its repositories (and kernel/db/**).
+      const repos = generatedAllowed
+        .map((g) => (g.startsWith('src/') ? g : `${files}/${g.replace('**/', '')}`))
+        .filter((g) => g.startsWith(`src/${folder}/`))
+      configs.push(
+        { name: `gnap/boundaries/${folder}`, files: [files], ignores, rules: restrictionRules([...base, ...direction, GENERATED_CLIENT], false) },
+        {
+          name: `gnap/boundaries/${folder}/prisma-client`,
+          files: repos,
+          ignores,
+          rules: restrictionRules([...base, ...direction], false),
+        },
+      )
+    }
+  }
   if (workspace === 'web') {
     const ignores = ['src/env.ts']
     configs.push(

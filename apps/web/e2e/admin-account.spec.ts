@@ -4,7 +4,8 @@
 // alone. Every new page is scanned with axe and photographed at desktop and phone width.
 import type { Browser, Page } from '@playwright/test'
 import { freshTotpCode } from '@gnap/test-support'
-import { createAdmin, openStore } from '@gnap/domain'
+import { openStore } from '@gnap/domain/kernel'
+import { createAdmin } from '@gnap/domain/operator'
 import { checkPage, expect, signInAsAdmin, test } from './support/admin-world'
 
 /**

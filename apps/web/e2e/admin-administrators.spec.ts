@@ -4,7 +4,8 @@
 // their CSRF token is refused FORBIDDEN by the server. The administrators pages are scanned with axe, photographed
 // at desktop and phone width, and work with the keyboard alone.
 import type { Page, TestInfo } from '@playwright/test'
-import { createAdmin, openStore, type AdminRole } from '@gnap/domain'
+import { openStore } from '@gnap/domain/kernel'
+import { createAdmin, type AdminRole } from '@gnap/domain/operator'
 import {
   ADMIN,
   checkPage as checkConsolePage,

@@ -4,7 +4,7 @@
 // scanned with axe and photographed at desktop and phone width.
 import fs from 'node:fs'
 import type { Page, TestInfo } from '@playwright/test'
-import { openStore } from '@gnap/domain'
+import { openStore } from '@gnap/domain/kernel'
 import { ADMIN, expect, screenshot, seriousViolations, signInAsAdmin, test } from './support/admin-world'
 
 const PHONE = { width: 390, height: 844 }

@@ -5,7 +5,8 @@
 // and phone width (390 px).
 import type { Page, TestInfo } from '@playwright/test'
 import { OpenPaymentsClientError } from '@interledger/open-payments'
-import { createAdmin, openStore } from '@gnap/domain'
+import { openStore } from '@gnap/domain/kernel'
+import { createAdmin } from '@gnap/domain/operator'
 import { PAYROLL, SHOP, expect, screenshot, seriousViolations, signInAsAdmin, startAdminWorld, type AdminWorld } from './support/admin-world'
 import { worldTest } from './support/fixtures'
 

@@ -2,7 +2,8 @@
 // without two-step sign-in signs in with their password and is sent to the enrolment page wherever they go in the
 // console; they enrol with the keyboard alone, then use the console. The page is scanned with axe and photographed
 // at desktop and phone width.
-import { createAdmin, openStore } from '@gnap/domain'
+import { openStore } from '@gnap/domain/kernel'
+import { createAdmin } from '@gnap/domain/operator'
 import { freshTotpCode } from '@gnap/test-support'
 import { startWorld, type World } from '../test/support/world'
 import { worldTest } from './support/fixtures'

@@ -76,7 +76,7 @@ export function sections(): Section[] {
     {
       title: 'The server',
       intro:
-        'Read by every worker at start-up (`apps/web/src/env.ts`, schema `EnvSchema` in `packages/domain/src/config/config.ts`); a bad value stops the server with a message that names it. "production" is what `NODE_ENV=production` requires on top.',
+        'Read by every worker at start-up (`apps/web/src/env.ts`, schema `EnvSchema` in `packages/domain/src/kernel/config/config.ts`); a bad value stops the server with a message that names it. "production" is what `NODE_ENV=production` requires on top.',
       schema: EnvSchema as unknown as z.ZodObject,
     },
     {

@@ -6,7 +6,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { createAuthenticatedClient, isFinalizedGrant, isPendingGrant } from '@interledger/open-payments'
 import http from 'node:http'
-import { DEMO_OWNER } from '@gnap/domain'
+import { DEMO_OWNER } from '@gnap/domain/operator'
 import { generateClientKey, startWalletAddressServer } from '@gnap/domain/testing'
 
 const root = path.resolve(import.meta.dirname, '../../..')

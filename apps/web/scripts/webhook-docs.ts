@@ -1,5 +1,5 @@
 // `pnpm docs:webhooks`: writes the event reference of docs/webhooks.md (between its two markers) and the JSON Schema
-// document docs/webhook-events.schema.json from the events' zod schemas (packages/domain/src/webhook/webhook-events.ts),
+// document docs/webhook-events.schema.json from the events' zod schemas (packages/domain/src/protocol/events/webhook-events.ts),
 // so neither can drift from what the outbox accepts: test/webhook-docs.test.ts fails when they differ. Each type's
 // example goes through the type's own strict schema here, so an example that no longer fits stops the script.
 // `--check` only compares.
@@ -8,7 +8,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { z } from 'zod'
-import { EVENT_DATA_SCHEMAS, TEST_EVENT_TYPE, WEBHOOK_EVENT_TYPES, eventBodySchema, type AnyEventType } from '@gnap/domain'
+import { EVENT_DATA_SCHEMAS, TEST_EVENT_TYPE, WEBHOOK_EVENT_TYPES, eventBodySchema, type AnyEventType } from '@gnap/domain/protocol'
 import { WEBHOOK_EVENT_DESCRIPTIONS } from '@gnap/domain/webhook-types'
 
 const docs = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'docs')

@@ -1,5 +1,6 @@
 import cluster from 'node:cluster'
-import { createGuardedFetch, startRetentionJob, startWebhookWorker } from '@gnap/domain'
+import { createGuardedFetch } from '@gnap/domain/kernel'
+import { startRetentionJob, startWebhookWorker } from '@gnap/domain/operator'
 import { getDeps } from './server/deps'
 import { refuseForbiddenMethods } from './server/forbidden-methods'
 import { startIntrospectionListener } from './server/introspection-listener'

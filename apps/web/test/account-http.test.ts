@@ -3,7 +3,8 @@
 // API, so each test starts from a live grant on a wallet address of a known owner.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { OpenPaymentsClientError, isFinalizedGrant, isPendingGrant } from '@interledger/open-payments'
-import { DEMO_OWNER, createOwner, openStore, type Store } from '@gnap/domain'
+import { openStore, type Store } from '@gnap/domain/kernel'
+import { DEMO_OWNER, createOwner } from '@gnap/domain/operator'
 import { consent, finishParams, introspect, outgoingAccess, sleep, startWorld, type World } from './support/world'
 
 let w: World

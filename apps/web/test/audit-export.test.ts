@@ -1,20 +1,9 @@
 // The audit log's CSV export (docs/protocol.md §2.15), over plain HTTP against `next start`: who may export, the
 // file's headers, the console's filters, RFC 4180 quoting, and cells a spreadsheet would run as formulas.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import {
-  noMetrics,
-  ADMIN_COOKIE,
-  createAdmin,
-  createApiKey,
-  createLogger,
-  createOwner,
-  openStore,
-  signInAdmin,
-  signInOwner,
-  walletAddressResolverFor,
-  type Deps,
-  type Store,
-} from '@gnap/domain'
+import { noMetrics, ADMIN_COOKIE, createLogger, openStore, type Store } from '@gnap/domain/kernel'
+import { walletAddressResolverFor, type Deps } from '@gnap/domain/protocol'
+import { createAdmin, createApiKey, createOwner, signInAdmin, signInOwner } from '@gnap/domain/operator'
 import { testConfig } from '@gnap/domain/testing'
 import { startServer, type RunningServer } from '@gnap/test-support'
 

@@ -15,7 +15,8 @@ import {
   type OpenPaymentsClientError,
   type AuthenticatedClient,
 } from '@interledger/open-payments'
-import { createAdmin, openStore } from '@gnap/domain'
+import { openStore } from '@gnap/domain/kernel'
+import { createAdmin } from '@gnap/domain/operator'
 import { adminQuery, databaseUrl, generateClientKey, startWalletAddressServer } from '@gnap/domain/testing'
 import { INTROSPECTION_SECRET, startInstances, testServerEnv, type Instance } from '@gnap/test-support'
 import { finishParams, outgoingAccess, rejection } from './support/world'

@@ -2,7 +2,8 @@
 // with fetch, manual redirects and cookies; the client is the Open Payments SDK.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { isFinalizedGrant, isPendingGrant } from '@interledger/open-payments'
-import { DEMO_OWNER, createOwner, openStore, type Store } from '@gnap/domain'
+import { openStore, type Store } from '@gnap/domain/kernel'
+import { DEMO_OWNER, createOwner } from '@gnap/domain/operator'
 import { expectedHash, finishParams, outgoingAccess, sleep, startWorld, type World } from './support/world'
 
 let w: World

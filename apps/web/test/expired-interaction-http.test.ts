@@ -2,7 +2,8 @@
 // the client's poll and continue get 401 invalid_interaction, its cancel still 204, the interaction link says
 // "expired", and the console's REST form lists, shows and counts the grant as expired, never as pending.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createApiKey, openStore, type ConsoleActor, type Store } from '@gnap/domain'
+import { openStore, type Store } from '@gnap/domain/kernel'
+import { createApiKey, type ConsoleActor } from '@gnap/domain/operator'
 import { sleep, startWorld, type World } from './support/world'
 import { serverDeps } from './support/server-deps'
 import { continueRequest, expectGnapError, pendingGrant, signedFetch, type PendingGrant } from './support/raw-http'

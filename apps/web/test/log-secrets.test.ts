@@ -2,7 +2,8 @@
 // LOG_LEVEL=debug, then the server's whole output (stdout and stderr) is searched for every secret issued or used.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { IDP_SECRET, INTROSPECTION_SECRET } from '@gnap/test-support'
-import { createOwner, issueOwnerLink, openStore } from '@gnap/domain'
+import { openStore } from '@gnap/domain/kernel'
+import { createOwner, issueOwnerLink } from '@gnap/domain/operator'
 import { consent, finishParams, outgoingAccess, sleep, startWorld, type World } from './support/world'
 import { incomingAccess, signedRequest, type IssuedToken, type SignedInput } from './support/raw-http'
 

@@ -7,7 +7,7 @@ import http from 'node:http'
 import os from 'node:os'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { openStore } from '@gnap/domain'
+import { openStore } from '@gnap/domain/kernel'
 import { freePort, INTROSPECTION_SECRET, migrateDatabase, startInstance, testServerEnv, type Instance } from '@gnap/test-support'
 
 const METRICS_SECRET = 'test-metrics-secret-0123456789-abcdefghij'

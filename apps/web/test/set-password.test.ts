@@ -1,7 +1,8 @@
 // An owner's one-time link to set a password (docs/protocol.md §7), over plain HTTP against `next start`: the page,
 // the form post, and the pages for a used, expired or unknown link.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createOwner, issueOwnerLink, openStore, signInOwner, type Store } from '@gnap/domain'
+import { openStore, type Store } from '@gnap/domain/kernel'
+import { createOwner, issueOwnerLink, signInOwner } from '@gnap/domain/operator'
 import { startServer, type RunningServer } from '@gnap/test-support'
 import { serverDeps } from './support/server-deps'
 import { atLeastLeftInWindow } from './support/world'

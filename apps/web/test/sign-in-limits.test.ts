@@ -2,7 +2,8 @@
 // tRPC sign-in and the consent screen's sign-in form (docs/protocol.md §2.11).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { isPendingGrant } from '@interledger/open-payments'
-import { DEMO_OWNER, SIGN_IN_LIMITS, createAdmin, createOwner, openStore, type Store } from '@gnap/domain'
+import { openStore, type Store } from '@gnap/domain/kernel'
+import { DEMO_OWNER, SIGN_IN_LIMITS, createAdmin, createOwner } from '@gnap/domain/operator'
 import { atLeastLeftInWindow, outgoingAccess, finishParams, startWorld, type World } from './support/world'
 
 const ADMIN = { email: 'ops@example.com', password: 'a long admin password' }

@@ -6,7 +6,7 @@ import fs from 'node:fs'
 import { Ajv2020 } from 'ajv/dist/2020.js'
 import addFormatsModule from 'ajv-formats'
 import { describe, expect, it } from 'vitest'
-import { WEBHOOK_EVENT_TYPES } from '@gnap/domain'
+import { WEBHOOK_EVENT_TYPES } from '@gnap/domain/protocol'
 import { ALL_TYPES, WEBHOOKS_DOC, WEBHOOK_SCHEMA_FILE, exampleBody, renderSchemaFile, renderWebhooksDoc } from '../scripts/webhook-docs'
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => void

@@ -11,7 +11,8 @@ import { randomUUID } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { Webhook } from 'standardwebhooks'
 import { isFinalizedGrant } from '@interledger/open-payments'
-import { blockClient, openStore, sendTestEvent } from '@gnap/domain'
+import { openStore } from '@gnap/domain/kernel'
+import { blockClient, sendTestEvent } from '@gnap/domain/operator'
 import { generateClientKey, startWalletAddressServer } from '@gnap/domain/testing'
 import {
   addWebhookEndpoint,

@@ -1,13 +1,6 @@
-import {
-  actorOfAdmin,
-  adminFromSession,
-  csrfMatches,
-  findApiKeyCaller,
-  type AdminIdentity,
-  type ApiKeyCaller,
-  type ConsoleActor,
-  type Deps,
-} from '@gnap/domain'
+import { csrfMatches } from '@gnap/domain/kernel'
+import { type Deps } from '@gnap/domain/protocol'
+import { actorOfAdmin, adminFromSession, findApiKeyCaller, type AdminIdentity, type ApiKeyCaller, type ConsoleActor } from '@gnap/domain/operator'
 
 /** Mutations carry the session's CSRF token (from `auth.session` / `auth.signIn`) in this header. */
 export const CSRF_HEADER = 'x-csrf-token'

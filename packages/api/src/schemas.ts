@@ -1,14 +1,6 @@
 import { z } from 'zod'
-import {
-  ACCESS_TYPES,
-  ADMIN_ROLES,
-  DELIVERY_STATES,
-  FINALIZED_REASONS,
-  GRANT_STATES,
-  GRANT_STATUS_NAMES,
-  TOKEN_STATUSES,
-  type GrantStatusName,
-} from '@gnap/domain'
+import { ACCESS_TYPES, FINALIZED_REASONS, GRANT_STATES, GRANT_STATUS_NAMES, type GrantStatusName } from '@gnap/domain/protocol'
+import { ADMIN_ROLES, DELIVERY_STATES, TOKEN_STATUSES } from '@gnap/domain/operator'
 
 // Output schemas of every procedure. Strict objects listing the fields the console may see: a field that is not
 // listed (a token value, a hash, a session or CSRF hash, a password hash, an interact_ref or nonce) makes the

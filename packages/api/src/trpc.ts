@@ -1,16 +1,7 @@
 import { initTRPC, TRPCError, type TRPC_ERROR_CODE_KEY } from '@trpc/server'
 import superjson from 'superjson'
-import {
-  isConsoleError,
-  isDatabaseUnavailable,
-  isGnapError,
-  roleAllows,
-  admitApiKeyCall,
-  serviceUnavailable,
-  type AdminRole,
-  type ConsoleErrorCode,
-  type GnapErrorCode,
-} from '@gnap/domain'
+import { isDatabaseUnavailable, isGnapError, serviceUnavailable, type GnapErrorCode } from '@gnap/domain/kernel'
+import { isConsoleError, roleAllows, admitApiKeyCall, type AdminRole, type ConsoleErrorCode } from '@gnap/domain/operator'
 import type { Context } from './context'
 
 // The only initTRPC of the repository. Dates cross the wire through superjson, so the browser's

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { SIGN_IN_LIMITS, TOTP_PERIOD_SECONDS, createAdmin, totpCodeAt } from '@gnap/domain'
+import { SIGN_IN_LIMITS, TOTP_PERIOD_SECONDS, createAdmin, totpCodeAt } from '@gnap/domain/operator'
 import { buildTestDeps, type TestDeps } from '@gnap/domain/testing'
 import { ADMIN, apiTestDeps, callerWith, expectTrpcError, recordingJar } from './support'
 import { MUTATIONS, everyProcedure } from './procedures'

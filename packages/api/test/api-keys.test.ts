@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { ADMIN_ROLES, hashSecret } from '@gnap/domain'
+import { hashSecret } from '@gnap/domain/kernel'
+import { ADMIN_ROLES } from '@gnap/domain/operator'
 import { issueNonInteractiveGrant, type TestDeps } from '@gnap/domain/testing'
 import { adminCaller, apiKeyCaller, apiTestDeps, callerWith, expectTrpcError, signedInAdmin } from './support'
 

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { AUDIT_ACTIONS } from '@gnap/domain'
+import { AUDIT_ACTIONS } from '@gnap/domain/operator'
 import { issueNonInteractiveGrant, type TestDeps } from '@gnap/domain/testing'
 import { adminCaller, apiTestDeps, callerWith, expectTrpcError } from './support'
 import { everyProcedure, routerPaths, seedProcedureIds } from './procedures'

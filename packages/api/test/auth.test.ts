@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { ADMIN_SESSION_SECONDS, SIGN_IN_LIMITS, createAdmin, csrfTokenFor, signInAdmin, type AdminSignIn } from '@gnap/domain'
+import { csrfTokenFor } from '@gnap/domain/kernel'
+import { ADMIN_SESSION_SECONDS, SIGN_IN_LIMITS, createAdmin, signInAdmin, type AdminSignIn } from '@gnap/domain/operator'
 import type { TestDeps } from '@gnap/domain/testing'
 import { ADMIN, apiTestDeps, callerWith, expectTrpcError, orphanAdminSession, ownerSessionValue, recordingJar, signedInAdmin } from './support'
 import { MUTATIONS, everyProcedure, routerPaths, seedProcedureIds, type ProcedureIds } from './procedures'

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { introspectToken, requestGrant, rotateAccessToken } from '@gnap/domain'
+import { introspectToken, requestGrant, rotateAccessToken } from '@gnap/domain/protocol'
 import { TEST_CLIENT, authAs, grantRequest, incomingAccess, issueNonInteractiveGrant, type TestDeps } from '@gnap/domain/testing'
 import { adminCaller, apiTestDeps, expectTrpcError } from './support'
 

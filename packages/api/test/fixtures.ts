@@ -1,5 +1,5 @@
-import { revokeGrant } from '@gnap/domain'
-import type { AccessItem } from '@gnap/domain'
+import { revokeGrant } from '@gnap/domain/protocol'
+import type { AccessItem } from '@gnap/domain/protocol'
 import {
   grantRequest,
   incomingAccess,

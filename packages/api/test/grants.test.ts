@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { GRANT_PAGE_MAX, type ListGrantsInput } from '@gnap/domain'
+import { GRANT_PAGE_MAX, type ListGrantsInput } from '@gnap/domain/operator'
 import { TEST_OWNER, grantRequest, incomingAccess, issueNonInteractiveGrant, requestPendingGrant, type TestDeps } from '@gnap/domain/testing'
 import { adminCaller, apiTestDeps, expectTrpcError } from './support'
 import { CLIENT_A, CLIENT_AB, CLIENT_U, CLIENT_UPPER, ordered, readTruth, seedVariety, type TruthRow } from './fixtures'

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { createOwner, signInOwner } from '@gnap/domain'
+import { createOwner, signInOwner } from '@gnap/domain/operator'
 import { issueInteractiveGrant, type TestDeps } from '@gnap/domain/testing'
 import { ADMIN, adminCaller, apiTestDeps, expectTrpcError } from './support'
 

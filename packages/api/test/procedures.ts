@@ -1,5 +1,5 @@
 import type { inferRouterInputs } from '@trpc/server'
-import { createAdmin, createOwner, newWebhookSecret, type AdminRole } from '@gnap/domain'
+import { createAdmin, createOwner, newWebhookSecret, type AdminRole } from '@gnap/domain/operator'
 import { issueNonInteractiveGrant, type TestDeps } from '@gnap/domain/testing'
 import type { AppRouter, createCaller } from '../src/root'
 import { appRouter } from '../src/root'

@@ -1,9 +1,10 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { TRPCError } from '@trpc/server'
-import { ADMIN_ROLES, createAdmin, createSession, csrfTokenFor, roleAllows, type AdminRole } from '@gnap/domain'
+import { createSession, csrfTokenFor } from '@gnap/domain/kernel'
+import { ADMIN_ROLES, createAdmin, roleAllows, type AdminRole } from '@gnap/domain/operator'
 import type { TestDeps } from '@gnap/domain/testing'
 import { apiTestDeps, callerWith } from './support'
-import { createApiKey } from '@gnap/domain'
+import { createApiKey } from '@gnap/domain/operator'
 import { everyProcedure, MINIMUM_ROLE, PEOPLE_ONLY, routerPaths, seedProcedureIds, type Caller, type ProcedureIds } from './procedures'
 
 // The role matrix (docs/protocol.md §2.14): every procedure of the router, called by every role. Below the

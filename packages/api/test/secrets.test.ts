@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import superjson from 'superjson'
-import { hashSecret, rotateAccessToken } from '@gnap/domain'
+import { hashSecret } from '@gnap/domain/kernel'
+import { rotateAccessToken } from '@gnap/domain/protocol'
 import {
   authAs,
   interact,
@@ -11,7 +12,7 @@ import {
   type TestDeps,
 } from '@gnap/domain/testing'
 import { ADMIN, apiTestDeps, callerWith, ownerSessionValue, recordingJar, signedInAdmin } from './support'
-import { createAdmin } from '@gnap/domain'
+import { createAdmin } from '@gnap/domain/operator'
 
 // The console must never receive a token value, a hash, a password (hash), a session value or id, or any other
 // secret. Every procedure is called on data holding each kind of secret, every output is

@@ -1,4 +1,5 @@
-import { createAdmin, createApiKey, createOwner, createSession, csrfTokenFor, signInAdmin, signInOwner, type AdminRole } from '@gnap/domain'
+import { createSession, csrfTokenFor } from '@gnap/domain/kernel'
+import { createAdmin, createApiKey, createOwner, signInAdmin, signInOwner, type AdminRole } from '@gnap/domain/operator'
 import { buildTestDeps, type TestDeps } from '@gnap/domain/testing'
 import { TRPCError } from '@trpc/server'
 import { expect } from 'vitest'

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { introspectToken, rotateAccessToken } from '@gnap/domain'
+import { introspectToken, rotateAccessToken } from '@gnap/domain/protocol'
 import {
   authAs,
   issueInteractiveGrant,

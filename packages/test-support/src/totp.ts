@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises'
-import { TOTP_PERIOD_SECONDS, totpCodeAt } from '@gnap/domain'
+import { TOTP_PERIOD_SECONDS, totpCodeAt } from '@gnap/domain/operator'
 
 // Plays the authenticator app in tests that sign in with two-step sign-in (docs/protocol.md §2.17). The server
 // accepts each time step's code once, and the codes of one step either side of its own: a test that signs in twice

@@ -10,7 +10,9 @@ import https from 'node:https'
 import type { AddressInfo } from 'node:net'
 import os from 'node:os'
 import path from 'node:path'
-import { newWebhookSecret, openStore, WEBHOOK_EVENT_TYPES } from '@gnap/domain'
+import { openStore } from '@gnap/domain/kernel'
+import { WEBHOOK_EVENT_TYPES } from '@gnap/domain/protocol'
+import { newWebhookSecret } from '@gnap/domain/operator'
 
 export interface ReceivedWebhook {
   /** The `webhook-id` header: the event's id. */

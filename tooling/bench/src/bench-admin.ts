@@ -4,17 +4,9 @@
 //
 //   DATABASE_URL=file:$PWD/data/bench.db pnpm --filter @gnap/bench bench-admin [--runs 15]
 import path from 'node:path'
-import {
-  createLogger,
-  noMetrics,
-  getGrantDetail,
-  getStats,
-  getTokenChain,
-  listGrants,
-  openStore,
-  type Deps,
-  type ListGrantsInput,
-} from '@gnap/domain'
+import { createLogger, noMetrics, openStore } from '@gnap/domain/kernel'
+import { type Deps } from '@gnap/domain/protocol'
+import { getGrantDetail, getStats, getTokenChain, listGrants, type ListGrantsInput } from '@gnap/domain/operator'
 import { encodeCursor, testConfig } from '@gnap/domain/testing'
 import { timeCases, type TimedCase } from './lib/time-cases'
 

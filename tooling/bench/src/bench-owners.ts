@@ -6,11 +6,13 @@
 //   DATABASE_URL=file:$PWD/data/owners.db pnpm --filter @gnap/bench bench-owners [--owners 100000] [--runs 15] [--reset]
 //   DATABASE_URL=postgresql://gnap:gnap@127.0.0.1:5432/gnap_owners_bench pnpm --filter @gnap/bench bench-owners --reset
 //
-// Rows are written directly in multi-row INSERTs (the shapes insertOwner writes, owner/owner.repo.ts): creating
+// Rows are written directly in multi-row INSERTs (the shapes insertOwner writes, operator/owner/owner.repo.ts): creating
 // 100,000 owners through the use case would spend its time on audit rows, not on what is measured here.
 import fs from 'node:fs'
 import path from 'node:path'
-import { createLogger, noMetrics, getOwnerDetail, listOwners, openStore, type Deps } from '@gnap/domain'
+import { createLogger, noMetrics, openStore } from '@gnap/domain/kernel'
+import { type Deps } from '@gnap/domain/protocol'
+import { getOwnerDetail, listOwners } from '@gnap/domain/operator'
 import { adminQuery, databaseUrl, migrate, ownerCursor, testConfig, type SqlRunner } from '@gnap/domain/testing'
 import { timeCases, type TimedCase } from './lib/time-cases'
 

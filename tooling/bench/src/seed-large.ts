@@ -7,11 +7,11 @@
 //
 // Without DATABASE_URL it writes data/bench.db, never the demo database. The file is migrated first. Rows are
 // written directly (not through the use cases) because 100,000 grant requests with argon2-free but signed flows
-// would take minutes; the shapes are those the use cases write (see grant/request-grant.ts, access.repo.ts).
+// would take minutes; the shapes are those the use cases write (see protocol/grant/request-grant.ts, access.repo.ts).
 import { createHash, randomBytes } from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
-import { openStore } from '@gnap/domain'
+import { openStore } from '@gnap/domain/kernel'
 import type { PrismaClient } from '@gnap/domain/testing'
 import { migrateFile, type Prisma } from '@gnap/domain/testing'
 

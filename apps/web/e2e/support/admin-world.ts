@@ -3,7 +3,9 @@ import path from 'node:path'
 import AxeBuilder from '@axe-core/playwright'
 import { expect, type Page, type TestInfo } from '@playwright/test'
 import { isFinalizedGrant, isPendingGrant } from '@interledger/open-payments'
-import { createAdmin, createLogger, noMetrics, openStore, revokeGrant, type Deps, type Store, type WalletAddressResolver } from '@gnap/domain'
+import { createLogger, noMetrics, openStore, type Store } from '@gnap/domain/kernel'
+import { revokeGrant, type Deps, type WalletAddressResolver } from '@gnap/domain/protocol'
+import { createAdmin } from '@gnap/domain/operator'
 import {
   approvedGrant,
   fakeClock,

@@ -2,7 +2,8 @@ import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { randomUUID } from 'node:crypto'
 import { isPendingGrant, type PendingGrant } from '@interledger/open-payments'
-import { DEMO_OWNER, createOwner, openStore } from '@gnap/domain'
+import { openStore } from '@gnap/domain/kernel'
+import { DEMO_OWNER, createOwner } from '@gnap/domain/operator'
 import { outgoingAccess, startWorld, type World } from '../../test/support/world'
 
 // The world of the browser tests: the production build serving the built-in consent screen (no

@@ -1,6 +1,6 @@
 import { isFinalizedGrant, type PendingGrant } from '@interledger/open-payments'
 import { test as base, expect, type Page, type TestInfo } from '@playwright/test'
-import { openStore } from '@gnap/domain'
+import { openStore } from '@gnap/domain/kernel'
 import { lastSegment } from '@gnap/domain/testing'
 import { sleep } from '../../test/support/world'
 import { ALICE, startConsentWorld, type ConsentWorld } from './consent-world'

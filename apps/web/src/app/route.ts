@@ -1,4 +1,4 @@
-import { admitGrantRequestFromIp, parseGrantRequest, requestGrant } from '@gnap/domain'
+import { admitGrantRequestFromIp, parseGrantRequest, requestGrant } from '@gnap/domain/protocol'
 import { empty, gnapRoute, otherMethods } from '../server/gnap-route'
 import { callerIp } from '../server/caller-ip'
 

@@ -1,4 +1,4 @@
-import type { ConnectedApp, HistoryEntry } from '@gnap/domain'
+import type { ConnectedApp, HistoryEntry } from '@gnap/domain/operator'
 import { html, type Html } from './html'
 import { renderPage, signInForm } from './pages'
 

@@ -1,4 +1,6 @@
-import { GnapError, OWNER_COOKIE, OWNER_SESSION_SECONDS, accountSession, readCookie, setCookie, type AccountSession, type Deps } from '@gnap/domain'
+import { GnapError, OWNER_COOKIE, readCookie, setCookie } from '@gnap/domain/kernel'
+import { type Deps } from '@gnap/domain/protocol'
+import { OWNER_SESSION_SECONDS, accountSession, type AccountSession } from '@gnap/domain/operator'
 import { frontChannelRoute, seeOther } from './front-channel'
 import { messagePage } from './pages'
 

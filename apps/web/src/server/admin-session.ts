@@ -2,7 +2,7 @@ import { headers } from 'next/headers'
 import { TRPCError } from '@trpc/server'
 import { createCaller, createContext } from '@gnap/api'
 import { getDeps } from './deps'
-import { ADMIN_COOKIE, readCookie } from '@gnap/domain'
+import { ADMIN_COOKIE, readCookie } from '@gnap/domain/kernel'
 
 /** The in-process tRPC caller of the console's server components, as the request's admin cookie allows. */
 export async function adminCaller() {

@@ -1,4 +1,4 @@
-import type { GnapConfig } from '@gnap/domain'
+import type { GnapConfig } from '@gnap/domain/kernel'
 
 /**
  * The caller's IP address for per-IP limits, or null when it cannot be known (docs/protocol.md §7).

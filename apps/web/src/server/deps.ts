@@ -1,5 +1,6 @@
 import path from 'node:path'
-import { createLogger, isDatabaseUnavailable, noMetrics, openStore, undeliveredSummary, walletAddressResolverFor, type Deps } from '@gnap/domain'
+import { createLogger, isDatabaseUnavailable, noMetrics, openStore } from '@gnap/domain/kernel'
+import { undeliveredSummary, walletAddressResolverFor, type Deps } from '@gnap/domain/protocol'
 import { readConfig } from '../env'
 import { createWebMetrics } from './metrics'
 

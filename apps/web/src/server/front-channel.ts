@@ -1,5 +1,6 @@
 import Negotiator from 'negotiator'
-import { INTERACTION_COOKIE, loggablePath, readCapped, setCookie, type Deps, type FrontChannelResult } from '@gnap/domain'
+import { INTERACTION_COOKIE, loggablePath, readCapped, setCookie } from '@gnap/domain/kernel'
+import { type Deps, type FrontChannelResult } from '@gnap/domain/protocol'
 import { errorResponse, json } from './gnap-route'
 import { getDeps } from './deps'
 import { messagePage } from './pages'

@@ -1,17 +1,14 @@
 import {
   GnapError,
   bodyTooLarge,
-  createRequestAuth,
   internalError,
   isDatabaseUnavailable,
   loggablePath,
   methodNotAllowed,
   serviceUnavailable,
   readCapped,
-  type Deps,
-  type RequestAuth,
-  type SignedRequest,
-} from '@gnap/domain'
+} from '@gnap/domain/kernel'
+import { createRequestAuth, type Deps, type RequestAuth, type SignedRequest } from '@gnap/domain/protocol'
 import { getDeps } from './deps'
 import { routeMeter, routeTemplate, type RouteMeter } from './metrics'
 import { MAX_BODY_BYTES, MAX_JSON_DEPTH } from './limits'

@@ -1,5 +1,6 @@
 import http from 'node:http'
-import { bodyTooLarge, introspectForResourceServer, loggablePath, methodNotAllowed, pathNotFound, type Deps } from '@gnap/domain'
+import { bodyTooLarge, loggablePath, methodNotAllowed, pathNotFound } from '@gnap/domain/kernel'
+import { introspectForResourceServer, type Deps } from '@gnap/domain/protocol'
 import { callerIpFromForwardedFor } from './caller-ip'
 import { errorAnswer, parseJsonBody, securedHeaders } from './gnap-route'
 import { closeWhenStopping } from './process-edge'

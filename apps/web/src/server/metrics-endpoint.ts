@@ -1,6 +1,7 @@
 import cluster from 'node:cluster'
 import http from 'node:http'
-import { GnapError, pathNotFound, secretsInclude, type Deps } from '@gnap/domain'
+import { GnapError, pathNotFound, secretsInclude } from '@gnap/domain/kernel'
+import { type Deps } from '@gnap/domain/protocol'
 import { json } from './gnap-route'
 import { closeWhenStopping } from './process-edge'
 import type { WebMetrics } from './metrics'

@@ -1,6 +1,6 @@
 import cluster from 'node:cluster'
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client'
-import type { Metrics, OutboundFetchKind, OutboundFetchOutcome, RateLimitName, SignatureCheck, SqlPressure } from '@gnap/domain'
+import type { Metrics, OutboundFetchKind, OutboundFetchOutcome, RateLimitName, SignatureCheck, SqlPressure } from '@gnap/domain/kernel'
 
 type WebhookDeliveryOutcome = Parameters<Metrics['webhookDelivery']>[0]
 

@@ -1,4 +1,4 @@
-import type { ConsentClient } from '@gnap/domain'
+import type { ConsentClient } from '@gnap/domain/protocol'
 import { html, type Html } from './html'
 
 // Server-rendered HTML pages of the front channel: the consent screen and every message a person may see. Plain

@@ -1,5 +1,6 @@
 import http, { type IncomingMessage, type ServerResponse } from 'node:http'
-import { requestIdFor, runWithRequestId, type Deps, type GnapConfig } from '@gnap/domain'
+import { requestIdFor, runWithRequestId, type GnapConfig } from '@gnap/domain/kernel'
+import { type Deps } from '@gnap/domain/protocol'
 
 // What this process does around every request, at the edge where node hands a request to a server (docs/protocol.md
 // §2.19): the request id, and the count of requests in flight that a graceful stop waits for. It covers every HTTP

@@ -1,6 +1,6 @@
 import fs from 'node:fs'
 import path from 'node:path'
-import { checkReadiness, type Readiness } from '@gnap/domain'
+import { checkReadiness, type Readiness } from '@gnap/domain/kernel'
 import { getDeps } from './deps'
 import { isDraining } from './process-edge'
 

@@ -1,4 +1,4 @@
-import { PASSWORD_LENGTH, PASSWORD_RULES_TEXT } from '@gnap/domain'
+import { PASSWORD_LENGTH, PASSWORD_RULES_TEXT } from '@gnap/domain/operator'
 import { html } from './html'
 import { renderPage } from './pages'
 

@@ -1,4 +1,6 @@
-import { checkPasswordLink, hitRateLimit, LINK_PROBLEM_TEXT, setPasswordWithLink, type Deps, type LinkProblem, type LinkSubject } from '@gnap/domain'
+import { hitRateLimit } from '@gnap/domain/kernel'
+import { type Deps } from '@gnap/domain/protocol'
+import { checkPasswordLink, LINK_PROBLEM_TEXT, setPasswordWithLink, type LinkProblem, type LinkSubject } from '@gnap/domain/operator'
 import { callerIp } from './caller-ip'
 import { frontChannelRoute, readForm } from './front-channel'
 import { messagePage } from './pages'

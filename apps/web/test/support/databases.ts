@@ -5,7 +5,7 @@ import { randomBytes } from 'node:crypto'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import { openStore, type Store } from '@gnap/domain'
+import { openStore, type Store } from '@gnap/domain/kernel'
 import { adminQuery, databaseUrl } from '@gnap/domain/testing'
 import { migrateDatabase } from '@gnap/test-support'
 

@@ -1,4 +1,5 @@
-import { createLogger, noMetrics, walletAddressResolverFor, type Deps, type GnapConfig, type Store } from '@gnap/domain'
+import { createLogger, noMetrics, type GnapConfig, type Store } from '@gnap/domain/kernel'
+import { walletAddressResolverFor, type Deps } from '@gnap/domain/protocol'
 import { testConfig } from '@gnap/domain/testing'
 
 /** Domain deps over a running server's database, to write beside it as the console would (real clock, no logs). */

@@ -13,7 +13,7 @@ import {
   renewRecoveryCodes,
   SessionHandleInputSchema,
   startTotpEnrolment,
-} from '@gnap/domain'
+} from '@gnap/domain/operator'
 import { enrolmentMutationProcedure, enrolmentProcedure, mutationProcedure, router } from '../trpc'
 import { EndedSessionsSchema, MySessionsSchema, OkSchema, RecoveryCodesSchema, TotpEnrolmentSchema, TwoStepStatusSchema } from '../schemas'
 

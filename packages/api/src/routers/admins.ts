@@ -10,7 +10,7 @@ import {
   resetAdminPassword,
   resetAdminTwoStep,
   signOutAdminEverywhere,
-} from '@gnap/domain'
+} from '@gnap/domain/operator'
 import { adminPersonProcedure, router, viewerProcedure } from '../trpc'
 import {
   AdminIdResultSchema,

@@ -1,4 +1,4 @@
-import { ApiKeyIdInputSchema, createApiKey, CreateApiKeyInputSchema, listApiKeys, revokeApiKey } from '@gnap/domain'
+import { ApiKeyIdInputSchema, createApiKey, CreateApiKeyInputSchema, listApiKeys, revokeApiKey } from '@gnap/domain/operator'
 import { adminPersonProcedure, router } from '../trpc'
 import { ApiKeyCreatedSchema, ApiKeyListSchema, ApiKeyViewSchema } from '../schemas'
 

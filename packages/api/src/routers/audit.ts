@@ -1,4 +1,4 @@
-import { listAuditLog, ListAuditLogInputSchema } from '@gnap/domain'
+import { listAuditLog, ListAuditLogInputSchema } from '@gnap/domain/operator'
 import { viewerProcedure, router } from '../trpc'
 import { AuditPageSchema } from '../schemas'
 

@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { TRPCError } from '@trpc/server'
-import { completeAdminSignIn, csrfTokenFor, signInAdmin, signOutAdmin, type AdminSignIn } from '@gnap/domain'
+import { csrfTokenFor } from '@gnap/domain/kernel'
+import { completeAdminSignIn, signInAdmin, signOutAdmin, type AdminSignIn } from '@gnap/domain/operator'
 import { enrolmentMutationProcedure, enrolmentProcedure, personOnly, publicProcedure, router } from '../trpc'
 import type { Context } from '../context'
 import { OkSchema, SessionInfoSchema, SignInResultSchema } from '../schemas'

@@ -8,7 +8,7 @@ import {
   ListClientsInputSchema,
   unblockClient,
   UnblockClientInputSchema,
-} from '@gnap/domain'
+} from '@gnap/domain/operator'
 import { z } from 'zod'
 import { operatorProcedure, viewerProcedure, router } from '../trpc'
 import { ClientBlockedSchema, ClientBlockListSchema, ClientDetailSchema, ClientListSchema, ClientUnblockedSchema } from '../schemas'

@@ -1,4 +1,4 @@
-import { adminRevokeGrant, getGrantDetail, listGrants, ListGrantsInputSchema } from '@gnap/domain'
+import { adminRevokeGrant, getGrantDetail, listGrants, ListGrantsInputSchema } from '@gnap/domain/operator'
 import { viewerProcedure, operatorProcedure, router } from '../trpc'
 import { GrantDetailSchema, GrantIdInputSchema, GrantPageSchema, GrantRevokedSchema } from '../schemas'
 

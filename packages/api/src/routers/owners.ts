@@ -17,7 +17,7 @@ import {
   RemoveWalletAddressInputSchema,
   SetOwnerStatusInputSchema,
   WalletAddressInputSchema,
-} from '@gnap/domain'
+} from '@gnap/domain/operator'
 import { adminOnlyProcedure, router, viewerProcedure } from '../trpc'
 import { OwnerChangeResultSchema, OwnerDetailInputSchema, OwnerDetailSchema, OwnerIdResultSchema, OwnerLinkSchema, OwnerPageSchema } from '../schemas'
 

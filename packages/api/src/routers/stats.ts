@@ -1,4 +1,4 @@
-import { getStats, GetStatsInputSchema } from '@gnap/domain'
+import { getStats, GetStatsInputSchema } from '@gnap/domain/operator'
 import { viewerProcedure, router } from '../trpc'
 import { StatsSchema } from '../schemas'
 

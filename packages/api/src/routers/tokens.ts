@@ -1,4 +1,4 @@
-import { adminRevokeToken, getTokenChain, getTokenDetail } from '@gnap/domain'
+import { adminRevokeToken, getTokenChain, getTokenDetail } from '@gnap/domain/operator'
 import { viewerProcedure, operatorProcedure, router } from '../trpc'
 import { GrantIdForChainInputSchema, ManagementIdInputSchema, TokenChainSchema, TokenDetailSchema, TokenRevokedSchema } from '../schemas'
 

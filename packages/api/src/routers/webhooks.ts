@@ -16,7 +16,7 @@ import {
   updateWebhookEndpoint,
   UpdateWebhookEndpointInputSchema,
   WebhookEndpointIdInputSchema,
-} from '@gnap/domain'
+} from '@gnap/domain/operator'
 import { z } from 'zod'
 import { adminOnlyProcedure, router, viewerProcedure } from '../trpc'
 import {

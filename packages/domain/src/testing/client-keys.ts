@@ -1,7 +1,7 @@
 import { createHash, createPublicKey, generateKeyPairSync } from 'node:crypto'
 import type { KeyObject } from 'node:crypto'
 import { createHeaders } from '@interledger/http-signature-utils'
-import type { Ed25519Jwk } from '../client/wallet-address'
+import type { Ed25519Jwk } from '../protocol/client/wallet-address'
 
 // Client keys and request signing for tests. Signing goes through @interledger/http-signature-utils, the code
 // the Open Payments SDK itself signs with, so a test that passes proves the SDK's requests pass.

@@ -1,10 +1,10 @@
-import type { GrantRequest, GrantResponseJson } from '../grant/grant.wire'
-import { requestGrant } from '../grant/request-grant'
-import { continueGrant } from '../grant/continue-grant'
-import { startInteraction } from '../interaction/start-interaction'
-import { recordConsent } from '../interaction/record-consent'
-import { finishInteraction } from '../interaction/finish-interaction'
-import type { FrontChannelResult } from '../interaction/front-channel'
+import type { GrantRequest, GrantResponseJson } from '../protocol/grant/grant.wire'
+import { requestGrant } from '../protocol/grant/request-grant'
+import { continueGrant } from '../protocol/grant/continue-grant'
+import { startInteraction } from '../protocol/interaction/start-interaction'
+import { recordConsent } from '../protocol/interaction/record-consent'
+import { finishInteraction } from '../protocol/interaction/finish-interaction'
+import type { FrontChannelResult } from '../protocol/interaction/front-channel'
 import { TEST_IDP_SECRET, authAs, grantRequest, incomingAccess, type TestDeps } from './deps'
 
 // Whole flows through the use cases, so a test starts from the state it is about: a pending grant, an approved

@@ -31,9 +31,9 @@ export {
 export type { ClientKey } from './client-keys'
 // The benchmark's (tooling/bench) query plans and bulk seeding: repository functions and the SQL runner they take,
 // the admin list's cursor, the generated client's input types.
-export type { SqlRunner } from '../db/sql'
-export { findTokenByManagementId, findTokenForIntrospection, markRotated } from '../access-token/access-token.repo'
-export { findGrantByContinueId } from '../grant/grant.repo'
-export { encodeCursor } from '../admin/page-cursor'
-export type { Prisma, PrismaClient } from '../db/store'
-export { ownerCursor } from '../owner/owner-views'
+export type { SqlRunner } from '../kernel/db/sql'
+export { findTokenByManagementId, findTokenForIntrospection, markRotated } from '../protocol/access-token/access-token.repo'
+export { findGrantByContinueId } from '../protocol/grant/grant.repo'
+export { encodeCursor } from '../operator/admin/page-cursor'
+export type { Prisma, PrismaClient } from '../kernel/db/store'
+export { ownerCursor } from '../operator/owner/owner-views'

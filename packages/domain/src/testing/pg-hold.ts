@@ -1,4 +1,4 @@
-import type { PrismaClient } from '../db/store'
+import type { PrismaClient } from '../kernel/db/store'
 
 // PostgreSQL race tests: holds every transaction that inserts into a table at that insert (its earlier statements
 // done, its checks passed, nothing committed) until the test lets them go, so a second transaction can be started

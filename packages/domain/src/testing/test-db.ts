@@ -3,7 +3,7 @@ import os from 'node:os'
 import path from 'node:path'
 import { randomBytes } from 'node:crypto'
 import { execFileSync } from 'node:child_process'
-import { openStore, type Store } from '../db/store'
+import { openStore, type Store } from '../kernel/db/store'
 
 const repoRoot = path.resolve(import.meta.dirname, '../../../..')
 

@@ -1,11 +1,11 @@
-import type { Deps } from '../deps'
-import { openStore } from '../db/store'
+import type { Deps } from '../protocol/deps'
+import { openStore } from '../kernel/db/store'
 import { databaseUrl } from './test-db'
 import { TEST_CLIENT, type TestDeps } from './deps'
-import { newId } from '../secrets'
-import { recordEvent } from '../webhook/outbox.repo'
-import { newWebhookSecret } from '../webhook/webhook-signing'
-import type { WebhookEventType } from '../webhook/event-types'
+import { newId } from '../kernel/secrets'
+import { recordEvent } from '../protocol/events/outbox.repo'
+import { newWebhookSecret } from '../operator/webhook/webhook-signing'
+import type { WebhookEventType } from '../protocol/events/event-types'
 
 // Webhook delivery tests: endpoints arranged with plain SQL (the management use cases have tests of their own),
 // events recorded through the outbox as a use case records them, and a fake `fetch` that stands for the receiver.

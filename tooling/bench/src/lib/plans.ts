@@ -1,7 +1,7 @@
 // EXPLAIN QUERY PLAN of the hot queries, as the server sends them: the repository functions run on the seeded file
 // through a runner that records the SQL they send, and SQLite explains each statement.
 import { randomUUID } from 'node:crypto'
-import { openStore } from '@gnap/domain'
+import { openStore } from '@gnap/domain/kernel'
 import { findGrantByContinueId, findTokenByManagementId, findTokenForIntrospection, markRotated, type SqlRunner } from '@gnap/domain/testing'
 import { Database } from './seed'
 

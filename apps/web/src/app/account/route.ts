@@ -1,4 +1,5 @@
-import { accountSession, csrfTokenFor, listConnectedApps, ownerHistory } from '@gnap/domain'
+import { csrfTokenFor } from '@gnap/domain/kernel'
+import { accountSession, listConnectedApps, ownerHistory } from '@gnap/domain/operator'
 import { frontChannelRoute } from '../../server/front-channel'
 import { accountPage, accountSignInPage } from '../../server/account-pages'
 import { ownerCookie } from '../../server/account-route'

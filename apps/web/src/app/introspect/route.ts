@@ -1,4 +1,4 @@
-import { introspectForResourceServer } from '@gnap/domain'
+import { introspectForResourceServer } from '@gnap/domain/protocol'
 import { callerIp } from '../../server/caller-ip'
 import { gnapRoute, otherMethods } from '../../server/gnap-route'
 

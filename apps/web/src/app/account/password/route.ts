@@ -1,4 +1,5 @@
-import { PASSWORD_LENGTH, accountFormIsGenuine, changeOwnerPassword, csrfTokenFor } from '@gnap/domain'
+import { csrfTokenFor } from '@gnap/domain/kernel'
+import { PASSWORD_LENGTH, accountFormIsGenuine, changeOwnerPassword } from '@gnap/domain/operator'
 import { callerIp } from '../../../server/caller-ip'
 import { readForm, seeOther } from '../../../server/front-channel'
 import { passwordPage } from '../../../server/account-pages'

@@ -1,4 +1,5 @@
-import { GnapError, signInOwner } from '@gnap/domain'
+import { GnapError } from '@gnap/domain/kernel'
+import { signInOwner } from '@gnap/domain/operator'
 import { callerIp } from '../../../server/caller-ip'
 import { frontChannelRoute, readForm, seeOther } from '../../../server/front-channel'
 import { accountSignInPage } from '../../../server/account-pages'

@@ -1,4 +1,4 @@
-import { signOutOfAccount } from '@gnap/domain'
+import { signOutOfAccount } from '@gnap/domain/operator'
 import { frontChannelRoute, readForm, seeOther } from '../../../server/front-channel'
 import { formRefused, ownerCookie, setOwnerCookie } from '../../../server/account-route'
 

@@ -2,7 +2,7 @@
 
 import Link from 'next/link'
 import { usePathname } from 'next/navigation'
-import type { AdminRole } from '@gnap/domain'
+import type { AdminRole } from '@gnap/domain/operator'
 
 const LINKS: readonly { href: string; label: string; exact: boolean; role?: AdminRole }[] = [
   { href: '/admin', label: 'Overview', exact: true },

@@ -1,6 +1,7 @@
 import Link from 'next/link'
 import type { InputHTMLAttributes, ReactNode } from 'react'
-import type { GrantStatusName, TokenStatus } from '@gnap/domain'
+import type { GrantStatusName } from '@gnap/domain/protocol'
+import type { TokenStatus } from '@gnap/domain/operator'
 import { auditActionLabel, formatDateTime, GRANT_STATUS_LABEL, TOKEN_STATUS_LABEL } from '../_lib/format'
 import { errorCode, errorMessage } from '../_lib/errors'
 

@@ -1,4 +1,5 @@
-import type { AuditAction, GrantStatusName, TokenStatus } from '@gnap/domain'
+import type { GrantStatusName } from '@gnap/domain/protocol'
+import type { AuditAction, TokenStatus } from '@gnap/domain/operator'
 
 // Formatting shared by the console's pages. Times are in UTC, as the access items' plain words are: the same
 // text on the server and in the browser, whatever the machine's zone.

@@ -1,6 +1,6 @@
 import type { inferRouterInputs } from '@trpc/server'
 import type { AppRouter } from '@gnap/api'
-import type { FINALIZED_REASONS, GRANT_STATES } from '@gnap/domain'
+import type { FINALIZED_REASONS, GRANT_STATES } from '@gnap/domain/protocol'
 
 // The grants table's state lives in the URL query (shareable, survives a reload, Back works): these functions read
 // it, write it, and turn it into the input of `grants.list`.

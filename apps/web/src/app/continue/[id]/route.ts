@@ -1,4 +1,4 @@
-import { cancelGrant, continueGrant, parseContinueRequest } from '@gnap/domain'
+import { cancelGrant, continueGrant, parseContinueRequest } from '@gnap/domain/protocol'
 import { gnapRoute, otherMethods } from '../../../server/gnap-route'
 
 export const dynamic = 'force-dynamic'

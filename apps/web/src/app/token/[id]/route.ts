@@ -1,4 +1,4 @@
-import { parseRotateRequest, revokeAccessToken, rotateAccessToken } from '@gnap/domain'
+import { parseRotateRequest, revokeAccessToken, rotateAccessToken } from '@gnap/domain/protocol'
 import { gnapRoute, otherMethods } from '../../../server/gnap-route'
 
 export const dynamic = 'force-dynamic'

@@ -1,4 +1,4 @@
-import type { AdminRole, AdminStatus } from '@gnap/domain'
+import type { AdminRole, AdminStatus } from '@gnap/domain/operator'
 
 /** What each role may do, in the words the console uses (docs/protocol.md §2.14). */
 export const ROLE_TEXT: Record<AdminRole, { label: string; may: string }> = {

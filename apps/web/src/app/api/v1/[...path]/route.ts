@@ -1,5 +1,5 @@
 import { handleRestRequest } from '@gnap/api'
-import { readCapped, UNAVAILABLE_RETRY_AFTER_SECONDS } from '@gnap/domain'
+import { readCapped, UNAVAILABLE_RETRY_AFTER_SECONDS } from '@gnap/domain/kernel'
 import { depsOrUnavailable } from '../../../../server/deps'
 import { callerIp } from '../../../../server/caller-ip'
 import { MAX_BODY_BYTES, MAX_JSON_DEPTH } from '../../../../server/limits'

@@ -1,5 +1,5 @@
 import { openApiDocument } from '@gnap/api'
-import { serverUrl } from '@gnap/domain'
+import { serverUrl } from '@gnap/domain/kernel'
 import { readConfig } from '../../../../env'
 
 // The OpenAPI 3.1 document of the REST form (docs/protocol.md §2.18), generated from the procedures it serves.

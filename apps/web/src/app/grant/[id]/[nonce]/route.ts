@@ -1,4 +1,4 @@
-import { getGrantForConsent } from '@gnap/domain'
+import { getGrantForConsent } from '@gnap/domain/protocol'
 import { callerIp } from '../../../../server/caller-ip'
 import { gnapRoute } from '../../../../server/gnap-route'
 

@@ -1,4 +1,5 @@
-import { INTERACTION_COOKIE, readCookie, startInteraction } from '@gnap/domain'
+import { INTERACTION_COOKIE, readCookie } from '@gnap/domain/kernel'
+import { startInteraction } from '@gnap/domain/protocol'
 import { frontChannelRoute } from '../../../../server/front-channel'
 
 export const dynamic = 'force-dynamic'

@@ -1,4 +1,5 @@
-import { accountFormIsGenuine, csrfTokenFor, findConnectedApp, revokeFromAccount } from '@gnap/domain'
+import { csrfTokenFor } from '@gnap/domain/kernel'
+import { accountFormIsGenuine, findConnectedApp, revokeFromAccount } from '@gnap/domain/operator'
 import { readForm, seeOther } from '../../../../../server/front-channel'
 import { accountRoute, formRefused, ownerCookie } from '../../../../../server/account-route'
 import { revokeConfirmPage } from '../../../../../server/account-pages'

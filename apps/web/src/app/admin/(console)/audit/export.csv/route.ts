@@ -1,14 +1,6 @@
 import { createContext } from '@gnap/api'
-import {
-  ADMIN_COOKIE,
-  admitApiKeyCall,
-  auditLogCsv,
-  isDatabaseUnavailable,
-  isGnapError,
-  readCookie,
-  roleAllows,
-  UNAVAILABLE_RETRY_AFTER_SECONDS,
-} from '@gnap/domain'
+import { ADMIN_COOKIE, isDatabaseUnavailable, isGnapError, readCookie, UNAVAILABLE_RETRY_AFTER_SECONDS } from '@gnap/domain/kernel'
+import { admitApiKeyCall, auditLogCsv, roleAllows } from '@gnap/domain/operator'
 import { getDeps } from '../../../../../server/deps'
 import { callerIp } from '../../../../../server/caller-ip'
 import { parseAuditQuery, toAuditFilters } from '../../../_lib/audit-query'

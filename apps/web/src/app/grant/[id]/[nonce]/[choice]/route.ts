@@ -1,4 +1,4 @@
-import { recordConsent } from '@gnap/domain'
+import { recordConsent } from '@gnap/domain/protocol'
 import { callerIp } from '../../../../../server/caller-ip'
 import { gnapRoute } from '../../../../../server/gnap-route'
 

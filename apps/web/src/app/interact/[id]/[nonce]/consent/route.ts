@@ -1,4 +1,5 @@
-import { getConsentScreen, INTERACTION_COOKIE, OWNER_COOKIE, readCookie } from '@gnap/domain'
+import { INTERACTION_COOKIE, OWNER_COOKIE, readCookie } from '@gnap/domain/kernel'
+import { getConsentScreen } from '@gnap/domain/protocol'
 import { frontChannelRoute, render } from '../../../../../server/front-channel'
 import { consentPage, notYoursPage, signInPage } from '../../../../../server/pages'
 

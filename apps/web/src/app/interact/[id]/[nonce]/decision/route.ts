@@ -1,4 +1,5 @@
-import { decideConsent, INTERACTION_COOKIE, OWNER_COOKIE, readCookie } from '@gnap/domain'
+import { INTERACTION_COOKIE, OWNER_COOKIE, readCookie } from '@gnap/domain/kernel'
+import { decideConsent } from '@gnap/domain/protocol'
 import { frontChannelRoute, readForm } from '../../../../../server/front-channel'
 
 export const dynamic = 'force-dynamic'

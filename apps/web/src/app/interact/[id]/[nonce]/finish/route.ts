@@ -1,4 +1,5 @@
-import { finishInteraction, INTERACTION_COOKIE, readCookie } from '@gnap/domain'
+import { INTERACTION_COOKIE, readCookie } from '@gnap/domain/kernel'
+import { finishInteraction } from '@gnap/domain/protocol'
 import { frontChannelRoute } from '../../../../../server/front-channel'
 
 export const dynamic = 'force-dynamic'

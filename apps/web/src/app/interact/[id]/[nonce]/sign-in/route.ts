@@ -1,14 +1,6 @@
-import {
-  GnapError,
-  accountDisabledPage,
-  OWNER_SESSION_SECONDS,
-  getConsentScreen,
-  signInOwner,
-  INTERACTION_COOKIE,
-  OWNER_COOKIE,
-  readCookie,
-  setCookie,
-} from '@gnap/domain'
+import { GnapError, INTERACTION_COOKIE, OWNER_COOKIE, readCookie, setCookie } from '@gnap/domain/kernel'
+import { accountDisabledPage, getConsentScreen } from '@gnap/domain/protocol'
+import { OWNER_SESSION_SECONDS, signInOwner } from '@gnap/domain/operator'
 import { callerIp } from '../../../../../server/caller-ip'
 import { signInPage } from '../../../../../server/pages'
 import { frontChannelRoute, readForm, render, seeOther } from '../../../../../server/front-channel'

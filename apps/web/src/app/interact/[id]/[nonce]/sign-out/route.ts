@@ -1,4 +1,5 @@
-import { signOutOwner, OWNER_COOKIE, readCookie, setCookie } from '@gnap/domain'
+import { OWNER_COOKIE, readCookie, setCookie } from '@gnap/domain/kernel'
+import { signOutOwner } from '@gnap/domain/operator'
 import { frontChannelRoute, readForm, seeOther } from '../../../../../server/front-channel'
 
 export const dynamic = 'force-dynamic'

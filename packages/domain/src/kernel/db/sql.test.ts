@@ -1,0 +1,181 @@
+import Database from 'better-sqlite3'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { createTestDb } from '../../testing/test-db'
+import { Gate, SqliteSql, type Sql } from './sql'
+
+// One process shares one SQLite connection between Prisma and the hot paths. A statement made outside a transaction
+// while another request's transaction is open must neither land inside it (and be undone by its rollback) nor read
+// its uncommitted rows. On PostgreSQL each transaction has a connection of its own; the same tests hold there.
+
+let t: Awaited<ReturnType<typeof createTestDb>>
+let sql: Sql
+beforeEach(async () => {
+  t = await createTestDb()
+  sql = t.store.sql
+})
+afterEach(() => t.cleanup())
+
+const later = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+class Abort extends Error {}
+const nonces = async () => (await t.store.prisma.signatureNonce.findMany({ orderBy: { nonce: 'asc' } })).map((n) => n.nonce)
+const expiresAt = new Date('2030-01-01T00:00:00.000Z')
+
+describe('statements outside a transaction, while one is open', () => {
+  // Each opens a transaction, inserts a nonce inside it, and then runs `meanwhile` before rolling back.
+  const insideTransactions: [string, (meanwhile: () => void) => Promise<unknown>][] = [
+    [
+      'a Prisma transaction',
+      (meanwhile) =>
+        t.store.prisma.$transaction(async (tx) => {
+          await tx.signatureNonce.create({ data: { keyRef: 'k', nonce: 'in-rolled-back-tx', expiresAt } })
+          meanwhile()
+          await later(30)
+          throw new Abort()
+        }),
+    ],
+    [
+      'a hot-path transaction',
+      (meanwhile) =>
+        sql.transaction(async (tx) => {
+          await tx.run(`INSERT INTO "SignatureNonce" ("keyRef", "nonce", "expiresAt") VALUES ($1, $2, $3)`, ['k', 'in-rolled-back-tx', expiresAt])
+          meanwhile()
+          await later(30)
+          throw new Abort()
+        }),
+    ],
+  ]
+
+  it.each(insideTransactions)('writes made during %s that rolls back are kept', async (_name, rolledBack) => {
+    const outside: Promise<unknown>[] = []
+    await expect(
+      rolledBack(() => {
+        outside.push(t.store.prisma.signatureNonce.create({ data: { keyRef: 'k', nonce: 'plain-prisma', expiresAt } }))
+        outside.push(sql.run(`INSERT INTO "SignatureNonce" ("keyRef", "nonce", "expiresAt") VALUES ($1, $2, $3)`, ['k', 'plain-sql', expiresAt]))
+      }),
+    ).rejects.toBeInstanceOf(Abort)
+    await Promise.all(outside)
+    expect(await nonces()).toEqual(['plain-prisma', 'plain-sql'])
+  })
+
+  it('reads made during a transaction do not see its uncommitted rows', async () => {
+    const reads: Promise<number>[] = []
+    await expect(
+      t.store.prisma.$transaction(async (tx) => {
+        await tx.signatureNonce.create({ data: { keyRef: 'k', nonce: 'uncommitted', expiresAt } })
+        reads.push(t.store.prisma.signatureNonce.count())
+        reads.push(sql.all<{ n: unknown }>(`SELECT COUNT(*) AS "n" FROM "SignatureNonce"`).then((r) => Number(r[0]!.n)))
+        await later(30)
+        throw new Abort()
+      }),
+    ).rejects.toBeInstanceOf(Abort)
+    expect(await Promise.all(reads)).toEqual([0, 0])
+  })
+
+  it('a committed transaction keeps its rows and the writes made meanwhile', async () => {
+    let outside: Promise<unknown> = Promise.resolve()
+    await sql.transaction(async (tx) => {
+      await tx.run(`INSERT INTO "SignatureNonce" ("keyRef", "nonce", "expiresAt") VALUES ($1, $2, $3)`, ['k', 'committed', expiresAt])
+      outside = t.store.prisma.signatureNonce.create({ data: { keyRef: 'k', nonce: 'plain-prisma', expiresAt } })
+      await later(10)
+    })
+    await outside
+    expect(await nonces()).toEqual(['committed', 'plain-prisma'])
+  })
+})
+
+describe('the hot paths’ SQL', () => {
+  it('reads back what Prisma wrote, dates as Dates, and Prisma reads back what it wrote', async () => {
+    const at = new Date('2031-02-03T04:05:06.789Z')
+    await t.store.prisma.signatureNonce.create({ data: { keyRef: 'k', nonce: 'by-prisma', expiresAt: at } })
+    await sql.run(`INSERT INTO "SignatureNonce" ("keyRef", "nonce", "expiresAt") VALUES ($1, $2, $3)`, ['k', 'by-sql', at])
+    const rows = await sql.all<{ nonce: string; expiresAt: Date }>(`SELECT "nonce", "expiresAt" FROM "SignatureNonce" ORDER BY "nonce"`)
+    expect(rows).toEqual([
+      { nonce: 'by-prisma', expiresAt: at },
+      { nonce: 'by-sql', expiresAt: at },
+    ])
+    expect((await t.store.prisma.signatureNonce.findMany({ where: { expiresAt: at }, orderBy: { nonce: 'asc' } })).map((n) => n.nonce)).toEqual([
+      'by-prisma',
+      'by-sql',
+    ])
+  })
+
+  it('binds a parameter used twice and parameters out of order', async () => {
+    await sql.run(`INSERT INTO "SignatureNonce" ("keyRef", "nonce", "expiresAt") VALUES ($2, $1, $3)`, ['n', 'k', expiresAt])
+    expect(await sql.all(`SELECT "keyRef", "nonce" FROM "SignatureNonce" WHERE "keyRef" = $1 OR "nonce" = $1`, ['k'])).toEqual([
+      { keyRef: 'k', nonce: 'n' },
+    ])
+  })
+})
+
+// Workers of `pnpm start` share one SQLite file; a second connection to the test's file stands for another worker.
+// While it holds the write lock, a hot-path write waits for it without putting this process to sleep: here the other
+// worker's COMMIT is scheduled on this very event loop, so a write that slept in SQLite's busy handler would sleep
+// through the whole busy timeout and fail. (SQLite only: on PostgreSQL each transaction has a connection of its
+// own and waits on row locks, not a file lock.)
+if (process.env.TEST_DATABASE_URL === undefined)
+  describe('the write lock held by another worker', () => {
+    let other: Database.Database
+    beforeEach(() => {
+      other = new Database(t.url.slice('file:'.length))
+      other.exec('BEGIN IMMEDIATE')
+    })
+    afterEach(() => {
+      if (other.inTransaction) other.exec('ROLLBACK')
+      other.close()
+    })
+    const insert = `INSERT INTO "SignatureNonce" ("keyRef", "nonce", "expiresAt") VALUES ($1, $2, $3)`
+
+    it('a transaction waits for it while the event loop goes on, then commits; the retries are counted', async () => {
+      const before = sql.pressure()
+      setTimeout(() => other.exec('COMMIT'), 50)
+      await sql.transaction(async (tx) => {
+        await tx.run(insert, ['k', 'after-the-other', expiresAt])
+      })
+      expect(await nonces()).toEqual(['after-the-other'])
+      // The metrics' gnap_sqlite_busy_retries_total: every try that found the file locked.
+      const after = sql.pressure()
+      if (before.dialect !== 'sqlite' || after.dialect !== 'sqlite') throw new Error('expected SQLite')
+      expect(after.busyRetries - before.busyRetries).toBeGreaterThan(0)
+      await sql.run(insert, ['k', 'unlocked', expiresAt])
+      expect(sql.pressure()).toEqual(after)
+    })
+
+    it('so does a write outside a transaction, while reads go on', async () => {
+      setTimeout(() => other.exec('COMMIT'), 50)
+      const write = sql.run(insert, ['k', 'plain-write', expiresAt])
+      // The other worker has not committed yet: reads are not held up by the waiting write.
+      expect(await sql.all(`SELECT "nonce" FROM "SignatureNonce"`)).toEqual([])
+      await write
+      expect(await nonces()).toEqual(['plain-write'])
+    })
+
+    it('fails with SQLITE_BUSY after the busy timeout, and leaves the connection its busy timeout', async () => {
+      const mine = new Database(t.url.slice('file:'.length), { timeout: 100 })
+      try {
+        const hot = new SqliteSql(() => mine, new Gate(), 100)
+        let timerRan = false
+        setTimeout(() => (timerRan = true), 20)
+        await expect(hot.run(insert, ['k', 'never', expiresAt])).rejects.toMatchObject({ code: 'SQLITE_BUSY' })
+        await expect(hot.transaction(async () => 'never')).rejects.toMatchObject({ code: 'SQLITE_BUSY' })
+        expect(timerRan).toBe(true)
+        expect(mine.pragma('busy_timeout', { simple: true })).toBe(100)
+        expect(mine.inTransaction).toBe(false)
+      } finally {
+        mine.close()
+      }
+    })
+  })
+
+// The metrics' gnap_postgres_pool_connections and gnap_postgres_pool_waiting.
+if (process.env.TEST_DATABASE_URL !== undefined)
+  describe('the PostgreSQL pool', () => {
+    it('tells its connections in use and idle, and the queries waiting', async () => {
+      const inside = await sql.transaction(async () => sql.pressure())
+      if (inside.dialect !== 'postgresql') throw new Error('expected PostgreSQL')
+      expect(inside.poolTotal - inside.poolIdle).toBeGreaterThanOrEqual(1)
+      expect(inside.poolWaiting).toBe(0)
+      const after = sql.pressure()
+      if (after.dialect !== 'postgresql') throw new Error('expected PostgreSQL')
+      expect(after.poolIdle).toBeGreaterThanOrEqual(1)
+    })
+  })

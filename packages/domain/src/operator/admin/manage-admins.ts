@@ -1,0 +1,272 @@
+import { z } from 'zod'
+import type { Deps } from '../../protocol/deps'
+import type { SqlRunner } from '../../kernel/db/sql'
+import { issuePasswordLink } from '../password-link/password-link'
+import { deleteSessionsOf } from '../../kernel/session/session.repo'
+import {
+  emailTakenByAdmin,
+  findAdminAccount,
+  findLastAdminSignIn,
+  insertAdmin,
+  isLastActiveAdmin,
+  listAdminAccounts,
+  lockActiveAdmins,
+  updateAdminDisabledAt,
+  updateAdminPasswordHash,
+  updateAdminRole,
+  type AdminAccountRow,
+} from './admin.repo'
+import { insertAuditEntry, type AuditAction } from '../audit/audit.repo'
+import { ConsoleError } from './console-error'
+import { AdminEmailSchema } from './create-admin'
+import { ADMIN_ROLES, type AdminRole, type ConsoleActor } from './roles'
+import { clearTotp } from './admin-totp.repo'
+
+// Administrators in the console (docs/protocol.md §2.14): every change is one transaction with the audit entry that
+// names who made it. The last active `admin` can be neither disabled, demoted nor reset, so the server always keeps
+// someone who can manage it.
+
+/**
+ * How long an administrator's invitation or reset link stays usable: shorter than an owner's (a week), as the
+ * link opens the console with the invited role.
+ */
+export const ADMIN_LINK_TTL_SECONDS = 3 * 24 * 60 * 60
+
+export const AdminIdSchema = z.string().min(1).max(64)
+export const AdminRoleSchema = z.enum(ADMIN_ROLES)
+export const InviteAdminInputSchema = z.strictObject({ email: AdminEmailSchema, role: AdminRoleSchema })
+export const ChangeAdminRoleInputSchema = z.strictObject({ adminId: AdminIdSchema, role: AdminRoleSchema })
+export const AdminIdInputSchema = z.strictObject({ adminId: AdminIdSchema })
+
+/** `invited`: no password yet (a new account, or one whose password was reset) — they cannot sign in until they set one. */
+export type AdminStatus = 'active' | 'invited' | 'disabled'
+
+export interface AdminListItem {
+  id: string
+  email: string
+  role: AdminRole
+  status: AdminStatus
+  /** Two-step sign-in (TOTP) is on. */
+  twoStep: boolean
+  createdAt: Date
+  lastSignInAt: Date | null
+}
+
+const statusOf = (a: AdminAccountRow): AdminStatus => (a.disabledAt !== null ? 'disabled' : a.hasPassword ? 'active' : 'invited')
+
+/** An unknown stored role reads as the lowest: it allows nothing more than reading (roles.ts allows it nothing). */
+const roleOf = (role: string): AdminRole => ((ADMIN_ROLES as readonly string[]).includes(role) ? (role as AdminRole) : 'viewer')
+
+/** Every administrator, with their role, status and last sign-in, by email. */
+export async function listAdmins(deps: Pick<Deps, 'sql'>): Promise<AdminListItem[]> {
+  const rows = await listAdminAccounts(deps.sql)
+  return Promise.all(
+    rows.map(async (a) => ({
+      id: a.id,
+      email: a.email,
+      role: roleOf(a.role),
+      status: statusOf(a),
+      twoStep: a.twoStep,
+      createdAt: a.createdAt,
+      lastSignInAt: await findLastAdminSignIn(deps.sql, a.email),
+    })),
+  )
+}
+
+async function requireAdmin(tx: SqlRunner, adminId: string): Promise<AdminAccountRow> {
+  const admin = await findAdminAccount(tx, adminId)
+  if (!admin) throw new ConsoleError('not_found', 'unknown administrator')
+  return admin
+}
+
+/**
+ * Refuses a change that would leave no active `admin` (docs/protocol.md §2.14). The active admins' rows are locked
+ * first, so two administrators demoting or disabling each other at the same moment cannot both succeed.
+ */
+async function keepAnActiveAdmin(tx: SqlRunner, admin: AdminAccountRow, change: string): Promise<void> {
+  await lockActiveAdmins(tx)
+  if (await isLastActiveAdmin(tx, admin.id)) {
+    throw new ConsoleError(
+      'conflict',
+      `no active admin would be left: ${admin.email} is the last one and cannot be ${change}. Make another administrator an admin first`,
+    )
+  }
+}
+
+const audit = (tx: SqlRunner, actor: ConsoleActor, action: AuditAction, admin: { email: string }, detail: string, now: Date) =>
+  insertAuditEntry(tx, { actor: actor.label, action, target: `admin:${admin.email}`, detail, now })
+
+const sessionsWord = (n: number) => `${n} session${n === 1 ? '' : 's'} ended`
+
+/**
+ * Invites an administrator: an account with a role and no password, and a one-time link for them to set one (shown
+ * once, never logged or audited). Until they use it they cannot sign in.
+ * @throws ZodError for a malformed email or role; ConsoleError conflict for an email another administrator has
+ */
+export async function inviteAdmin(
+  deps: Deps,
+  input: { invite: z.input<typeof InviteAdminInputSchema>; actor: ConsoleActor },
+): Promise<{ id: string; email: string; url: string; expiresAt: Date }> {
+  const data = InviteAdminInputSchema.parse(input.invite)
+  const now = deps.clock()
+  return deps.sql.transaction(async (tx) => {
+    if (await emailTakenByAdmin(tx, data.email)) throw new ConsoleError('conflict', `another administrator has the email ${data.email}`)
+    const admin = await insertAdmin(tx, { email: data.email, passwordHash: null, role: data.role, now })
+    const link = await issuePasswordLink(tx, {
+      subject: 'admin',
+      subjectId: admin.id,
+      kind: 'invitation',
+      now,
+      ttlSeconds: ADMIN_LINK_TTL_SECONDS,
+      baseUrl: deps.config.authServerUrl,
+    })
+    await audit(tx, input.actor, 'admin.invite', admin, `as ${data.role}; link valid until ${link.expiresAt.toISOString()}`, now)
+    return { id: admin.id, email: admin.email, ...link }
+  })
+}
+
+/**
+ * Changes an administrator's role; it applies to their next request. Demoting the last active `admin` is refused.
+ * @throws ConsoleError not_found; conflict for the same role or the last active admin
+ */
+export async function changeAdminRole(
+  deps: Deps,
+  input: { change: z.input<typeof ChangeAdminRoleInputSchema>; actor: ConsoleActor },
+): Promise<{ id: string; role: AdminRole }> {
+  const data = ChangeAdminRoleInputSchema.parse(input.change)
+  const now = deps.clock()
+  await deps.sql.transaction(async (tx) => {
+    const admin = await requireAdmin(tx, data.adminId)
+    if (admin.role === data.role) throw new ConsoleError('conflict', `the administrator ${admin.email} is already ${data.role}`)
+    if (data.role !== 'admin') await keepAnActiveAdmin(tx, admin, `made ${data.role}`)
+    await updateAdminRole(tx, admin.id, data.role)
+    await audit(tx, input.actor, 'admin.role', admin, `${admin.role} → ${data.role}`, now)
+  })
+  return { id: data.adminId, role: data.role }
+}
+
+/**
+ * Disables an administrator: they cannot sign in, their sessions end, their links set nothing. Not oneself (the
+ * session doing it would end with it, and another administrator can) and not the last active admin.
+ * @throws ConsoleError not_found; conflict for oneself, one already disabled, or the last active admin
+ */
+export async function disableAdmin(
+  deps: Deps,
+  input: { change: z.input<typeof AdminIdInputSchema>; actor: ConsoleActor },
+): Promise<{ id: string; endedSessions: number }> {
+  const data = AdminIdInputSchema.parse(input.change)
+  const now = deps.clock()
+  const endedSessions = await deps.sql.transaction(async (tx) => {
+    const admin = await requireAdmin(tx, data.adminId)
+    if (input.actor.kind === 'admin' && input.actor.id === admin.id) {
+      throw new ConsoleError('conflict', 'you cannot disable your own account: another admin can')
+    }
+    if (admin.disabledAt !== null) throw new ConsoleError('conflict', `the administrator ${admin.email} is already disabled`)
+    await keepAnActiveAdmin(tx, admin, 'disabled')
+    await updateAdminDisabledAt(tx, admin.id, now)
+    const ended = await deleteSessionsOf(tx, 'admin', admin.id)
+    await audit(tx, input.actor, 'admin.disable', admin, sessionsWord(ended), now)
+    return ended
+  })
+  return { id: data.adminId, endedSessions }
+}
+
+/** @throws ConsoleError not_found; conflict when not disabled */
+export async function enableAdmin(deps: Deps, input: { change: z.input<typeof AdminIdInputSchema>; actor: ConsoleActor }): Promise<{ id: string }> {
+  const data = AdminIdInputSchema.parse(input.change)
+  const now = deps.clock()
+  await deps.sql.transaction(async (tx) => {
+    const admin = await requireAdmin(tx, data.adminId)
+    if (admin.disabledAt === null) throw new ConsoleError('conflict', `the administrator ${admin.email} is not disabled`)
+    await updateAdminDisabledAt(tx, admin.id, null)
+    await audit(tx, input.actor, 'admin.enable', admin, admin.role, now)
+  })
+  return { id: data.adminId }
+}
+
+/**
+ * Resets an administrator's password: the current one stops working, their sessions end, and a one-time link to set
+ * a new one is returned once (an invitation link again for someone who never set a password). Not one's own password
+ * (that is changed with the current one, on one's own account page) and not the last active admin's.
+ * @throws ConsoleError not_found; conflict for oneself, a disabled administrator, or the last active admin
+ */
+export async function resetAdminPassword(
+  deps: Deps,
+  input: { change: z.input<typeof AdminIdInputSchema>; actor: ConsoleActor },
+): Promise<{ id: string; url: string; expiresAt: Date; endedSessions: number }> {
+  const data = AdminIdInputSchema.parse(input.change)
+  const now = deps.clock()
+  return deps.sql.transaction(async (tx) => {
+    const admin = await requireAdmin(tx, data.adminId)
+    if (input.actor.kind === 'admin' && input.actor.id === admin.id) {
+      throw new ConsoleError('conflict', 'you cannot reset your own password here: change it on your account page')
+    }
+    if (admin.disabledAt !== null) throw new ConsoleError('conflict', `the administrator ${admin.email} is disabled: enable them first`)
+    if (admin.hasPassword) await keepAnActiveAdmin(tx, admin, 'reset')
+    await updateAdminPasswordHash(tx, admin.id, null)
+    const endedSessions = await deleteSessionsOf(tx, 'admin', admin.id)
+    const link = await issuePasswordLink(tx, {
+      subject: 'admin',
+      subjectId: admin.id,
+      kind: admin.hasPassword ? 'reset' : 'invitation',
+      now,
+      ttlSeconds: ADMIN_LINK_TTL_SECONDS,
+      baseUrl: deps.config.authServerUrl,
+    })
+    const what = admin.hasPassword ? 'password removed' : 'new invitation'
+    await audit(
+      tx,
+      input.actor,
+      'admin.reset-password',
+      admin,
+      `${what}; ${sessionsWord(endedSessions)}; link valid until ${link.expiresAt.toISOString()}`,
+      now,
+    )
+    return { id: admin.id, ...link, endedSessions }
+  })
+}
+
+/**
+ * Ends every session of an administrator ("sign out everywhere"), one's own included; they can sign in again.
+ * @throws ConsoleError not_found
+ */
+export async function signOutAdminEverywhere(
+  deps: Deps,
+  input: { change: z.input<typeof AdminIdInputSchema>; actor: ConsoleActor },
+): Promise<{ id: string; endedSessions: number }> {
+  const data = AdminIdInputSchema.parse(input.change)
+  const now = deps.clock()
+  const endedSessions = await deps.sql.transaction(async (tx) => {
+    const admin = await requireAdmin(tx, data.adminId)
+    const ended = await deleteSessionsOf(tx, 'admin', admin.id)
+    await audit(tx, input.actor, 'admin.sign-out-everywhere', admin, sessionsWord(ended), now)
+    return ended
+  })
+  return { id: data.adminId, endedSessions }
+}
+
+/**
+ * Turns another administrator's two-step sign-in off, for someone who lost both their authenticator and their
+ * recovery codes (docs/protocol.md §2.17): the secret and the recovery codes go, their sessions end, and they sign in
+ * with their password alone (with ADMIN_REQUIRE_TOTP, they must set it up again before doing anything else). Not
+ * one's own (My account turns it off with a current code): a stolen session must not remove its owner's second step.
+ * @throws ConsoleError not_found; conflict for oneself or when two-step sign-in is not on
+ */
+export async function resetAdminTwoStep(
+  deps: Deps,
+  input: { change: z.input<typeof AdminIdInputSchema>; actor: ConsoleActor },
+): Promise<{ id: string; endedSessions: number }> {
+  const data = AdminIdInputSchema.parse(input.change)
+  const now = deps.clock()
+  return deps.sql.transaction(async (tx) => {
+    const admin = await requireAdmin(tx, data.adminId)
+    if (input.actor.kind === 'admin' && input.actor.id === admin.id) {
+      throw new ConsoleError('conflict', 'you cannot turn off your own two-step sign-in here: do it on your account page')
+    }
+    if (!admin.twoStep) throw new ConsoleError('conflict', `${admin.email} has no two-step sign-in to turn off`)
+    await clearTotp(tx, admin.id)
+    const endedSessions = await deleteSessionsOf(tx, 'admin', admin.id)
+    await audit(tx, input.actor, 'admin.reset-two-step', admin, `two-step sign-in and recovery codes removed; ${sessionsWord(endedSessions)}`, now)
+    return { id: admin.id, endedSessions }
+  })
+}

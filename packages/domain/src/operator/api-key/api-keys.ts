@@ -1,0 +1,178 @@
+import { randomBytes } from 'node:crypto'
+import { z } from 'zod'
+import type { Deps } from '../../protocol/deps'
+import { rateLimited } from '../../kernel/errors'
+import { hashSecret, secretMatches } from '../../kernel/secrets'
+import { hitRateLimit } from '../../kernel/rate-limit/rate-limit'
+import { insertAuditEntry } from '../audit/audit.repo'
+import { ConsoleError } from '../admin/console-error'
+import { ADMIN_ROLES, roleAllows, type AdminRole, type ConsoleActor } from '../admin/roles'
+import { findApiKeyById, insertApiKey, listApiKeyRows, liveApiKeyNamed, markApiKeyRevoked, touchApiKey, type ApiKeyRow } from './api-key.repo'
+
+// API keys of back ends (docs/protocol.md §2.18): `gnap_ak_<id>_<secret>`, the id a random 64-bit handle that finds
+// the row, the secret 256 random bits. Only SHA-256 of the whole key is stored: for a key this random a slow hash
+// adds nothing (nobody can guess 2^256 values, however fast each guess), and a fast one costs nothing per call.
+
+const KEY_SHAPE = /^gnap_ak_([0-9a-f]{16})_([A-Za-z0-9_-]{43})$/
+
+/** How often at most a key's last use is written: a busy back end does not write a row per call. */
+export const API_KEY_LAST_USE_PRECISION_SECONDS = 60
+
+export const CreateApiKeyInputSchema = z.strictObject({
+  name: z
+    .string()
+    .trim()
+    .min(1, 'give the key a name')
+    .max(64)
+    .regex(/^[\p{L}\p{N} ._:@/-]+$/u, 'use letters, digits, spaces and . _ : @ / - only'),
+  role: z.enum(ADMIN_ROLES),
+  /** Optional: the key stops working at this instant. */
+  expiresAt: z.date().nullish(),
+})
+
+export const ApiKeyIdInputSchema = z.strictObject({ id: z.string().regex(/^[0-9a-f]{16}$/, 'not an API key id') })
+
+export type ApiKeyStatus = 'active' | 'expired' | 'revoked'
+
+/** What the console lists about a key: never the key, never its hash. */
+export interface ApiKeyView {
+  id: string
+  name: string
+  role: AdminRole
+  prefix: string
+  createdBy: string
+  createdAt: Date
+  expiresAt: Date | null
+  lastUsedAt: Date | null
+  revokedAt: Date | null
+  status: ApiKeyStatus
+}
+
+/** How the audit log and the logs name a key's calls. */
+export const apiKeyLabel = (name: string): string => `api key "${name}"`
+
+function view(row: ApiKeyRow, now: Date): ApiKeyView {
+  const status: ApiKeyStatus = row.revokedAt ? 'revoked' : row.expiresAt && row.expiresAt <= now ? 'expired' : 'active'
+  return {
+    id: row.id,
+    name: row.name,
+    role: (ADMIN_ROLES as readonly string[]).includes(row.role) ? (row.role as AdminRole) : 'viewer',
+    prefix: row.prefix,
+    createdBy: row.createdBy,
+    createdAt: row.createdAt,
+    expiresAt: row.expiresAt,
+    lastUsedAt: row.lastUsedAt,
+    revokedAt: row.revokedAt,
+    status,
+  }
+}
+
+/**
+ * Creates a key. The key is in the answer only: the caller shows it once, and only its hash is kept.
+ * @throws ConsoleError bad_request for an expiry in the past, conflict for the name of a key in use
+ */
+export async function createApiKey(
+  deps: Deps,
+  input: z.input<typeof CreateApiKeyInputSchema> & { actor: ConsoleActor },
+): Promise<{ key: string; apiKey: ApiKeyView }> {
+  const { name, role, expiresAt } = CreateApiKeyInputSchema.parse({ name: input.name, role: input.role, expiresAt: input.expiresAt })
+  const now = deps.clock()
+  if (expiresAt && expiresAt <= now) throw new ConsoleError('bad_request', 'the expiry must be in the future')
+  const id = randomBytes(8).toString('hex')
+  const key = `gnap_ak_${id}_${randomBytes(32).toString('base64url')}`
+  const row: ApiKeyRow = {
+    id,
+    name,
+    role,
+    prefix: `gnap_ak_${id}`,
+    hash: hashSecret(key),
+    createdBy: input.actor.label,
+    createdAt: now,
+    expiresAt: expiresAt ?? null,
+    lastUsedAt: null,
+    revokedAt: null,
+  }
+  await deps.sql.transaction(async (tx) => {
+    if (await liveApiKeyNamed(tx, name)) throw new ConsoleError('conflict', `a key named "${name}" exists: revoke it first or choose another name`)
+    await insertApiKey(tx, row)
+    await insertAuditEntry(tx, {
+      actor: input.actor.label,
+      action: 'api-key.create',
+      target: `api-key:${id}`,
+      detail: `${apiKeyLabel(name)}, role ${role}${expiresAt ? `, expires ${expiresAt.toISOString()}` : ''}`,
+      now,
+    })
+  })
+  deps.log.info({ apiKeyId: id, role, by: input.actor.id }, 'api key created')
+  return { key, apiKey: view(row, now) }
+}
+
+/** Every key with its status, newest first. */
+export async function listApiKeys(deps: Deps): Promise<ApiKeyView[]> {
+  const now = deps.clock()
+  return (await listApiKeyRows(deps.sql)).map((r) => view(r, now))
+}
+
+/**
+ * Revokes a key: its next call is refused, on every instance (each call reads the row).
+ * @throws ConsoleError not_found for an unknown key, conflict for a key already revoked
+ */
+export async function revokeApiKey(deps: Deps, input: { id: string; actor: ConsoleActor }): Promise<ApiKeyView> {
+  const now = deps.clock()
+  const row = await deps.sql.transaction(async (tx) => {
+    const found = await findApiKeyById(tx, input.id)
+    if (!found) throw new ConsoleError('not_found', 'unknown API key')
+    if (!(await markApiKeyRevoked(tx, input.id, now))) throw new ConsoleError('conflict', 'the key was already revoked')
+    await insertAuditEntry(tx, {
+      actor: input.actor.label,
+      action: 'api-key.revoke',
+      target: `api-key:${input.id}`,
+      detail: apiKeyLabel(found.name),
+      now,
+    })
+    return { ...found, revokedAt: now }
+  })
+  deps.log.info({ apiKeyId: input.id, by: input.actor.id }, 'api key revoked')
+  return view(row, now)
+}
+
+/** A presented key that works: who calls, and when the key was last recorded as used. */
+export interface ApiKeyCaller {
+  actor: ConsoleActor
+  lastUsedAt: Date | null
+}
+
+/**
+ * The caller behind `Authorization: Bearer <key>`: null for anything that is not a live key (not of the key's
+ * shape — a session cookie's value never is —, unknown, wrong secret, revoked, expired). One read by primary key;
+ * the secret is compared in constant time. Writes nothing.
+ */
+export async function findApiKeyCaller(deps: Deps, presented: string): Promise<ApiKeyCaller | null> {
+  const m = KEY_SHAPE.exec(presented)
+  if (!m?.[1]) return null
+  const row = await findApiKeyById(deps.sql, m[1])
+  if (!row || !secretMatches(presented, row.hash)) return null
+  const now = deps.clock()
+  if (row.revokedAt || (row.expiresAt && row.expiresAt <= now)) return null
+  if (!(ADMIN_ROLES as readonly string[]).includes(row.role) || !roleAllows(row.role, 'viewer')) return null
+  return { actor: { kind: 'apiKey', id: row.id, label: apiKeyLabel(row.name), role: row.role as AdminRole }, lastUsedAt: row.lastUsedAt }
+}
+
+/**
+ * Counts one call of a key against its per-minute limit (shared by every instance through the database) and
+ * records its last use at most once a minute.
+ * @throws GnapError rate limited (429 with Retry-After) over the limit
+ */
+export async function admitApiKeyCall(deps: Deps, caller: ApiKeyCaller): Promise<void> {
+  const now = deps.clock()
+  const hit = await hitRateLimit(deps.sql, `api-key:${caller.actor.id}`, deps.config.apiKeyCallsPerMinute, 60, now)
+  if (!hit.allowed) {
+    deps.metrics.rateLimited('api_key')
+    throw rateLimited('too many calls with this API key: slow down', hit.retryAfterSeconds)
+  }
+  const since = new Date(now.getTime() - API_KEY_LAST_USE_PRECISION_SECONDS * 1000)
+  if (caller.lastUsedAt === null || caller.lastUsedAt < since) {
+    await touchApiKey(deps.sql, caller.actor.id, now, since)
+    caller.lastUsedAt = now
+  }
+}

@@ -1,0 +1,233 @@
+import type { SqlRunner, SqlValue } from '../../kernel/db/sql'
+import { newId } from '../../kernel/secrets'
+import { eventBody, newEventId, TEST_EVENT_TYPE, type AnyEventType, type EventData, type WebhookEventType } from './webhook-events'
+import { RETRY_WINDOW_MS } from './delivery-schedule'
+import { signalOutbox } from './outbox-signal'
+
+// The outbox (docs/webhooks.md): every SQL statement about events and their deliveries. An event is written by
+// `recordEvents` inside the transaction of the change it tells of, with one delivery row for every enabled endpoint
+// subscribed to its type, so the change and its event commit or roll back together. The delivery worker
+// (deliver-webhooks.ts) claims due deliveries with a lease and records what became of each attempt.
+
+/** One event to record: its type, its data, and the grant (or other key) its deliveries keep the order of. */
+export interface NewEvent<T extends AnyEventType = AnyEventType> {
+  type: T
+  data: EventData<T>
+  /** The grant it is about: one grant's events go out in order. */
+  grantId?: string | null
+  /** For events without a grant: the key whose events keep their order (`client:<id>`). */
+  orderKey?: string
+}
+
+/** The ids of the events written, in order. */
+export async function recordEvents(tx: SqlRunner, events: readonly NewEvent[], at: Date): Promise<string[]> {
+  if (events.length === 0) return []
+  const endpointsByType = new Map<string, string[]>()
+  const ids: string[] = []
+  for (const e of events) {
+    let endpoints = endpointsByType.get(e.type)
+    if (!endpoints) {
+      endpoints = await subscribedEndpointIds(tx, e.type as WebhookEventType)
+      endpointsByType.set(e.type, endpoints)
+    }
+    ids.push(await insertEvent(tx, e, at, endpoints))
+  }
+  signalOutbox()
+  return ids
+}
+
+/** Records one event (recordEvents). */
+export async function recordEvent<T extends AnyEventType>(tx: SqlRunner, event: NewEvent<T>, at: Date): Promise<string> {
+  const [id] = await recordEvents(tx, [event as NewEvent], at)
+  return id!
+}
+
+/** "Send a test event": a `webhook.test` event delivered to this one endpoint, whatever it subscribes to. */
+export async function recordTestEvent(tx: SqlRunner, endpointId: string, data: EventData<typeof TEST_EVENT_TYPE>, at: Date): Promise<string> {
+  const id = await insertEvent(tx, { type: TEST_EVENT_TYPE, data, orderKey: `endpoint:${endpointId}` }, at, [endpointId])
+  signalOutbox()
+  return id
+}
+
+async function subscribedEndpointIds(tx: SqlRunner, type: WebhookEventType): Promise<string[]> {
+  const rows = await tx.all<{ id: string }>(
+    `SELECT e."id" FROM "WebhookEndpoint" e JOIN "WebhookSubscription" s ON s."endpointId" = e."id"
+     WHERE s."eventType" = $1 AND e."disabledAt" IS NULL ORDER BY e."id"`,
+    [type],
+  )
+  return rows.map((r) => r.id)
+}
+
+async function insertEvent(tx: SqlRunner, e: NewEvent, at: Date, endpointIds: readonly string[]): Promise<string> {
+  const id = newEventId()
+  const body = eventBody(id, e.type, at, e.data as EventData<AnyEventType>)
+  const orderKey = e.grantId ? `grant:${e.grantId}` : (e.orderKey ?? `event:${id}`)
+  await tx.run(`INSERT INTO "WebhookEvent" ("id", "type", "grantId", "payload", "createdAt") VALUES ($1, $2, $3, $4, $5)`, [
+    id,
+    e.type,
+    e.grantId ?? null,
+    JSON.stringify(body),
+    at,
+  ])
+  const giveUpAt = new Date(at.getTime() + RETRY_WINDOW_MS)
+  for (const endpointId of endpointIds) {
+    await tx.run(
+      `INSERT INTO "WebhookDelivery" ("id", "eventId", "endpointId", "orderKey", "state", "attempts", "nextAttemptAt", "giveUpAt", "createdAt")
+       VALUES ($1, $2, $3, $4, 'pending', 0, $5, $6, $5)`,
+      [newId(), id, endpointId, orderKey, at, giveUpAt],
+    )
+  }
+  return id
+}
+
+/** A claimed delivery with what sending it needs. */
+export interface ClaimedDelivery {
+  id: string
+  eventId: string
+  eventType: string
+  payload: string
+  endpointId: string
+  url: string
+  secret: string
+  previousSecret: string | null
+  previousSecretUntil: Date | null
+  attempts: number
+  giveUpAt: Date
+}
+
+/**
+ * Claims up to `take` due deliveries for `owner` until `leaseUntil`, and returns them: pending, due, not leased (or
+ * their lease ran out: the worker holding them died), their endpoint enabled, and no earlier pending delivery of the
+ * same endpoint and grant (one grant's events go out in order while the receiver keeps up). On PostgreSQL the rows
+ * are taken with FOR UPDATE SKIP LOCKED, so two instances claiming at once take different rows; on SQLite the one
+ * statement runs under the file's write lock.
+ */
+export async function claimDueDeliveries(
+  db: SqlRunner & { readonly dialect: 'sqlite' | 'postgresql' },
+  input: { owner: string; now: Date; leaseUntil: Date; take: number },
+): Promise<ClaimedDelivery[]> {
+  // A read first: an idle worker polls often, and an UPDATE takes SQLite's write lock even when it matches nothing.
+  const due = await db.all<{ one: number }>(
+    `SELECT 1 AS "one" FROM "WebhookDelivery" WHERE "state" = 'pending' AND "nextAttemptAt" <= $1 AND ("leaseUntil" IS NULL OR "leaseUntil" < $1) LIMIT 1`,
+    [input.now],
+  )
+  if (due.length === 0) return []
+  const lock = db.dialect === 'postgresql' ? 'FOR UPDATE OF d SKIP LOCKED' : ''
+  const claimed = await db.all<{ id: string }>(
+    `UPDATE "WebhookDelivery" SET "leaseOwner" = $1, "leaseUntil" = $2
+     WHERE "id" IN (
+       SELECT d."id" FROM "WebhookDelivery" d JOIN "WebhookEndpoint" e ON e."id" = d."endpointId"
+       WHERE d."state" = 'pending' AND d."nextAttemptAt" <= $3 AND (d."leaseUntil" IS NULL OR d."leaseUntil" < $3)
+         AND e."disabledAt" IS NULL
+         AND NOT EXISTS (
+           SELECT 1 FROM "WebhookDelivery" p
+           WHERE p."endpointId" = d."endpointId" AND p."orderKey" = d."orderKey" AND p."state" = 'pending'
+             AND (p."createdAt" < d."createdAt" OR (p."createdAt" = d."createdAt" AND p."eventId" < d."eventId")))
+       ORDER BY d."nextAttemptAt" ASC, d."createdAt" ASC, d."eventId" ASC
+       LIMIT $4 ${lock})
+     RETURNING "id"`,
+    [input.owner, input.leaseUntil, input.now, input.take],
+  )
+  if (claimed.length === 0) return []
+  const ids = claimed.map((c) => c.id)
+  return db.all<ClaimedDelivery>(
+    `SELECT d."id", d."eventId", ev."type" AS "eventType", ev."payload", d."endpointId", e."url", e."secret", e."previousSecret",
+       e."previousSecretUntil", d."attempts", d."giveUpAt"
+     FROM "WebhookDelivery" d JOIN "WebhookEvent" ev ON ev."id" = d."eventId" JOIN "WebhookEndpoint" e ON e."id" = d."endpointId"
+     WHERE d."id" IN (${ids.map((_, i) => `$${i + 1}`).join(', ')}) AND d."leaseOwner" = $${ids.length + 1}
+     ORDER BY d."createdAt" ASC, d."eventId" ASC`,
+    [...ids, input.owner],
+  )
+}
+
+/** What one attempt ended with. */
+export interface AttemptResult {
+  at: Date
+  /** The HTTP status, null when no answer came. */
+  status: number | null
+  /** Why it failed, in words safe to show (no body of the answer, no secret); null on success. */
+  error: string | null
+}
+
+/**
+ * Records an attempt of a delivery this worker holds: delivered, pending again at `nextAttemptAt`, or failed for
+ * good; `giveUpAt` is the end of its retry window (set at its first attempt). False when the lease was lost (it ran
+ * out and another worker took the delivery): nothing is written.
+ */
+export async function recordAttempt(
+  db: SqlRunner,
+  input: {
+    id: string
+    owner: string
+    result: AttemptResult
+    giveUpAt: Date
+    outcome: { state: 'delivered' } | { state: 'pending'; nextAttemptAt: Date } | { state: 'failed' }
+  },
+): Promise<boolean> {
+  const { result, outcome } = input
+  const params: SqlValue[] = [outcome.state, result.at, result.status, result.error, input.id, input.owner, input.giveUpAt]
+  const next = outcome.state === 'pending' ? `, "nextAttemptAt" = $${params.push(outcome.nextAttemptAt)}` : ''
+  const delivered = outcome.state === 'delivered' ? `, "deliveredAt" = $2` : ''
+  const changed = await db.run(
+    `UPDATE "WebhookDelivery" SET "state" = $1, "attempts" = "attempts" + 1, "lastAttemptAt" = $2, "lastStatus" = $3, "lastError" = $4,
+       "leaseOwner" = NULL, "leaseUntil" = NULL, "giveUpAt" = $7${next}${delivered}
+     WHERE "id" = $5 AND "leaseOwner" = $6 AND "state" = 'pending'`,
+    params,
+  )
+  return changed === 1
+}
+
+/** Gives a delivery back without recording an attempt (the worker is stopping before sending it). */
+export async function releaseDelivery(db: SqlRunner, id: string, owner: string): Promise<void> {
+  await db.run(`UPDATE "WebhookDelivery" SET "leaseOwner" = NULL, "leaseUntil" = NULL WHERE "id" = $1 AND "leaseOwner" = $2`, [id, owner])
+}
+
+/**
+ * Makes a failed delivery pending again, due now, as if new: its attempts count from 0 again, so its retries start
+ * again from the shortest wait, and a new retry window starts at its next attempt. False when it is not failed
+ * (delivered, pending, or unknown).
+ */
+export async function replayFailedDelivery(db: SqlRunner, id: string, now: Date): Promise<boolean> {
+  const changed = await db.run(
+    `UPDATE "WebhookDelivery" SET "state" = 'pending', "attempts" = 0, "nextAttemptAt" = $1, "giveUpAt" = $2, "leaseOwner" = NULL, "leaseUntil" = NULL
+     WHERE "id" = $3 AND "state" = 'failed'`,
+    [now, new Date(now.getTime() + RETRY_WINDOW_MS), id],
+  )
+  return changed === 1
+}
+
+/** Deliveries not yet delivered nor failed, and the time of the oldest one's event (metrics). */
+export async function undeliveredSummary(db: SqlRunner): Promise<{ count: number; oldest: Date | null }> {
+  const [row] = await db.all<{ count: number | string; oldest: Date | null }>(
+    `SELECT COUNT(*) AS "count", MIN("createdAt") AS "oldest" FROM "WebhookDelivery" WHERE "state" = 'pending'`,
+  )
+  const oldest = row?.oldest ?? null
+  return { count: Number(row?.count ?? 0), oldest: oldest === null ? null : new Date(oldest) }
+}
+
+/**
+ * Retention (docs/webhooks.md): deletes up to `take` failed deliveries whose last attempt was before `failedCutoff`,
+ * then up to `take` events older than `cutoff` none of whose deliveries is pending or failed, with their
+ * deliveries. The numbers deleted.
+ */
+export async function deleteOldWebhookRows(
+  tx: SqlRunner,
+  input: { cutoff: Date; failedCutoff: Date; take: number },
+): Promise<{ deliveries: number; events: number }> {
+  const deliveries = await tx.run(
+    `DELETE FROM "WebhookDelivery" WHERE "id" IN (
+       SELECT "id" FROM "WebhookDelivery" WHERE "state" = 'failed' AND "lastAttemptAt" < $1 ORDER BY "lastAttemptAt" ASC LIMIT $2)`,
+    [input.failedCutoff, input.take],
+  )
+  const events = await tx.all<{ id: string }>(
+    `SELECT e."id" FROM "WebhookEvent" e WHERE e."createdAt" < $1
+       AND NOT EXISTS (SELECT 1 FROM "WebhookDelivery" d WHERE d."eventId" = e."id" AND d."state" <> 'delivered')
+     ORDER BY e."createdAt" ASC LIMIT $2`,
+    [input.cutoff, input.take],
+  )
+  if (events.length === 0) return { deliveries, events: 0 }
+  const list = events.map((_, i) => `$${i + 1}`).join(', ')
+  const ids = events.map((e) => e.id)
+  await tx.run(`DELETE FROM "WebhookDelivery" WHERE "eventId" IN (${list})`, ids)
+  return { deliveries, events: await tx.run(`DELETE FROM "WebhookEvent" WHERE "id" IN (${list})`, ids) }
+}
