@@ -1,121 +1,64 @@
 import { TRPCError } from '@trpc/server'
 import { getHTTPStatusCodeFromError } from '@trpc/server/http'
 import { z } from 'zod'
-import { isGnapError, UNAVAILABLE_RETRY_AFTER_SECONDS, type Deps } from '@gnap/domain'
+import { isGnapError, UNAVAILABLE_RETRY_AFTER_SECONDS, type AdminRole, type Deps } from '@gnap/domain'
 import { createContext } from './context'
 import { appRouter, createCaller } from './root'
-import { publicMessage } from './trpc'
+import { publicMessage, type ProcedureMeta, type RestMeta } from './trpc'
 
 // The REST form of the operator procedures (docs/protocol.md §2.18) for back ends that do not speak tRPC: each
-// operation below names one procedure of the router, runs through the same caller (its role check, input and output
-// schemas, rate limit and audit), and the OpenAPI document is generated from the same zod schemas. API keys only:
-// cookies are never read here, so no browser session can be ridden and no CSRF is needed.
+// procedure that declares `meta.rest` (its method, path and summary, next to its role in trpc.ts) is served here and
+// runs through the same caller (its role check, input and output schemas, rate limit and audit), and the OpenAPI
+// document is generated from the same zod schemas. Nothing here names a procedure: both walk the router. API keys
+// only: cookies are never read here, so no browser session can be ridden and no CSRF is needed.
 
-export interface RestOperation {
-  method: 'GET' | 'POST'
-  /** Under the base path, OpenAPI style: `/grants/{id}`. Path parameters are fields of the procedure's input. */
-  path: string
+type AnyProcedure = {
+  _def: { type: 'query' | 'mutation' | 'subscription'; inputs: z.ZodType[]; output?: z.ZodType; meta?: ProcedureMeta }
+}
+
+export interface RestOperation extends RestMeta {
   /** The procedure it calls: `grants.byId`. */
   procedure: string
-  summary: string
-  /** Whether the procedure's other input fields come as a JSON body (searches with filters). */
+  /** The lowest role that may call it, from the procedure's meta (docs/protocol.md §2.14). */
+  role: AdminRole
+  /** Whether the procedure's input has fields beyond the path's: they come as a JSON body (POST only). */
   body: boolean
 }
 
-/** Every REST operation: the reads of every role, the operator's revocations, and the admin's webhook management. */
-export const REST_OPERATIONS: readonly RestOperation[] = [
-  { method: 'POST', path: '/grants/search', procedure: 'grants.list', summary: 'Lists grants: filters, sort and keyset pages', body: true },
-  { method: 'GET', path: '/grants/{id}', procedure: 'grants.byId', summary: 'One grant with its client, history, access and tokens', body: false },
-  { method: 'POST', path: '/grants/{id}/revoke', procedure: 'grants.revoke', summary: 'Revokes a grant and its live tokens (operator)', body: false },
-  {
-    method: 'GET',
-    path: '/grants/{grantId}/tokens',
-    procedure: 'tokens.chain',
-    summary: 'A grant’s tokens from the first to the current one',
-    body: false,
-  },
-  { method: 'GET', path: '/tokens/{managementId}', procedure: 'tokens.byManagementId', summary: 'A token by its management id', body: false },
-  { method: 'POST', path: '/tokens/{managementId}/revoke', procedure: 'tokens.revoke', summary: 'Revokes one token (operator)', body: false },
-  { method: 'POST', path: '/clients/search', procedure: 'clients.list', summary: 'Client wallet addresses with their grant counts', body: true },
-  { method: 'POST', path: '/owners/search', procedure: 'owners.list', summary: 'Lists owners, by name, email or wallet address', body: true },
-  { method: 'GET', path: '/owners/{ownerId}', procedure: 'owners.byId', summary: 'One owner with wallet addresses, grants and history', body: false },
-  { method: 'POST', path: '/audit/search', procedure: 'audit.list', summary: 'The audit log, newest first, in keyset pages', body: true },
-  { method: 'POST', path: '/stats/overview', procedure: 'stats.overview', summary: 'Grant and token figures over a period', body: true },
-  // Webhooks (docs/webhooks.md): every role reads the endpoints and their delivery log; admin keys manage them.
-  {
-    method: 'GET',
-    path: '/webhooks',
-    procedure: 'webhooks.list',
-    summary: 'Webhook endpoints with their event types and delivery counts',
-    body: false,
-  },
-  {
-    method: 'POST',
-    path: '/webhooks',
-    procedure: 'webhooks.create',
-    summary: 'Adds a webhook endpoint; the answer carries its signing secret, once (admin)',
-    body: true,
-  },
-  { method: 'GET', path: '/webhooks/{id}', procedure: 'webhooks.byId', summary: 'One webhook endpoint', body: false },
-  {
-    method: 'POST',
-    path: '/webhooks/{id}/update',
-    procedure: 'webhooks.update',
-    summary: 'Changes an endpoint’s URL, description or event types (admin)',
-    body: true,
-  },
-  {
-    method: 'POST',
-    path: '/webhooks/{id}/enabled',
-    procedure: 'webhooks.setEnabled',
-    summary: 'Enables or disables an endpoint (admin)',
-    body: true,
-  },
-  {
-    method: 'POST',
-    path: '/webhooks/{id}/rotate-secret',
-    procedure: 'webhooks.rotateSecret',
-    summary: 'A new signing secret, carried once by the answer; the old one signs too for the overlap (admin)',
-    body: true,
-  },
-  {
-    method: 'POST',
-    path: '/webhooks/{id}/test',
-    procedure: 'webhooks.sendTest',
-    summary: 'Sends a webhook.test event to the endpoint (admin)',
-    body: false,
-  },
-  {
-    method: 'POST',
-    path: '/webhooks/{id}/delete',
-    procedure: 'webhooks.delete',
-    summary: 'Deletes an endpoint with its deliveries (admin)',
-    body: false,
-  },
-  {
-    method: 'POST',
-    path: '/webhooks/{endpointId}/deliveries/search',
-    procedure: 'webhooks.deliveries',
-    summary: 'An endpoint’s delivery log, newest first, in keyset pages',
-    body: true,
-  },
-  {
-    method: 'POST',
-    path: '/webhook-deliveries/{deliveryId}/replay',
-    procedure: 'webhooks.replay',
-    summary: 'Sends a failed delivery again (admin)',
-    body: false,
-  },
-]
-
-type AnyProcedure = { _def: { type: 'query' | 'mutation' | 'subscription'; inputs: z.ZodType[]; output?: z.ZodType } }
-const procedureOf = (path: string): AnyProcedure => {
-  const p = (appRouter._def.procedures as unknown as Record<string, AnyProcedure | undefined>)[path]
-  if (!p) throw new Error(`no procedure ${path}`)
-  return p
+/** The field names of an object input schema (through optional and default wrappers); none for no input. */
+function inputFields(schema: z.ZodType | undefined): string[] {
+  if (!schema) return []
+  const js = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as { properties?: Record<string, unknown> }
+  return Object.keys(js.properties ?? {})
 }
 
-const pathParams = (path: string): string[] => [...path.matchAll(/\{(\w+)\}/g)].map((m) => m[1] ?? '')
+/** Every REST operation, in the router's order: walked from the procedures' meta, never listed by hand. */
+function restOperations(): RestOperation[] {
+  const procedures = appRouter._def.procedures as unknown as Record<string, AnyProcedure>
+  const ops: RestOperation[] = []
+  for (const [procedure, proc] of Object.entries(procedures)) {
+    const meta = proc._def.meta
+    if (!meta?.rest) continue
+    // A people-only procedure is never served to API keys (docs/protocol.md §2.18), so it has no REST form.
+    if (meta.peopleOnly) throw new Error(`${procedure} is people-only and cannot have a REST form`)
+    if (!meta.role) throw new Error(`${procedure} has a REST form but no role`)
+    const params = pathParams(meta.rest.path)
+    const fields = inputFields(proc._def.inputs[0])
+    for (const p of params) if (!fields.includes(p)) throw new Error(`${procedure}: the path's {${p}} is no field of its input`)
+    const body = meta.rest.method === 'POST' && fields.some((f) => !params.includes(f))
+    ops.push({ ...meta.rest, procedure, role: meta.role, body })
+  }
+  return ops
+}
+
+function pathParams(path: string): string[] {
+  return [...path.matchAll(/\{(\w+)\}/g)].map((m) => m[1] ?? '')
+}
+
+/** Every REST operation (docs/protocol.md §2.18): the procedures whose meta declares a REST form. */
+export const REST_OPERATIONS: readonly RestOperation[] = restOperations()
+
+const procedureOf = (path: string): AnyProcedure => (appRouter._def.procedures as unknown as Record<string, AnyProcedure>)[path]!
 
 // ---------------------------------------------------------------------------------------------------------------
 // The OpenAPI document
@@ -177,6 +120,7 @@ export function openApiDocument(serverUrl: string): Record<string, unknown> {
     const operation: Record<string, unknown> = {
       operationId: op.procedure.replace('.', '_'),
       summary: op.summary,
+      'x-role': op.role,
       tags: [op.procedure.split('.')[0]],
       parameters: params.map((name) => ({
         name,
