@@ -1,10 +1,10 @@
 import { TRPCError } from '@trpc/server'
 import { getHTTPStatusCodeFromError } from '@trpc/server/http'
 import { z } from 'zod'
-import { isGnapError, UNAVAILABLE_RETRY_AFTER_SECONDS, type AdminRole, type Deps } from '@gnap/domain'
+import { CONSOLE_ERROR_STATUS, isGnapError, UNAVAILABLE_RETRY_AFTER_SECONDS, type AdminRole, type ConsoleErrorCode, type Deps } from '@gnap/domain'
 import { createContext } from './context'
 import { appRouter, createCaller } from './root'
-import { publicMessage, type ProcedureMeta, type RestMeta } from './trpc'
+import { publicMessage, trpcCodeOf, type ProcedureMeta, type RestMeta } from './trpc'
 
 // The REST form of the operator procedures (docs/protocol.md §2.18) for back ends that do not speak tRPC: each
 // procedure that declares `meta.rest` (its method, path and summary, next to its role in trpc.ts) is served here and
@@ -131,13 +131,15 @@ export function openApiDocument(serverUrl: string): Record<string, unknown> {
       ...(op.body ? { requestBody: { required: false, content: { 'application/json': { schema: bodySchema } } } } : {}),
       responses: {
         '200': { description: 'OK', content: { 'application/json': { schema: proc._def.output ? jsonSchemaOf(proc._def.output, 'output') : {} } } },
-        '400': errorResponse('Bad input'),
-        '401': errorResponse('No API key, or an unknown, expired or revoked one'),
-        '403': errorResponse('The key’s role may not do this'),
-        '404': errorResponse('Unknown id'),
-        '409': errorResponse('Not possible in the current state (already revoked, a delivery that is not failed, too many endpoints)'),
-        '429': errorResponse('Over the key’s per-minute limit', retryAfter),
-        '503': errorResponse('The database is unreachable for now', retryAfter),
+        [CONSOLE_ERROR_STATUS.bad_request]: errorResponse('Bad input'),
+        [CONSOLE_ERROR_STATUS.unauthorized]: errorResponse('No API key, or an unknown, expired or revoked one'),
+        [CONSOLE_ERROR_STATUS.forbidden]: errorResponse('The key’s role may not do this'),
+        [CONSOLE_ERROR_STATUS.not_found]: errorResponse('Unknown id'),
+        [CONSOLE_ERROR_STATUS.conflict]: errorResponse(
+          'Not possible in the current state (already revoked or blocked, a delivery that is not failed, too many endpoints)',
+        ),
+        [CONSOLE_ERROR_STATUS.too_many_requests]: errorResponse('Over the key’s per-minute limit', retryAfter),
+        [CONSOLE_ERROR_STATUS.service_unavailable]: errorResponse('The database is unreachable for now', retryAfter),
       },
     }
     paths[op.path] = { ...(paths[op.path] ?? {}), [op.method.toLowerCase()]: operation }
@@ -196,8 +198,18 @@ function reviveDates(schema: z.ZodType | undefined, value: unknown): unknown {
 const json = (status: number, body: unknown, headers: Record<string, string> = {}) =>
   Response.json(body, { status, headers: { 'cache-control': 'no-store', ...headers } })
 
-const refusal = (status: number, code: string, message: string, headers: Record<string, string> = {}) =>
-  json(status, { error: { code, message } }, headers)
+/**
+ * A refusal of the REST form: `{"error":{"code","message"}}` with the status of its console code
+ * (CONSOLE_ERROR_STATUS, the table tRPC's answers read too). Also for the route that serves this form in apps/web.
+ */
+export const restRefusal = (kind: ConsoleErrorCode, message: string, headers: Record<string, string> = {}) =>
+  json(CONSOLE_ERROR_STATUS[kind], { error: { code: trpcCodeOf(kind), message } }, headers)
+
+/** The HTTP status of a procedure's refusal: the console's table for its codes, tRPC's own for the rest (500). */
+function statusOf(error: TRPCError): number {
+  const kind = error.code.toLowerCase()
+  return kind in CONSOLE_ERROR_STATUS ? CONSOLE_ERROR_STATUS[kind as ConsoleErrorCode] : getHTTPStatusCodeFromError(error)
+}
 
 /** RFC 6750 §3: what a 401 says about the scheme. */
 const CHALLENGE = { 'www-authenticate': 'Bearer realm="gnap-operator-api"' }
@@ -242,24 +254,24 @@ export async function handleRestRequest(req: Request, opts: RestRequestOptions):
   const pathname = new URL(req.url).pathname
   const sub = pathname.startsWith(opts.basePath) ? pathname.slice(opts.basePath.length) || '/' : pathname
   const found = match(req.method, sub)
-  if (!found) return refusal(404, 'NOT_FOUND', 'no such operation: see openapi.json')
-  if ('allow' in found) return refusal(405, 'METHOD_NOT_SUPPORTED', `use ${found.allow}`, { allow: found.allow })
+  if (!found) return restRefusal('not_found', 'no such operation: see openapi.json')
+  if ('allow' in found) return restRefusal('method_not_supported', `use ${found.allow}`, { allow: found.allow })
   const { op, params } = found
 
   const authorization = req.headers.get('authorization')
   if (authorization === null || !/^Bearer(\s|$)/i.test(authorization)) {
-    return refusal(401, 'UNAUTHORIZED', 'send an API key: Authorization: Bearer gnap_ak_…', CHALLENGE)
+    return restRefusal('unauthorized', 'send an API key: Authorization: Bearer gnap_ak_…', CHALLENGE)
   }
   let body: unknown = {}
   if (op.body && opts.body !== null && opts.body.trim() !== '') {
     try {
       body = JSON.parse(opts.body)
     } catch {
-      return refusal(400, 'BAD_REQUEST', 'the body is not JSON')
+      return restRefusal('bad_request', 'the body is not JSON')
     }
-    if (typeof body !== 'object' || body === null || Array.isArray(body)) return refusal(400, 'BAD_REQUEST', 'the body must be a JSON object')
+    if (typeof body !== 'object' || body === null || Array.isArray(body)) return restRefusal('bad_request', 'the body must be a JSON object')
   } else if (!op.body && opts.body !== null && opts.body.trim() !== '') {
-    return refusal(400, 'BAD_REQUEST', 'this operation takes no body')
+    return restRefusal('bad_request', 'this operation takes no body')
   }
   const proc = procedureOf(op.procedure)
   const input = reviveDates(proc._def.inputs[0], { ...(body as object), ...params })
@@ -276,11 +288,11 @@ export async function handleRestRequest(req: Request, opts: RestRequestOptions):
     const error = e instanceof TRPCError ? e : new TRPCError({ code: 'INTERNAL_SERVER_ERROR', cause: e })
     if (error.code === 'INTERNAL_SERVER_ERROR' && !(e instanceof TRPCError))
       opts.deps.log.error({ err: e, path: op.procedure }, 'rest operation failed')
-    const status = getHTTPStatusCodeFromError(error)
-    const headers: Record<string, string> = status === 401 ? { ...CHALLENGE } : {}
+    const status = statusOf(error)
+    const headers: Record<string, string> = error.code === 'UNAUTHORIZED' ? { ...CHALLENGE } : {}
     const wait =
       error.code === 'SERVICE_UNAVAILABLE' ? UNAVAILABLE_RETRY_AFTER_SECONDS : isGnapError(error.cause) ? (error.cause.retryAfterSeconds ?? 0) : 0
     if (wait > 0) headers['retry-after'] = String(wait)
-    return refusal(status, error.code, publicMessage(error), headers)
+    return json(status, { error: { code: error.code, message: publicMessage(error) } }, headers)
   }
 }

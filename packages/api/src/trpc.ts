@@ -1,6 +1,7 @@
 import { initTRPC, TRPCError, type TRPC_ERROR_CODE_KEY } from '@trpc/server'
 import superjson from 'superjson'
 import {
+  consoleCodeForStatus,
   isConsoleError,
   isDatabaseUnavailable,
   isGnapError,
@@ -16,34 +17,15 @@ import type { Context } from './context'
 // The only initTRPC of the repository. Dates cross the wire through superjson, so the browser's
 // client must use the same transformer.
 
-/** The tRPC code for a GnapError's HTTP status (sign-in's 429). */
-function trpcCodeForStatus(status: number): TRPC_ERROR_CODE_KEY {
-  switch (status) {
-    case 400:
-      return 'BAD_REQUEST'
-    case 401:
-      return 'UNAUTHORIZED'
-    case 403:
-      return 'FORBIDDEN'
-    case 404:
-      return 'NOT_FOUND'
-    case 409:
-      return 'CONFLICT'
-    case 429:
-      return 'TOO_MANY_REQUESTS'
-    case 503:
-      return 'SERVICE_UNAVAILABLE'
-    default:
-      return status >= 500 ? 'INTERNAL_SERVER_ERROR' : 'BAD_REQUEST'
-  }
-}
+/** The tRPC code of a console code: its upper case (the console's codes follow tRPC's). */
+export const trpcCodeOf = (code: ConsoleErrorCode) => code.toUpperCase() as Uppercase<ConsoleErrorCode> & TRPC_ERROR_CODE_KEY
 
-/** The tRPC code of a console error: the console's own codes follow tRPC's. */
-const consoleCodes = {
-  not_found: 'NOT_FOUND',
-  conflict: 'CONFLICT',
-  bad_request: 'BAD_REQUEST',
-} as const satisfies Record<ConsoleErrorCode, TRPC_ERROR_CODE_KEY>
+/** The tRPC code for a GnapError's HTTP status (sign-in's 429), through the console's status table. */
+function trpcCodeForStatus(status: number): TRPC_ERROR_CODE_KEY {
+  const code = consoleCodeForStatus(status)
+  if (code) return trpcCodeOf(code)
+  return status >= 500 ? 'INTERNAL_SERVER_ERROR' : 'BAD_REQUEST'
+}
 
 interface Issue {
   path?: readonly PropertyKey[] | readonly { key: PropertyKey }[]
@@ -126,7 +108,7 @@ const mapErrors = t.middleware(async ({ ctx, path, next }) => {
   }
   if (isConsoleError(cause)) {
     ctx.deps.log.info({ path, code: cause.code }, 'admin procedure refused')
-    return { ...result, error: new TRPCError({ code: consoleCodes[cause.code], message: cause.message, cause }) }
+    return { ...result, error: new TRPCError({ code: trpcCodeOf(cause.code), message: cause.message, cause }) }
   }
   if (isGnapError(cause)) {
     ctx.deps.log.info({ path, code: cause.code, status: cause.status }, 'admin procedure refused')

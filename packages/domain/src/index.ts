@@ -142,7 +142,7 @@ export {
 } from './admin/list-audit-log'
 export { AUDIT_ACTIONS, type AuditAction } from './admin/audit.repo'
 export { auditLogCsv, AUDIT_EXPORT_MAX_ROWS, csvSafeCell } from './admin/audit-csv'
-export { isConsoleError, type ConsoleErrorCode } from './admin/console-error'
+export { CONSOLE_ERROR_STATUS, consoleCodeForStatus, isConsoleError, type ConsoleErrorCode } from './admin/console-error'
 export { GRANT_STATES, FINALIZED_REASONS, GRANT_STATUS_NAMES, type GrantStatusName } from './grant/grant-state'
 export { TOKEN_STATUSES, type TokenStatus } from './admin/admin-views'
 export { ACCESS_TYPES } from './access/access.wire'
