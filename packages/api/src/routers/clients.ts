@@ -43,14 +43,14 @@ export const clientsRouter = router({
    * BAD_REQUEST for a malformed wallet address or an empty reason; CONFLICT when already blocked.
    */
   block: operatorProcedure
-    .meta({ rest: { method: 'POST', path: '/clients/block', summary: 'Blocks a client with a reason and revokes every grant it holds (operator)' } })
+    .meta({ rest: { method: 'POST', path: '/clients/block', summary: 'Blocks a client with a reason and revokes every grant it holds' } })
     .input(BlockClientInputSchema)
     .output(ClientBlockedSchema)
     .mutation(({ ctx, input }) => blockClient(ctx.deps, { ...input, actor: ctx.actor })),
 
   /** Unblocks a client (its revoked grants stay revoked), audited. CONFLICT when it is not blocked. */
   unblock: operatorProcedure
-    .meta({ rest: { method: 'POST', path: '/clients/unblock', summary: 'Unblocks a client; its revoked grants stay revoked (operator)' } })
+    .meta({ rest: { method: 'POST', path: '/clients/unblock', summary: 'Unblocks a client; its revoked grants stay revoked' } })
     .input(UnblockClientInputSchema)
     .output(ClientUnblockedSchema)
     .mutation(({ ctx, input }) => unblockClient(ctx.deps, { ...input, actor: ctx.actor })),

@@ -19,7 +19,7 @@ export const grantsRouter = router({
 
   /** Revokes the grant as DELETE /continue does, with an audit row. NOT_FOUND; CONFLICT when already revoked or rejected. */
   revoke: operatorProcedure
-    .meta({ rest: { method: 'POST', path: '/grants/{id}/revoke', summary: 'Revokes a grant and its live tokens (operator)' } })
+    .meta({ rest: { method: 'POST', path: '/grants/{id}/revoke', summary: 'Revokes a grant and its live tokens' } })
     .input(GrantIdInputSchema)
     .output(GrantRevokedSchema)
     .mutation(({ ctx, input }) => adminRevokeGrant(ctx.deps, { grantId: input.id, actor: ctx.actor })),

@@ -41,52 +41,52 @@ export const ownersRouter = router({
 
   /** A new owner without a password: pass on an invitation link (`issueLink`). */
   create: adminOnlyProcedure
-    .meta({ rest: { method: 'POST', path: '/owners', summary: 'Adds an owner without a password: pass on an invitation link (admin)' } })
+    .meta({ rest: { method: 'POST', path: '/owners', summary: 'Adds an owner without a password: pass on an invitation link' } })
     .input(CreateOwnerInputSchema)
     .output(OwnerIdResultSchema)
     .mutation(({ ctx, input }) => adminCreateOwner(ctx.deps, { owner: input, actor: ctx.actor })),
 
   edit: adminOnlyProcedure
-    .meta({ rest: { method: 'POST', path: '/owners/{ownerId}/update', summary: 'Changes an owner’s email and name (admin)' } })
+    .meta({ rest: { method: 'POST', path: '/owners/{ownerId}/update', summary: 'Changes an owner’s email and name' } })
     .input(EditOwnerInputSchema)
     .output(OwnerIdResultSchema)
     .mutation(({ ctx, input }) => editOwner(ctx.deps, { change: input, actor: ctx.actor })),
 
   addWalletAddress: adminOnlyProcedure
-    .meta({ rest: { method: 'POST', path: '/owners/{ownerId}/wallet-addresses', summary: 'Adds a wallet address to an owner (admin)' } })
+    .meta({ rest: { method: 'POST', path: '/owners/{ownerId}/wallet-addresses', summary: 'Adds a wallet address to an owner' } })
     .input(WalletAddressInputSchema)
     .output(OwnerIdResultSchema)
     .mutation(({ ctx, input }) => addWalletAddress(ctx.deps, { change: input, actor: ctx.actor })),
 
   /** Revokes the grants naming the address when `revokeGrants`. CONFLICT for the owner's last address. */
   removeWalletAddress: adminOnlyProcedure
-    .meta({ rest: { method: 'POST', path: '/owners/{ownerId}/wallet-addresses/remove', summary: 'Removes a wallet address, revoking its grants if asked (admin)' } })
+    .meta({ rest: { method: 'POST', path: '/owners/{ownerId}/wallet-addresses/remove', summary: 'Removes a wallet address, revoking its grants if asked' } })
     .input(RemoveWalletAddressInputSchema)
     .output(OwnerChangeResultSchema)
     .mutation(({ ctx, input }) => removeWalletAddress(ctx.deps, { change: input, actor: ctx.actor })),
 
   disable: adminOnlyProcedure
-    .meta({ rest: { method: 'POST', path: '/owners/{ownerId}/disable', summary: 'Disables an owner, revoking their grants if asked (admin)' } })
+    .meta({ rest: { method: 'POST', path: '/owners/{ownerId}/disable', summary: 'Disables an owner, revoking their grants if asked' } })
     .input(SetOwnerStatusInputSchema)
     .output(OwnerChangeResultSchema)
     .mutation(({ ctx, input }) => disableOwner(ctx.deps, { change: input, actor: ctx.actor })),
 
   enable: adminOnlyProcedure
-    .meta({ rest: { method: 'POST', path: '/owners/{ownerId}/enable', summary: 'Enables a disabled owner (admin)' } })
+    .meta({ rest: { method: 'POST', path: '/owners/{ownerId}/enable', summary: 'Enables a disabled owner' } })
     .input(OwnerIdInputSchema)
     .output(OwnerIdResultSchema)
     .mutation(({ ctx, input }) => enableOwner(ctx.deps, { change: input, actor: ctx.actor })),
 
   /** Revokes every grant on the owner's wallet addresses and ends their sessions; the audit trail stays. */
   delete: adminOnlyProcedure
-    .meta({ rest: { method: 'POST', path: '/owners/{ownerId}/delete', summary: 'Deletes an owner: revokes their grants and ends their sessions; the audit trail stays (admin)' } })
+    .meta({ rest: { method: 'POST', path: '/owners/{ownerId}/delete', summary: 'Deletes an owner: revokes their grants and ends their sessions; the audit trail stays' } })
     .input(OwnerIdInputSchema)
     .output(OwnerChangeResultSchema)
     .mutation(({ ctx, input }) => adminDeleteOwner(ctx.deps, { change: input, actor: ctx.actor })),
 
   /** A one-time invitation or password-reset link, shown once. */
   issueLink: adminOnlyProcedure
-    .meta({ rest: { method: 'POST', path: '/owners/{ownerId}/links', summary: 'A one-time invitation or password-reset link, carried once by the answer (admin)' } })
+    .meta({ rest: { method: 'POST', path: '/owners/{ownerId}/links', summary: 'A one-time invitation or password-reset link, carried once by the answer' } })
     .input(IssueOwnerLinkInputSchema)
     .output(OwnerLinkSchema)
     .mutation(({ ctx, input }) => adminIssueOwnerLink(ctx.deps, { change: input, actor: ctx.actor })),

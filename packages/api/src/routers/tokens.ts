@@ -19,7 +19,7 @@ export const tokensRouter = router({
 
   /** Revokes one live (or expired) token, with an audit row. NOT_FOUND; CONFLICT when already rotated or revoked. */
   revoke: operatorProcedure
-    .meta({ rest: { method: 'POST', path: '/tokens/{managementId}/revoke', summary: 'Revokes one token (operator)' } })
+    .meta({ rest: { method: 'POST', path: '/tokens/{managementId}/revoke', summary: 'Revokes one token' } })
     .input(ManagementIdInputSchema)
     .output(TokenRevokedSchema)
     .mutation(({ ctx, input }) => adminRevokeToken(ctx.deps, { managementId: input.managementId, actor: ctx.actor })),
