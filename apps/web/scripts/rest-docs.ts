@@ -14,7 +14,9 @@ export const END_MARKER = '<!-- END REST operations -->'
 
 /** The table of every REST operation under `/api/v1`, in the router's order. */
 export function renderRestTable(): string {
-  const rows = REST_OPERATIONS.map((op) => `| ${op.method} | \`${op.path}\` | ${op.role} | ${op.summary.replace(/\|/g, '\\|')} | \`${op.procedure}\` |`)
+  const rows = REST_OPERATIONS.map(
+    (op) => `| ${op.method} | \`${op.path}\` | ${op.role} | ${op.summary.replace(/\|/g, '\\|')} | \`${op.procedure}\` |`,
+  )
   return [BEGIN_MARKER, '', '| Method | Path | Role | Summary | Procedure |', '| --- | --- | --- | --- | --- |', ...rows, '', END_MARKER].join('\n')
 }
 

@@ -73,25 +73,28 @@ export interface ProcedureMeta {
   rest?: RestMeta
 }
 
-const t = initTRPC.context<Context>().meta<ProcedureMeta>().create({
-  transformer: superjson,
-  // Never a stack in a response, whatever NODE_ENV says.
-  isDev: false,
-  errorFormatter({ shape, error }) {
-    const gnap = isGnapError(error.cause) ? error.cause : null
-    const message = publicMessage(error)
-    const { stack: _stack, ...data } = shape.data
-    return {
-      ...shape,
-      message,
-      data: {
-        ...data,
-        gnapCode: (gnap?.code ?? null) as GnapErrorCode | null,
-        retryAfterSeconds: gnap?.retryAfterSeconds ?? null,
-      },
-    }
-  },
-})
+const t = initTRPC
+  .context<Context>()
+  .meta<ProcedureMeta>()
+  .create({
+    transformer: superjson,
+    // Never a stack in a response, whatever NODE_ENV says.
+    isDev: false,
+    errorFormatter({ shape, error }) {
+      const gnap = isGnapError(error.cause) ? error.cause : null
+      const message = publicMessage(error)
+      const { stack: _stack, ...data } = shape.data
+      return {
+        ...shape,
+        message,
+        data: {
+          ...data,
+          gnapCode: (gnap?.code ?? null) as GnapErrorCode | null,
+          retryAfterSeconds: gnap?.retryAfterSeconds ?? null,
+        },
+      }
+    },
+  })
 
 /**
  * Turns a ConsoleError or GnapError thrown by a use case into the TRPCError of its code or status (so callers in the
@@ -132,7 +135,8 @@ const credentialErrors = {
  * one's own session and account, managing API keys and administrators) answers a key FORBIDDEN, whatever its role.
  */
 const refuseKeysOnPeopleOnly = t.middleware(({ ctx, meta, next }) => {
-  if (meta?.peopleOnly && ctx.apiKey) throw new TRPCError({ code: 'FORBIDDEN', message: 'API keys cannot call this: it is for people signed in to the console' })
+  if (meta?.peopleOnly && ctx.apiKey)
+    throw new TRPCError({ code: 'FORBIDDEN', message: 'API keys cannot call this: it is for people signed in to the console' })
   return next()
 })
 

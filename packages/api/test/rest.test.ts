@@ -54,7 +54,12 @@ describe('the OpenAPI document', () => {
     for (const op of REST_OPERATIONS) expect(op.role, op.procedure).toBe(MINIMUM_ROLE[op.procedure as ProcedurePath])
     const paths = doc.paths as Record<string, Record<string, { operationId: string; 'x-role': string }>>
     const roles = Object.values(paths).flatMap((methods) => Object.values(methods).map((o) => [o.operationId, o['x-role']]))
-    expect(Object.fromEntries(roles)).toMatchObject({ clients_block: 'operator', clients_unblock: 'operator', grants_list: 'viewer', owners_create: 'admin' })
+    expect(Object.fromEntries(roles)).toMatchObject({
+      clients_block: 'operator',
+      clients_unblock: 'operator',
+      grants_list: 'viewer',
+      owners_create: 'admin',
+    })
     expect(roles).toHaveLength(REST_OPERATIONS.length)
   })
 })
@@ -157,7 +162,10 @@ describe('REST calls', () => {
     assertDocumented('/clients/block', 'POST', 200, blocked.body)
     expect((await t.db.grant.findUniqueOrThrow({ where: { continueId: g.continueId } })).finalizedReason).toBe('revoked')
     const list = await rest('GET', '/clients/blocked', { key: viewer })
-    expect(list).toMatchObject({ status: 200, body: { items: [{ walletAddress: TEST_CLIENT, reason: 'its key leaked', blockedBy: 'api key "sync"' }] } })
+    expect(list).toMatchObject({
+      status: 200,
+      body: { items: [{ walletAddress: TEST_CLIENT, reason: 'its key leaked', blockedBy: 'api key "sync"' }] },
+    })
     assertDocumented('/clients/blocked', 'GET', 200, list.body)
     const again = await rest('POST', '/clients/block', { key, body: { walletAddress: TEST_CLIENT, reason: 'twice' } })
     expect(again).toMatchObject({ status: 409, body: { error: { code: 'CONFLICT' } } })
@@ -172,7 +180,12 @@ describe('REST calls', () => {
     expect(unblocked).toMatchObject({ status: 200, body: { walletAddress: TEST_CLIENT } })
     assertDocumented('/clients/unblock', 'POST', 200, unblocked.body)
     expect(await t.db.clientBlock.count()).toBe(0)
-    expect((await t.db.auditLog.findMany({ where: { action: { in: ['client.block', 'client.unblock'] } }, orderBy: { action: 'asc' } })).map((a) => [a.action, a.actor])).toEqual([
+    expect(
+      (await t.db.auditLog.findMany({ where: { action: { in: ['client.block', 'client.unblock'] } }, orderBy: { action: 'asc' } })).map((a) => [
+        a.action,
+        a.actor,
+      ]),
+    ).toEqual([
       ['client.block', 'api key "sync"'],
       ['client.unblock', 'api key "sync"'],
     ])

@@ -68,7 +68,9 @@ export const accountRouter = router({
     .mutation(({ ctx, input }) => changeAdminPassword(ctx.deps, { ...input, admin: ctx.admin, sessionValue: ctx.session.value, ip: ctx.ip })),
 
   /** My live sessions, newest first, this one marked. */
-  sessions: mutationProcedure.output(MySessionsSchema).query(({ ctx }) => listMySessions(ctx.deps, { admin: ctx.admin, sessionValue: ctx.session.value })),
+  sessions: mutationProcedure
+    .output(MySessionsSchema)
+    .query(({ ctx }) => listMySessions(ctx.deps, { admin: ctx.admin, sessionValue: ctx.session.value })),
 
   /** Ends one of my other sessions. NOT_FOUND when it has ended (or is not mine), BAD_REQUEST for this one. */
   endSession: mutationProcedure

@@ -28,7 +28,9 @@ import {
 export const adminsRouter = router({
   /** Every administrator with their role, status and last sign-in, by email. */
   list: viewerProcedure
-    .meta({ rest: { method: 'GET', path: '/admins', summary: 'Every administrator with their role, status and last sign-in' } }).output(AdminListSchema).query(({ ctx }) => listAdmins(ctx.deps)),
+    .meta({ rest: { method: 'GET', path: '/admins', summary: 'Every administrator with their role, status and last sign-in' } })
+    .output(AdminListSchema)
+    .query(({ ctx }) => listAdmins(ctx.deps)),
 
   /** A new administrator with a role and no password; the one-time link to set it is shown once. */
   invite: adminPersonProcedure

@@ -33,7 +33,9 @@ export const clientsRouter = router({
 
   /** One client: its block, grants, tokens, last activity and audit entries. A wallet address without grants is shown empty. */
   byWalletAddress: viewerProcedure
-    .meta({ rest: { method: 'POST', path: '/clients/lookup', summary: 'One client by its wallet address: its block, grants, tokens and audit entries' } })
+    .meta({
+      rest: { method: 'POST', path: '/clients/lookup', summary: 'One client by its wallet address: its block, grants, tokens and audit entries' },
+    })
     .input(ClientAddressInputSchema)
     .output(ClientDetailSchema)
     .query(({ ctx, input }) => getClientDetail(ctx.deps, input)),

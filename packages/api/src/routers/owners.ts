@@ -60,7 +60,9 @@ export const ownersRouter = router({
 
   /** Revokes the grants naming the address when `revokeGrants`. CONFLICT for the owner's last address. */
   removeWalletAddress: adminOnlyProcedure
-    .meta({ rest: { method: 'POST', path: '/owners/{ownerId}/wallet-addresses/remove', summary: 'Removes a wallet address, revoking its grants if asked' } })
+    .meta({
+      rest: { method: 'POST', path: '/owners/{ownerId}/wallet-addresses/remove', summary: 'Removes a wallet address, revoking its grants if asked' },
+    })
     .input(RemoveWalletAddressInputSchema)
     .output(OwnerChangeResultSchema)
     .mutation(({ ctx, input }) => removeWalletAddress(ctx.deps, { change: input, actor: ctx.actor })),
@@ -79,14 +81,22 @@ export const ownersRouter = router({
 
   /** Revokes every grant on the owner's wallet addresses and ends their sessions; the audit trail stays. */
   delete: adminOnlyProcedure
-    .meta({ rest: { method: 'POST', path: '/owners/{ownerId}/delete', summary: 'Deletes an owner: revokes their grants and ends their sessions; the audit trail stays' } })
+    .meta({
+      rest: {
+        method: 'POST',
+        path: '/owners/{ownerId}/delete',
+        summary: 'Deletes an owner: revokes their grants and ends their sessions; the audit trail stays',
+      },
+    })
     .input(OwnerIdInputSchema)
     .output(OwnerChangeResultSchema)
     .mutation(({ ctx, input }) => adminDeleteOwner(ctx.deps, { change: input, actor: ctx.actor })),
 
   /** A one-time invitation or password-reset link, shown once. */
   issueLink: adminOnlyProcedure
-    .meta({ rest: { method: 'POST', path: '/owners/{ownerId}/links', summary: 'A one-time invitation or password-reset link, carried once by the answer' } })
+    .meta({
+      rest: { method: 'POST', path: '/owners/{ownerId}/links', summary: 'A one-time invitation or password-reset link, carried once by the answer' },
+    })
     .input(IssueOwnerLinkInputSchema)
     .output(OwnerLinkSchema)
     .mutation(({ ctx, input }) => adminIssueOwnerLink(ctx.deps, { change: input, actor: ctx.actor })),

@@ -73,7 +73,13 @@ export const webhooksRouter = router({
 
   /** A new signing secret, carried once by the answer; the old one still signs for `overlapHours` (0..168, 24). NOT_FOUND. */
   rotateSecret: adminOnlyProcedure
-    .meta({ rest: { method: 'POST', path: '/webhooks/{id}/rotate-secret', summary: 'A new signing secret, carried once by the answer; the old one signs too for the overlap' } })
+    .meta({
+      rest: {
+        method: 'POST',
+        path: '/webhooks/{id}/rotate-secret',
+        summary: 'A new signing secret, carried once by the answer; the old one signs too for the overlap',
+      },
+    })
     .input(RotateWebhookSecretInputSchema)
     .output(WebhookEndpointWithSecretSchema)
     .mutation(({ ctx, input }) => rotateWebhookSecret(ctx.deps, { ...input, actor: ctx.actor })),
@@ -94,7 +100,13 @@ export const webhooksRouter = router({
 
   /** An endpoint's delivery log, newest event first, optionally of one state, in keyset pages. NOT_FOUND; BAD_REQUEST for a stale cursor. */
   deliveries: viewerProcedure
-    .meta({ rest: { method: 'POST', path: '/webhooks/{endpointId}/deliveries/search', summary: 'An endpoint’s delivery log, newest first, in keyset pages' } })
+    .meta({
+      rest: {
+        method: 'POST',
+        path: '/webhooks/{endpointId}/deliveries/search',
+        summary: 'An endpoint’s delivery log, newest first, in keyset pages',
+      },
+    })
     .input(ListWebhookDeliveriesInputSchema)
     .output(WebhookDeliveryPageSchema)
     .query(({ ctx, input }) => listWebhookDeliveries(ctx.deps, input)),

@@ -32,7 +32,10 @@ const refuse = (kind: ConsoleErrorCode, message: string, headers: Record<string,
 async function handler(req: Request): Promise<Response> {
   const deps = await depsOrUnavailable()
   // docs/protocol.md §9: the database is unreachable for now.
-  if (!deps) return refuse('service_unavailable', 'the service is temporarily unavailable: try again later', { 'retry-after': String(UNAVAILABLE_RETRY_AFTER_SECONDS) })
+  if (!deps)
+    return refuse('service_unavailable', 'the service is temporarily unavailable: try again later', {
+      'retry-after': String(UNAVAILABLE_RETRY_AFTER_SECONDS),
+    })
   let request = req
   if (req.method === 'POST') {
     // Sign-in is the one procedure without a session, so cross-site requests are refused here before any
