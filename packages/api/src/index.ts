@@ -1,4 +1,4 @@
 export { appRouter, createCaller, type AppRouter } from './root'
 export { createContext, CSRF_HEADER, type Context, type CreateContextOptions, type SessionCookieJar } from './context'
 export { batchOptions, MAX_BATCH_SIZE } from './batching'
-export { handleRestRequest, openApiDocument, REST_OPERATIONS, type RestOperation, type RestRequestOptions } from './rest'
+export { handleRestRequest, openApiDocument, restRefusal, REST_OPERATIONS, type RestOperation, type RestRequestOptions } from './rest'

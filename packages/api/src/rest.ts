@@ -3,120 +3,64 @@ import { getHTTPStatusCodeFromError } from '@trpc/server/http'
 import { z } from 'zod'
 import { isGnapError, UNAVAILABLE_RETRY_AFTER_SECONDS } from '@gnap/domain/kernel'
 import { type Deps } from '@gnap/domain/protocol'
+import { CONSOLE_ERROR_STATUS, type AdminRole, type ConsoleErrorCode } from '@gnap/domain/operator'
 import { createContext } from './context'
 import { appRouter, createCaller } from './root'
-import { publicMessage } from './trpc'
+import { publicMessage, trpcCodeOf, type ProcedureMeta, type RestMeta } from './trpc'
 
 // The REST form of the operator procedures (docs/protocol.md §2.18) for back ends that do not speak tRPC: each
-// operation below names one procedure of the router, runs through the same caller (its role check, input and output
-// schemas, rate limit and audit), and the OpenAPI document is generated from the same zod schemas. API keys only:
-// cookies are never read here, so no browser session can be ridden and no CSRF is needed.
+// procedure that declares `meta.rest` (its method, path and summary, next to its role in trpc.ts) is served here and
+// runs through the same caller (its role check, input and output schemas, rate limit and audit), and the OpenAPI
+// document is generated from the same zod schemas. Nothing here names a procedure: both walk the router. API keys
+// only: cookies are never read here, so no browser session can be ridden and no CSRF is needed.
 
-export interface RestOperation {
-  method: 'GET' | 'POST'
-  /** Under the base path, OpenAPI style: `/grants/{id}`. Path parameters are fields of the procedure's input. */
-  path: string
+type AnyProcedure = {
+  _def: { type: 'query' | 'mutation' | 'subscription'; inputs: z.ZodType[]; output?: z.ZodType; meta?: ProcedureMeta }
+}
+
+export interface RestOperation extends RestMeta {
   /** The procedure it calls: `grants.byId`. */
   procedure: string
-  summary: string
-  /** Whether the procedure's other input fields come as a JSON body (searches with filters). */
+  /** The lowest role that may call it, from the procedure's meta (docs/protocol.md §2.14). */
+  role: AdminRole
+  /** Whether the procedure's input has fields beyond the path's: they come as a JSON body (POST only). */
   body: boolean
 }
 
-/** Every REST operation: the reads of every role, the operator's revocations, and the admin's webhook management. */
-export const REST_OPERATIONS: readonly RestOperation[] = [
-  { method: 'POST', path: '/grants/search', procedure: 'grants.list', summary: 'Lists grants: filters, sort and keyset pages', body: true },
-  { method: 'GET', path: '/grants/{id}', procedure: 'grants.byId', summary: 'One grant with its client, history, access and tokens', body: false },
-  { method: 'POST', path: '/grants/{id}/revoke', procedure: 'grants.revoke', summary: 'Revokes a grant and its live tokens (operator)', body: false },
-  {
-    method: 'GET',
-    path: '/grants/{grantId}/tokens',
-    procedure: 'tokens.chain',
-    summary: 'A grant’s tokens from the first to the current one',
-    body: false,
-  },
-  { method: 'GET', path: '/tokens/{managementId}', procedure: 'tokens.byManagementId', summary: 'A token by its management id', body: false },
-  { method: 'POST', path: '/tokens/{managementId}/revoke', procedure: 'tokens.revoke', summary: 'Revokes one token (operator)', body: false },
-  { method: 'POST', path: '/clients/search', procedure: 'clients.list', summary: 'Client wallet addresses with their grant counts', body: true },
-  { method: 'POST', path: '/owners/search', procedure: 'owners.list', summary: 'Lists owners, by name, email or wallet address', body: true },
-  { method: 'GET', path: '/owners/{ownerId}', procedure: 'owners.byId', summary: 'One owner with wallet addresses, grants and history', body: false },
-  { method: 'POST', path: '/audit/search', procedure: 'audit.list', summary: 'The audit log, newest first, in keyset pages', body: true },
-  { method: 'POST', path: '/stats/overview', procedure: 'stats.overview', summary: 'Grant and token figures over a period', body: true },
-  // Webhooks (docs/webhooks.md): every role reads the endpoints and their delivery log; admin keys manage them.
-  {
-    method: 'GET',
-    path: '/webhooks',
-    procedure: 'webhooks.list',
-    summary: 'Webhook endpoints with their event types and delivery counts',
-    body: false,
-  },
-  {
-    method: 'POST',
-    path: '/webhooks',
-    procedure: 'webhooks.create',
-    summary: 'Adds a webhook endpoint; the answer carries its signing secret, once (admin)',
-    body: true,
-  },
-  { method: 'GET', path: '/webhooks/{id}', procedure: 'webhooks.byId', summary: 'One webhook endpoint', body: false },
-  {
-    method: 'POST',
-    path: '/webhooks/{id}/update',
-    procedure: 'webhooks.update',
-    summary: 'Changes an endpoint’s URL, description or event types (admin)',
-    body: true,
-  },
-  {
-    method: 'POST',
-    path: '/webhooks/{id}/enabled',
-    procedure: 'webhooks.setEnabled',
-    summary: 'Enables or disables an endpoint (admin)',
-    body: true,
-  },
-  {
-    method: 'POST',
-    path: '/webhooks/{id}/rotate-secret',
-    procedure: 'webhooks.rotateSecret',
-    summary: 'A new signing secret, carried once by the answer; the old one signs too for the overlap (admin)',
-    body: true,
-  },
-  {
-    method: 'POST',
-    path: '/webhooks/{id}/test',
-    procedure: 'webhooks.sendTest',
-    summary: 'Sends a webhook.test event to the endpoint (admin)',
-    body: false,
-  },
-  {
-    method: 'POST',
-    path: '/webhooks/{id}/delete',
-    procedure: 'webhooks.delete',
-    summary: 'Deletes an endpoint with its deliveries (admin)',
-    body: false,
-  },
-  {
-    method: 'POST',
-    path: '/webhooks/{endpointId}/deliveries/search',
-    procedure: 'webhooks.deliveries',
-    summary: 'An endpoint’s delivery log, newest first, in keyset pages',
-    body: true,
-  },
-  {
-    method: 'POST',
-    path: '/webhook-deliveries/{deliveryId}/replay',
-    procedure: 'webhooks.replay',
-    summary: 'Sends a failed delivery again (admin)',
-    body: false,
-  },
-]
-
-type AnyProcedure = { _def: { type: 'query' | 'mutation' | 'subscription'; inputs: z.ZodType[]; output?: z.ZodType } }
-const procedureOf = (path: string): AnyProcedure => {
-  const p = (appRouter._def.procedures as unknown as Record<string, AnyProcedure | undefined>)[path]
-  if (!p) throw new Error(`no procedure ${path}`)
-  return p
+/** The field names of an object input schema (through optional and default wrappers); none for no input. */
+function inputFields(schema: z.ZodType | undefined): string[] {
+  if (!schema) return []
+  const js = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as { properties?: Record<string, unknown> }
+  return Object.keys(js.properties ?? {})
 }
 
-const pathParams = (path: string): string[] => [...path.matchAll(/\{(\w+)\}/g)].map((m) => m[1] ?? '')
+/** Every REST operation, in the router's order: walked from the procedures' meta, never listed by hand. */
+function restOperations(): RestOperation[] {
+  const procedures = appRouter._def.procedures as unknown as Record<string, AnyProcedure>
+  const ops: RestOperation[] = []
+  for (const [procedure, proc] of Object.entries(procedures)) {
+    const meta = proc._def.meta
+    if (!meta?.rest) continue
+    // A people-only procedure is never served to API keys (docs/protocol.md §2.18), so it has no REST form.
+    if (meta.peopleOnly) throw new Error(`${procedure} is people-only and cannot have a REST form`)
+    if (!meta.role) throw new Error(`${procedure} has a REST form but no role`)
+    const params = pathParams(meta.rest.path)
+    const fields = inputFields(proc._def.inputs[0])
+    for (const p of params) if (!fields.includes(p)) throw new Error(`${procedure}: the path's {${p}} is no field of its input`)
+    const body = meta.rest.method === 'POST' && fields.some((f) => !params.includes(f))
+    ops.push({ ...meta.rest, procedure, role: meta.role, body })
+  }
+  return ops
+}
+
+function pathParams(path: string): string[] {
+  return [...path.matchAll(/\{(\w+)\}/g)].map((m) => m[1] ?? '')
+}
+
+/** Every REST operation (docs/protocol.md §2.18): the procedures whose meta declares a REST form. */
+export const REST_OPERATIONS: readonly RestOperation[] = restOperations()
+
+const procedureOf = (path: string): AnyProcedure => (appRouter._def.procedures as unknown as Record<string, AnyProcedure>)[path]!
 
 // ---------------------------------------------------------------------------------------------------------------
 // The OpenAPI document
@@ -178,6 +122,7 @@ export function openApiDocument(serverUrl: string): Record<string, unknown> {
     const operation: Record<string, unknown> = {
       operationId: op.procedure.replace('.', '_'),
       summary: op.summary,
+      'x-role': op.role,
       tags: [op.procedure.split('.')[0]],
       parameters: params.map((name) => ({
         name,
@@ -188,13 +133,15 @@ export function openApiDocument(serverUrl: string): Record<string, unknown> {
       ...(op.body ? { requestBody: { required: false, content: { 'application/json': { schema: bodySchema } } } } : {}),
       responses: {
         '200': { description: 'OK', content: { 'application/json': { schema: proc._def.output ? jsonSchemaOf(proc._def.output, 'output') : {} } } },
-        '400': errorResponse('Bad input'),
-        '401': errorResponse('No API key, or an unknown, expired or revoked one'),
-        '403': errorResponse('The key’s role may not do this'),
-        '404': errorResponse('Unknown id'),
-        '409': errorResponse('Not possible in the current state (already revoked, a delivery that is not failed, too many endpoints)'),
-        '429': errorResponse('Over the key’s per-minute limit', retryAfter),
-        '503': errorResponse('The database is unreachable for now', retryAfter),
+        [CONSOLE_ERROR_STATUS.bad_request]: errorResponse('Bad input'),
+        [CONSOLE_ERROR_STATUS.unauthorized]: errorResponse('No API key, or an unknown, expired or revoked one'),
+        [CONSOLE_ERROR_STATUS.forbidden]: errorResponse('The key’s role may not do this'),
+        [CONSOLE_ERROR_STATUS.not_found]: errorResponse('Unknown id'),
+        [CONSOLE_ERROR_STATUS.conflict]: errorResponse(
+          'Not possible in the current state (already revoked or blocked, a delivery that is not failed, too many endpoints)',
+        ),
+        [CONSOLE_ERROR_STATUS.too_many_requests]: errorResponse('Over the key’s per-minute limit', retryAfter),
+        [CONSOLE_ERROR_STATUS.service_unavailable]: errorResponse('The database is unreachable for now', retryAfter),
       },
     }
     paths[op.path] = { ...(paths[op.path] ?? {}), [op.method.toLowerCase()]: operation }
@@ -253,8 +200,18 @@ function reviveDates(schema: z.ZodType | undefined, value: unknown): unknown {
 const json = (status: number, body: unknown, headers: Record<string, string> = {}) =>
   Response.json(body, { status, headers: { 'cache-control': 'no-store', ...headers } })
 
-const refusal = (status: number, code: string, message: string, headers: Record<string, string> = {}) =>
-  json(status, { error: { code, message } }, headers)
+/**
+ * A refusal of the REST form: `{"error":{"code","message"}}` with the status of its console code
+ * (CONSOLE_ERROR_STATUS, the table tRPC's answers read too). Also for the route that serves this form in apps/web.
+ */
+export const restRefusal = (kind: ConsoleErrorCode, message: string, headers: Record<string, string> = {}) =>
+  json(CONSOLE_ERROR_STATUS[kind], { error: { code: trpcCodeOf(kind), message } }, headers)
+
+/** The HTTP status of a procedure's refusal: the console's table for its codes, tRPC's own for the rest (500). */
+function statusOf(error: TRPCError): number {
+  const kind = error.code.toLowerCase()
+  return kind in CONSOLE_ERROR_STATUS ? CONSOLE_ERROR_STATUS[kind as ConsoleErrorCode] : getHTTPStatusCodeFromError(error)
+}
 
 /** RFC 6750 §3: what a 401 says about the scheme. */
 const CHALLENGE = { 'www-authenticate': 'Bearer realm="gnap-operator-api"' }
@@ -299,24 +256,24 @@ export async function handleRestRequest(req: Request, opts: RestRequestOptions):
   const pathname = new URL(req.url).pathname
   const sub = pathname.startsWith(opts.basePath) ? pathname.slice(opts.basePath.length) || '/' : pathname
   const found = match(req.method, sub)
-  if (!found) return refusal(404, 'NOT_FOUND', 'no such operation: see openapi.json')
-  if ('allow' in found) return refusal(405, 'METHOD_NOT_SUPPORTED', `use ${found.allow}`, { allow: found.allow })
+  if (!found) return restRefusal('not_found', 'no such operation: see openapi.json')
+  if ('allow' in found) return restRefusal('method_not_supported', `use ${found.allow}`, { allow: found.allow })
   const { op, params } = found
 
   const authorization = req.headers.get('authorization')
   if (authorization === null || !/^Bearer(\s|$)/i.test(authorization)) {
-    return refusal(401, 'UNAUTHORIZED', 'send an API key: Authorization: Bearer gnap_ak_…', CHALLENGE)
+    return restRefusal('unauthorized', 'send an API key: Authorization: Bearer gnap_ak_…', CHALLENGE)
   }
   let body: unknown = {}
   if (op.body && opts.body !== null && opts.body.trim() !== '') {
     try {
       body = JSON.parse(opts.body)
     } catch {
-      return refusal(400, 'BAD_REQUEST', 'the body is not JSON')
+      return restRefusal('bad_request', 'the body is not JSON')
     }
-    if (typeof body !== 'object' || body === null || Array.isArray(body)) return refusal(400, 'BAD_REQUEST', 'the body must be a JSON object')
+    if (typeof body !== 'object' || body === null || Array.isArray(body)) return restRefusal('bad_request', 'the body must be a JSON object')
   } else if (!op.body && opts.body !== null && opts.body.trim() !== '') {
-    return refusal(400, 'BAD_REQUEST', 'this operation takes no body')
+    return restRefusal('bad_request', 'this operation takes no body')
   }
   const proc = procedureOf(op.procedure)
   const input = reviveDates(proc._def.inputs[0], { ...(body as object), ...params })
@@ -333,11 +290,11 @@ export async function handleRestRequest(req: Request, opts: RestRequestOptions):
     const error = e instanceof TRPCError ? e : new TRPCError({ code: 'INTERNAL_SERVER_ERROR', cause: e })
     if (error.code === 'INTERNAL_SERVER_ERROR' && !(e instanceof TRPCError))
       opts.deps.log.error({ err: e, path: op.procedure }, 'rest operation failed')
-    const status = getHTTPStatusCodeFromError(error)
-    const headers: Record<string, string> = status === 401 ? { ...CHALLENGE } : {}
+    const status = statusOf(error)
+    const headers: Record<string, string> = error.code === 'UNAUTHORIZED' ? { ...CHALLENGE } : {}
     const wait =
       error.code === 'SERVICE_UNAVAILABLE' ? UNAVAILABLE_RETRY_AFTER_SECONDS : isGnapError(error.cause) ? (error.cause.retryAfterSeconds ?? 0) : 0
     if (wait > 0) headers['retry-after'] = String(wait)
-    return refusal(status, error.code, publicMessage(error), headers)
+    return json(status, { error: { code: error.code, message: publicMessage(error) } }, headers)
   }
 }

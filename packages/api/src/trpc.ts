@@ -1,40 +1,21 @@
 import { initTRPC, TRPCError, type TRPC_ERROR_CODE_KEY } from '@trpc/server'
 import superjson from 'superjson'
 import { isDatabaseUnavailable, isGnapError, serviceUnavailable, type GnapErrorCode } from '@gnap/domain/kernel'
-import { isConsoleError, roleAllows, admitApiKeyCall, type AdminRole, type ConsoleErrorCode } from '@gnap/domain/operator'
+import { consoleCodeForStatus, isConsoleError, roleAllows, admitApiKeyCall, type AdminRole, type ConsoleErrorCode } from '@gnap/domain/operator'
 import type { Context } from './context'
 
 // The only initTRPC of the repository. Dates cross the wire through superjson, so the browser's
 // client must use the same transformer.
 
-/** The tRPC code for a GnapError's HTTP status (sign-in's 429). */
-function trpcCodeForStatus(status: number): TRPC_ERROR_CODE_KEY {
-  switch (status) {
-    case 400:
-      return 'BAD_REQUEST'
-    case 401:
-      return 'UNAUTHORIZED'
-    case 403:
-      return 'FORBIDDEN'
-    case 404:
-      return 'NOT_FOUND'
-    case 409:
-      return 'CONFLICT'
-    case 429:
-      return 'TOO_MANY_REQUESTS'
-    case 503:
-      return 'SERVICE_UNAVAILABLE'
-    default:
-      return status >= 500 ? 'INTERNAL_SERVER_ERROR' : 'BAD_REQUEST'
-  }
-}
+/** The tRPC code of a console code: its upper case (the console's codes follow tRPC's). */
+export const trpcCodeOf = (code: ConsoleErrorCode) => code.toUpperCase() as Uppercase<ConsoleErrorCode> & TRPC_ERROR_CODE_KEY
 
-/** The tRPC code of a console error: the console's own codes follow tRPC's. */
-const consoleCodes = {
-  not_found: 'NOT_FOUND',
-  conflict: 'CONFLICT',
-  bad_request: 'BAD_REQUEST',
-} as const satisfies Record<ConsoleErrorCode, TRPC_ERROR_CODE_KEY>
+/** The tRPC code for a GnapError's HTTP status (sign-in's 429), through the console's status table. */
+function trpcCodeForStatus(status: number): TRPC_ERROR_CODE_KEY {
+  const code = consoleCodeForStatus(status)
+  if (code) return trpcCodeOf(code)
+  return status >= 500 ? 'INTERNAL_SERVER_ERROR' : 'BAD_REQUEST'
+}
 
 interface Issue {
   path?: readonly PropertyKey[] | readonly { key: PropertyKey }[]
@@ -63,25 +44,47 @@ export function publicMessage(error: TRPCError): string {
   return error.code === 'BAD_REQUEST' && !known && hasIssues(cause) ? describeIssues(cause) : error.message
 }
 
-const t = initTRPC.context<Context>().create({
-  transformer: superjson,
-  // Never a stack in a response, whatever NODE_ENV says.
-  isDev: false,
-  errorFormatter({ shape, error }) {
-    const gnap = isGnapError(error.cause) ? error.cause : null
-    const message = publicMessage(error)
-    const { stack: _stack, ...data } = shape.data
-    return {
-      ...shape,
-      message,
-      data: {
-        ...data,
-        gnapCode: (gnap?.code ?? null) as GnapErrorCode | null,
-        retryAfterSeconds: gnap?.retryAfterSeconds ?? null,
-      },
-    }
-  },
-})
+/** A procedure's REST form under `/api/v1` (docs/protocol.md §2.18): the REST routing and the OpenAPI document read it. */
+export interface RestMeta {
+  method: 'GET' | 'POST'
+  /** OpenAPI style: `/grants/{id}`. Path parameters are fields of the procedure's input; its other fields come as a JSON body. */
+  path: string
+  summary: string
+}
+
+/**
+ * What a procedure declares about itself, read by the middlewares below and by the REST form (rest.ts): the lowest
+ * role that may call it (set by the role procedures), whether only a person may (never an API key), and its REST
+ * form. A people-only procedure has no REST form (rest.ts refuses to serve one that declares both).
+ */
+export interface ProcedureMeta {
+  role?: AdminRole
+  peopleOnly?: boolean
+  rest?: RestMeta
+}
+
+const t = initTRPC
+  .context<Context>()
+  .meta<ProcedureMeta>()
+  .create({
+    transformer: superjson,
+    // Never a stack in a response, whatever NODE_ENV says.
+    isDev: false,
+    errorFormatter({ shape, error }) {
+      const gnap = isGnapError(error.cause) ? error.cause : null
+      const message = publicMessage(error)
+      const { stack: _stack, ...data } = shape.data
+      return {
+        ...shape,
+        message,
+        data: {
+          ...data,
+          gnapCode: (gnap?.code ?? null) as GnapErrorCode | null,
+          retryAfterSeconds: gnap?.retryAfterSeconds ?? null,
+        },
+      }
+    },
+  })
 
 /**
  * Turns a ConsoleError or GnapError thrown by a use case into the TRPCError of its code or status (so callers in the
@@ -98,7 +101,7 @@ const mapErrors = t.middleware(async ({ ctx, path, next }) => {
   }
   if (isConsoleError(cause)) {
     ctx.deps.log.info({ path, code: cause.code }, 'admin procedure refused')
-    return { ...result, error: new TRPCError({ code: consoleCodes[cause.code], message: cause.message, cause }) }
+    return { ...result, error: new TRPCError({ code: trpcCodeOf(cause.code), message: cause.message, cause }) }
   }
   if (isGnapError(cause)) {
     ctx.deps.log.info({ path, code: cause.code, status: cause.status }, 'admin procedure refused')
@@ -118,19 +121,29 @@ const credentialErrors = {
 } as const
 
 /**
- * Sign-in only: every other procedure needs a caller. A request whose credentials are refused (a bad key, a cookie
- * and a key together) is refused here already.
+ * The one rule that refuses API keys (docs/protocol.md §2.18): a procedure whose meta says `peopleOnly` (signing in,
+ * one's own session and account, managing API keys and administrators) answers a key FORBIDDEN, whatever its role.
  */
-export const publicProcedure = t.procedure.use(mapErrors).use(({ ctx, next }) => {
-  if (ctx.credentialProblem) throw credentialErrors[ctx.credentialProblem]()
+const refuseKeysOnPeopleOnly = t.middleware(({ ctx, meta, next }) => {
+  if (meta?.peopleOnly && ctx.apiKey)
+    throw new TRPCError({ code: 'FORBIDDEN', message: 'API keys cannot call this: it is for people signed in to the console' })
   return next()
 })
 
-/** Refuses API keys: for what only a person in the console does (signing in, their own session and account). */
-export const personOnly = t.middleware(({ ctx, next }) => {
-  if (ctx.apiKey) throw new TRPCError({ code: 'FORBIDDEN', message: 'API keys cannot call this: it is for people signed in to the console' })
-  return next()
-})
+/**
+ * Every procedure starts here. A request whose credentials are refused (a bad key, a cookie and a key together) is
+ * refused already, then an API key on a people-only procedure.
+ */
+const baseProcedure = t.procedure
+  .use(mapErrors)
+  .use(({ ctx, next }) => {
+    if (ctx.credentialProblem) throw credentialErrors[ctx.credentialProblem]()
+    return next()
+  })
+  .use(refuseKeysOnPeopleOnly)
+
+/** Sign-in: a person without a session yet, never an API key. */
+export const publicProcedure = baseProcedure.meta({ peopleOnly: true })
 
 const csrfRefusal = () => new TRPCError({ code: 'FORBIDDEN', message: 'missing or stale CSRF token: reload the page and try again' })
 
@@ -146,7 +159,7 @@ const enrolFirst = () => new TRPCError({ code: 'FORBIDDEN', message: 'turn on tw
  * two-step sign-in (docs/protocol.md §2.17): UNAUTHORIZED without a session, FORBIDDEN for an API key. Only for the
  * session itself, signing out and enrolment.
  */
-export const enrolmentProcedure = publicProcedure.use(personOnly).use(({ ctx, next }) => {
+export const enrolmentProcedure = publicProcedure.use(({ ctx, next }) => {
   if (!ctx.admin || !ctx.session || !ctx.actor) throw new TRPCError({ code: 'UNAUTHORIZED', message: 'sign in as an administrator' })
   return next({ ctx: { ...ctx, admin: ctx.admin, session: ctx.session, actor: ctx.actor } })
 })
@@ -171,7 +184,7 @@ export const mutationProcedure = signedInProcedure.use(requireCsrf)
  * either. A person's mutations need the session's CSRF token; a key's calls carry no cookie, so no CSRF, but each
  * counts against the key's per-minute limit (TOO_MANY_REQUESTS with Retry-After).
  */
-const callerProcedure = publicProcedure.use(async ({ ctx, type, next }) => {
+const callerProcedure = baseProcedure.use(async ({ ctx, type, next }) => {
   if (!ctx.actor) throw new TRPCError({ code: 'UNAUTHORIZED', message: 'sign in as an administrator' })
   if (ctx.apiKey) await admitApiKeyCall(ctx.deps, ctx.apiKey)
   else if (ctx.mustEnrol) throw enrolFirst()
@@ -180,18 +193,24 @@ const callerProcedure = publicProcedure.use(async ({ ctx, type, next }) => {
 })
 
 /**
+ * The role check: the caller's role must reach the procedure's `meta.role` (docs/protocol.md §2.14), FORBIDDEN
+ * otherwise. The role sits on the procedure's meta, so the OpenAPI document's `x-role` (rest.ts) reads the same value.
+ */
+const roleChecked = callerProcedure.use(({ ctx, meta, next }) => {
+  const role = meta?.role
+  if (!role) throw new Error('a role procedure without meta.role')
+  if (!roleAllows(ctx.actor.role, role)) {
+    throw new TRPCError({ code: 'FORBIDDEN', message: `this needs the ${role} role; yours is ${ctx.actor.role}` })
+  }
+  return next()
+})
+
+/**
  * A procedure for `role` and the roles above it (docs/protocol.md §2.14), for people and API keys alike:
  * UNAUTHORIZED without a caller, FORBIDDEN for a lower role, and a person's mutations need the CSRF token of
  * their session. Every console procedure but sign-in and the caller's own session is built from one of these.
  */
-function roleProcedure(role: AdminRole) {
-  return callerProcedure.use(({ ctx, next }) => {
-    if (!roleAllows(ctx.actor.role, role)) {
-      throw new TRPCError({ code: 'FORBIDDEN', message: `this needs the ${role} role; yours is ${ctx.actor.role}` })
-    }
-    return next()
-  })
-}
+const roleProcedure = (role: AdminRole) => roleChecked.meta({ role })
 
 /** Reads: every role. */
 export const viewerProcedure = roleProcedure('viewer')
@@ -200,7 +219,7 @@ export const operatorProcedure = roleProcedure('operator')
 /** Owners, administrators and API keys: `admin` only. */
 export const adminOnlyProcedure = roleProcedure('admin')
 /**
- * `admin` people only, never an API key: managing API keys (a key that could mint keys would outlive its own
- * revocation).
+ * `admin` people only, never an API key: managing API keys and administrators (a key that could mint keys would
+ * outlive its own revocation).
  */
-export const adminPersonProcedure = adminOnlyProcedure.use(personOnly)
+export const adminPersonProcedure = adminOnlyProcedure.meta({ peopleOnly: true })

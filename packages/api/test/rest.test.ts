@@ -4,8 +4,9 @@ import { Ajv2020 } from 'ajv/dist/2020.js'
 import addFormatsModule from 'ajv-formats'
 import { issueNonInteractiveGrant, type TestDeps } from '@gnap/domain/testing'
 import { handleRestRequest, openApiDocument, REST_OPERATIONS } from '../src/rest'
-import { appRouter } from '../src/root'
-import { apiKeyCaller, apiTestDeps, signedInAdmin } from './support'
+import { TEST_CLIENT } from '@gnap/domain/testing'
+import { apiKeyCaller, apiTestDeps, expectTrpcError, signedInAdmin } from './support'
+import { MINIMUM_ROLE, PEOPLE_ONLY, routerPaths, type ProcedurePath } from './procedures'
 
 // The REST form of the operator procedures (docs/protocol.md §2.18): the document validates as OpenAPI 3.1, every
 // answer matches it, and the calls go through the procedures' own role checks, rate limit and audit.
@@ -47,11 +48,19 @@ describe('the OpenAPI document', () => {
     expect(result.valid, result.valid ? '' : compileErrors(result)).toBe(true)
   })
 
-  it('names only procedures of the router, never the person-only ones nor the management of owners', () => {
-    for (const op of REST_OPERATIONS) expect(Object.keys(appRouter._def.procedures)).toContain(op.procedure)
-    expect(
-      REST_OPERATIONS.map((o) => o.procedure).filter((p) => /^(auth|apiKeys)\.|^owners\.(create|edit|delete|disable|enable|issueLink)/.test(p)),
-    ).toEqual([])
+  it('serves every procedure an API key may call, with the role the matrix declares, and none that only people may call', () => {
+    const served = REST_OPERATIONS.map((o) => o.procedure).sort()
+    expect(served).toEqual(routerPaths().filter((p) => !PEOPLE_ONLY(p as ProcedurePath)))
+    for (const op of REST_OPERATIONS) expect(op.role, op.procedure).toBe(MINIMUM_ROLE[op.procedure as ProcedurePath])
+    const paths = doc.paths as Record<string, Record<string, { operationId: string; 'x-role': string }>>
+    const roles = Object.values(paths).flatMap((methods) => Object.values(methods).map((o) => [o.operationId, o['x-role']]))
+    expect(Object.fromEntries(roles)).toMatchObject({
+      clients_block: 'operator',
+      clients_unblock: 'operator',
+      grants_list: 'viewer',
+      owners_create: 'admin',
+    })
+    expect(roles).toHaveLength(REST_OPERATIONS.length)
   })
 })
 
@@ -137,5 +146,69 @@ describe('REST calls', () => {
     const method = await rest('GET', '/clients/search', { key })
     expect(method).toMatchObject({ status: 405 })
     expect(method.headers.get('allow')).toBe('POST')
+  })
+
+  it('blocks and unblocks a client with an operator key, each answer as documented, audited under the key; a viewer key is refused', async () => {
+    const g = await issueNonInteractiveGrant(t)
+    const viewer = (await apiKeyCaller(t, 'viewer', 'dashboard')).key
+    const refused = await rest('POST', '/clients/block', { key: viewer, body: { walletAddress: TEST_CLIENT, reason: 'its key leaked' } })
+    expect(refused).toMatchObject({ status: 403, body: { error: { code: 'FORBIDDEN' } } })
+    assertDocumented('/clients/block', 'POST', 403, refused.body)
+    expect(await t.db.clientBlock.count()).toBe(0)
+
+    const { key } = await apiKeyCaller(t, 'operator', 'sync')
+    const blocked = await rest('POST', '/clients/block', { key, body: { walletAddress: TEST_CLIENT, reason: 'its key leaked' } })
+    expect(blocked).toMatchObject({ status: 200, body: { walletAddress: TEST_CLIENT, revokedGrants: 1, revokedTokens: 1 } })
+    assertDocumented('/clients/block', 'POST', 200, blocked.body)
+    expect((await t.db.grant.findUniqueOrThrow({ where: { continueId: g.continueId } })).finalizedReason).toBe('revoked')
+    const list = await rest('GET', '/clients/blocked', { key: viewer })
+    expect(list).toMatchObject({
+      status: 200,
+      body: { items: [{ walletAddress: TEST_CLIENT, reason: 'its key leaked', blockedBy: 'api key "sync"' }] },
+    })
+    assertDocumented('/clients/blocked', 'GET', 200, list.body)
+    const again = await rest('POST', '/clients/block', { key, body: { walletAddress: TEST_CLIENT, reason: 'twice' } })
+    expect(again).toMatchObject({ status: 409, body: { error: { code: 'CONFLICT' } } })
+    // The body goes through the procedure's input schema: no reason, no block.
+    expect(await rest('POST', '/clients/block', { key, body: { walletAddress: 'https://wallet.example/x', reason: ' ' } })).toMatchObject({
+      status: 400,
+      body: { error: { code: 'BAD_REQUEST', message: expect.stringContaining('reason') } },
+    })
+
+    expect(await rest('POST', '/clients/unblock', { key: viewer, body: { walletAddress: TEST_CLIENT } })).toMatchObject({ status: 403 })
+    const unblocked = await rest('POST', '/clients/unblock', { key, body: { walletAddress: TEST_CLIENT } })
+    expect(unblocked).toMatchObject({ status: 200, body: { walletAddress: TEST_CLIENT } })
+    assertDocumented('/clients/unblock', 'POST', 200, unblocked.body)
+    expect(await t.db.clientBlock.count()).toBe(0)
+    expect(
+      (await t.db.auditLog.findMany({ where: { action: { in: ['client.block', 'client.unblock'] } }, orderBy: { action: 'asc' } })).map((a) => [
+        a.action,
+        a.actor,
+      ]),
+    ).toEqual([
+      ['client.block', 'api key "sync"'],
+      ['client.unblock', 'api key "sync"'],
+    ])
+  })
+
+  it('refuses an API key on what only people may call: FORBIDDEN over tRPC, no such operation over REST', async () => {
+    const { key, caller } = await apiKeyCaller(t, 'admin', 'root')
+    await expectTrpcError(caller.apiKeys.create({ name: 'minted', role: 'admin' }), 'FORBIDDEN')
+    await expectTrpcError(caller.account.sessions(), 'FORBIDDEN')
+    await expectTrpcError(caller.admins.invite({ email: 'new@example.com', role: 'admin' }), 'FORBIDDEN')
+    expect(await t.db.apiKey.count()).toBe(1)
+    for (const [method, path] of [
+      ['POST', '/api-keys'],
+      ['GET', '/api-keys'],
+      ['POST', '/admins'],
+      ['GET', '/account/sessions'],
+      ['POST', '/auth/sign-in'],
+    ] as const) {
+      expect(await rest(method, path, { key, body: method === 'POST' ? { name: 'minted', role: 'admin' } : undefined }), path).toMatchObject({
+        status: path === '/admins' ? 405 : 404,
+      })
+    }
+    expect(await t.db.apiKey.count()).toBe(1)
+    expect(JSON.stringify(doc.paths)).not.toMatch(/apiKeys_|account_|auth_|admins_(?!list)/)
   })
 })

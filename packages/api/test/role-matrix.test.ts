@@ -3,6 +3,7 @@ import { TRPCError } from '@trpc/server'
 import { createSession, csrfTokenFor } from '@gnap/domain/kernel'
 import { ADMIN_ROLES, createAdmin, roleAllows, type AdminRole } from '@gnap/domain/operator'
 import type { TestDeps } from '@gnap/domain/testing'
+import { handleRestRequest, REST_OPERATIONS } from '../src/rest'
 import { apiTestDeps, callerWith } from './support'
 import { createApiKey } from '@gnap/domain/operator'
 import { everyProcedure, MINIMUM_ROLE, PEOPLE_ONLY, routerPaths, seedProcedureIds, type Caller, type ProcedureIds } from './procedures'
@@ -12,11 +13,42 @@ import { everyProcedure, MINIMUM_ROLE, PEOPLE_ONLY, routerPaths, seedProcedureId
 // (it may still be NOT_FOUND or CONFLICT for the state it finds, but never FORBIDDEN or UNAUTHORIZED).
 
 /**
+ * A caller whose every call goes over the REST form (docs/protocol.md §2.18) with `key`: the procedure's path and
+ * input become the operation's method, path and JSON body, and a refusal becomes the TRPCError of the answer's code.
+ * A procedure without a REST form answers 404, as the REST handler does for a path it does not know.
+ */
+function restCaller(t: TestDeps, key: string): Caller {
+  const call = async (procedure: string, input: Record<string, unknown> = {}) => {
+    const op = REST_OPERATIONS.find((o) => o.procedure === procedure)
+    if (!op) throw new TRPCError({ code: 'NOT_FOUND', message: `${procedure} has no REST form` })
+    const body = { ...input }
+    const path = op.path.replace(/\{(\w+)\}/g, (_, name: string) => {
+      const value = String(body[name])
+      delete body[name]
+      return encodeURIComponent(value)
+    })
+    const req = new Request(`http://localhost/api/v1${path}`, { method: op.method, headers: { authorization: `Bearer ${key}` } })
+    const res = await handleRestRequest(req, { deps: t.deps, basePath: '/api/v1', ip: null, body: op.body ? JSON.stringify(body) : null })
+    const answer = (await res.json()) as { error?: { code: TRPCError['code']; message: string } }
+    if (answer.error) throw new TRPCError({ code: answer.error.code, message: answer.error.message })
+    return answer
+  }
+  const group = (router: string) => new Proxy({}, { get: (_, name: string) => (input?: Record<string, unknown>) => call(`${router}.${name}`, input) })
+  return new Proxy({}, { get: (_, router: string) => group(router) }) as Caller
+}
+
+/**
  * The kinds of caller the matrix runs for each role: each gives a caller acting with `role`. Every call gets a new
  * caller, so a call that ends its own session (auth.signOut) leaves the others unaffected. `person` marks a person's
- * session; an API key is refused FORBIDDEN whatever its role on what only people may call (PEOPLE_ONLY).
+ * session; an API key is refused whatever its role on what only people may call (PEOPLE_ONLY): FORBIDDEN over tRPC,
+ * and over REST such a procedure has no operation at all (NOT_FOUND).
  */
-export const CALLER_KINDS: { name: string; person: boolean; callerFor(t: TestDeps, role: AdminRole): Promise<() => Promise<Caller>> }[] = [
+export const CALLER_KINDS: {
+  name: string
+  person: boolean
+  peopleOnlyRefusal?: TRPCError['code']
+  callerFor(t: TestDeps, role: AdminRole): Promise<() => Promise<Caller>>
+}[] = [
   {
     name: 'a console session',
     person: true,
@@ -35,6 +67,16 @@ export const CALLER_KINDS: { name: string; person: boolean; callerFor(t: TestDep
       const setup = { kind: 'admin', id: 'setup', label: 'setup@example.com', role: 'admin' } as const
       const { key } = await createApiKey(t.deps, { name: `${role} matrix key`, role, actor: setup })
       return () => callerWith(t, { authorization: `Bearer ${key}` })
+    },
+  },
+  {
+    name: 'an API key over REST',
+    person: false,
+    peopleOnlyRefusal: 'NOT_FOUND',
+    async callerFor(t, role) {
+      const setup = { kind: 'admin', id: 'setup', label: 'setup@example.com', role: 'admin' } as const
+      const { key } = await createApiKey(t.deps, { name: `${role} REST matrix key`, role, actor: setup })
+      return () => Promise.resolve(restCaller(t, key))
     },
   },
 ]
@@ -80,7 +122,7 @@ describe('the role matrix', () => {
         const code = await outcome(call(await newCaller()))
         seen[path] = code ?? 'ok'
         if (!kind.person && PEOPLE_ONLY(path)) {
-          expect(code, `a ${role} key calling ${path}`).toBe('FORBIDDEN')
+          expect(code, `a ${role} key calling ${path}`).toBe(kind.peopleOnlyRefusal ?? 'FORBIDDEN')
           expect(await t.db.auditLog.count(), `a ${role} key calling ${path} wrote to the audit log`).toBe(auditBefore)
         } else if (minimum === 'public') {
           // Sign-in takes credentials, not a role: the list's unknown ones are refused UNAUTHORIZED, never FORBIDDEN.

@@ -1,4 +1,3 @@
-import { TRPCError } from '@trpc/server'
 import QRCode from 'qrcode'
 import { z } from 'zod'
 import {
@@ -18,20 +17,9 @@ import { enrolmentMutationProcedure, enrolmentProcedure, mutationProcedure, rout
 import { EndedSessionsSchema, MySessionsSchema, OkSchema, RecoveryCodesSchema, TotpEnrolmentSchema, TwoStepStatusSchema } from '../schemas'
 
 // My account (docs/protocol.md §2.17): the signed-in administrator's own password, sessions and two-step sign-in,
-// whatever their role. A person's: an API key is refused (FORBIDDEN). Every change is audited by the domain.
+// whatever their role. A person's: an API key is refused (FORBIDDEN, the people-only rule of trpc.ts). Every change is audited by the domain.
 
 const CodeInputSchema = z.strictObject({ code: z.string().max(64) })
-
-/** Only a person in a browser session, never a back end's key. */
-const personal = <P extends typeof enrolmentProcedure>(procedure: P) =>
-  procedure.use(({ ctx, next }) => {
-    if (ctx.actor.kind !== 'admin') throw new TRPCError({ code: 'FORBIDDEN', message: 'my account is for an administrator signed in to the console' })
-    return next()
-  })
-
-const enrolment = personal(enrolmentProcedure)
-const enrolmentMutation = personal(enrolmentMutationProcedure)
-const signedIn = personal(mutationProcedure)
 
 /**
  * The QR code of an otpauth URI as an SVG data URL, drawn on the server (no script or third party sees the secret;
@@ -44,22 +32,22 @@ async function qrCodeOf(uri: string): Promise<string> {
 
 export const accountRouter = router({
   /** Whether two-step sign-in is on, since when, how many recovery codes are left, and whether the server requires it. */
-  twoStep: enrolment.output(TwoStepStatusSchema).query(({ ctx }) => getTwoStepStatus(ctx.deps, ctx.admin.id)),
+  twoStep: enrolmentProcedure.output(TwoStepStatusSchema).query(({ ctx }) => getTwoStepStatus(ctx.deps, ctx.admin.id)),
 
   /** A new secret, shown once (text and QR code); nothing changes until `confirmTotp`. CONFLICT when already on. */
-  startTotp: enrolmentMutation.output(TotpEnrolmentSchema).mutation(async ({ ctx }) => {
+  startTotp: enrolmentMutationProcedure.output(TotpEnrolmentSchema).mutation(async ({ ctx }) => {
     const { secret, uri } = await startTotpEnrolment(ctx.deps, ctx.admin)
     return { secret, uri, qrCode: await qrCodeOf(uri) }
   }),
 
   /** Turns it on with a right code of the new secret; the recovery codes, shown once. BAD_REQUEST for a wrong code. */
-  confirmTotp: enrolmentMutation
+  confirmTotp: enrolmentMutationProcedure
     .input(CodeInputSchema)
     .output(RecoveryCodesSchema)
     .mutation(({ ctx, input }) => confirmTotpEnrolment(ctx.deps, { admin: ctx.admin, code: input.code })),
 
   /** Turns it off with a current code or an unused recovery code (a wrong one counts as a failed sign-in). */
-  disableTotp: signedIn
+  disableTotp: mutationProcedure
     .input(CodeInputSchema)
     .output(OkSchema)
     .mutation(async ({ ctx, input }) => {
@@ -68,22 +56,24 @@ export const accountRouter = router({
     }),
 
   /** New recovery codes, shown once, with a current code or an unused recovery code; the old ones stop working. */
-  renewRecoveryCodes: signedIn
+  renewRecoveryCodes: mutationProcedure
     .input(CodeInputSchema)
     .output(RecoveryCodesSchema)
     .mutation(({ ctx, input }) => renewRecoveryCodes(ctx.deps, { admin: ctx.admin, code: input.code, ip: ctx.ip })),
 
   /** With the current password (a wrong one counts as a failed sign-in); ends the other sessions. */
-  changePassword: signedIn
+  changePassword: mutationProcedure
     .input(ChangeAdminPasswordInputSchema)
     .output(EndedSessionsSchema)
     .mutation(({ ctx, input }) => changeAdminPassword(ctx.deps, { ...input, admin: ctx.admin, sessionValue: ctx.session.value, ip: ctx.ip })),
 
   /** My live sessions, newest first, this one marked. */
-  sessions: signedIn.output(MySessionsSchema).query(({ ctx }) => listMySessions(ctx.deps, { admin: ctx.admin, sessionValue: ctx.session.value })),
+  sessions: mutationProcedure
+    .output(MySessionsSchema)
+    .query(({ ctx }) => listMySessions(ctx.deps, { admin: ctx.admin, sessionValue: ctx.session.value })),
 
   /** Ends one of my other sessions. NOT_FOUND when it has ended (or is not mine), BAD_REQUEST for this one. */
-  endSession: signedIn
+  endSession: mutationProcedure
     .input(SessionHandleInputSchema)
     .output(OkSchema)
     .mutation(async ({ ctx, input }) => {
@@ -92,7 +82,7 @@ export const accountRouter = router({
     }),
 
   /** Ends all my other sessions. */
-  endOtherSessions: signedIn
+  endOtherSessions: mutationProcedure
     .output(EndedSessionsSchema)
     .mutation(({ ctx }) => endMyOtherSessions(ctx.deps, { admin: ctx.admin, sessionValue: ctx.session.value })),
 })

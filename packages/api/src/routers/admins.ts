@@ -27,7 +27,10 @@ import {
 // administrator; CONFLICT for a change that would leave no active admin, for disabling oneself, and for a taken email.
 export const adminsRouter = router({
   /** Every administrator with their role, status and last sign-in, by email. */
-  list: viewerProcedure.output(AdminListSchema).query(({ ctx }) => listAdmins(ctx.deps)),
+  list: viewerProcedure
+    .meta({ rest: { method: 'GET', path: '/admins', summary: 'Every administrator with their role, status and last sign-in' } })
+    .output(AdminListSchema)
+    .query(({ ctx }) => listAdmins(ctx.deps)),
 
   /** A new administrator with a role and no password; the one-time link to set it is shown once. */
   invite: adminPersonProcedure

@@ -2,7 +2,7 @@ import { z } from 'zod'
 import { TRPCError } from '@trpc/server'
 import { csrfTokenFor } from '@gnap/domain/kernel'
 import { completeAdminSignIn, signInAdmin, signOutAdmin, type AdminSignIn } from '@gnap/domain/operator'
-import { enrolmentMutationProcedure, enrolmentProcedure, personOnly, publicProcedure, router } from '../trpc'
+import { enrolmentMutationProcedure, enrolmentProcedure, publicProcedure, router } from '../trpc'
 import type { Context } from '../context'
 import { OkSchema, SessionInfoSchema, SignInResultSchema } from '../schemas'
 
@@ -26,7 +26,6 @@ export const authRouter = router({
    * UNAUTHORIZED for a wrong email or password (the same for both), TOO_MANY_REQUESTS after too many failures.
    */
   signIn: publicProcedure
-    .use(personOnly)
     .input(z.strictObject({ email: z.string().max(254), password: z.string().max(256) }))
     .output(SignInResultSchema)
     .mutation(async ({ ctx, input }) => {
@@ -43,7 +42,6 @@ export const authRouter = router({
    * many failures.
    */
   verifyCode: publicProcedure
-    .use(personOnly)
     .input(z.strictObject({ challenge: z.string().max(128), code: z.string().max(64) }))
     .output(SessionInfoSchema.extend({ step: z.literal('signed-in') }))
     .mutation(async ({ ctx, input }) => {

@@ -49,10 +49,10 @@ export interface ClientDetail {
 /**
  * One client on the console: its block, its grants and tokens (newest first), its last activity and the audit entries
  * about it. A wallet address no grant names is shown too (empty), so it can be blocked before it asks.
- * @throws ZodError for input out of range
+ * The input is ClientAddressInputSchema's output, parsed by the router's `.input()`.
  */
-export async function getClientDetail(deps: Deps, input: z.input<typeof ClientAddressInputSchema>): Promise<ClientDetail> {
-  const { walletAddress } = ClientAddressInputSchema.parse(input)
+export async function getClientDetail(deps: Deps, input: z.output<typeof ClientAddressInputSchema>): Promise<ClientDetail> {
+  const { walletAddress } = input
   // A console read finalizes overdue grants first, so none is counted as pending (docs/protocol.md §3).
   await expireOverdueGrants(deps)
   const key = blockedClientKey(walletAddress)

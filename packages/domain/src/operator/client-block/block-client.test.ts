@@ -9,7 +9,7 @@ import { rotateAccessToken } from '../../protocol/access-token/rotate-access-tok
 import { revokeAccessToken } from '../../protocol/access-token/revoke-access-token'
 import { listClientBlocks, listClients } from '../admin/list-clients'
 import { getClientDetail } from '../admin/get-client-detail'
-import { blockClient, unblockClient } from './block-client'
+import { blockClient, BlockClientInputSchema, unblockClient } from './block-client'
 import { useTestDeps } from '../../testing/use-test-deps'
 import { holdInsertsInto, until, waitingLocks } from '../../testing/pg-hold'
 
@@ -86,11 +86,12 @@ describe('blockClient (docs/protocol.md §2.16)', () => {
     ])
   })
 
-  it('refuses a client already blocked (conflict) and an empty reason or a malformed address, changing nothing', async () => {
+  it('refuses a client already blocked (conflict), changing nothing; its input schema refuses an empty reason or a malformed address', async () => {
     await block()
     await expect(block()).rejects.toMatchObject({ name: 'ConsoleError', code: 'conflict' })
-    await expect(block(OTHER_CLIENT, '   ')).rejects.toThrow(/reason/)
-    await expect(block('not a url')).rejects.toThrow()
+    // The router parses the input with this schema before the use case runs (docs/protocol.md §2.16).
+    expect(() => BlockClientInputSchema.parse({ walletAddress: OTHER_CLIENT, reason: '   ' })).toThrow(/reason/)
+    expect(() => BlockClientInputSchema.parse({ walletAddress: 'not a url', reason: 'its signing key leaked' })).toThrow()
     expect(await t.db.clientBlock.count()).toBe(1)
     expect(await t.db.auditLog.count()).toBe(1)
   })

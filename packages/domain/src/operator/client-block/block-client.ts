@@ -39,13 +39,15 @@ const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`
  * audit entry and its events (client.blocked, and grant.revoked for each grant): once it commits, every instance
  * refuses the client and introspects its tokens inactive (both read the database). The audit entry and the block
  * name the actor by its label.
- * @throws ZodError for a malformed wallet address or an empty reason; ConsoleError conflict when already blocked
+ * The input is BlockClientInputSchema's output: the router's `.input()` has parsed it (a malformed wallet address or
+ * an empty reason never gets here).
+ * @throws ConsoleError conflict when already blocked
  */
 export async function blockClient(
   deps: Deps,
-  input: z.input<typeof BlockClientInputSchema> & { actor: ConsoleActor },
+  input: z.output<typeof BlockClientInputSchema> & { actor: ConsoleActor },
 ): Promise<{ walletAddress: string; revokedGrants: number; revokedTokens: number }> {
-  const { walletAddress, reason } = BlockClientInputSchema.parse({ walletAddress: input.walletAddress, reason: input.reason })
+  const { walletAddress, reason } = input
   const now = deps.clock()
   const revoked = await deps.sql.transaction(async (tx) => {
     // First: a grant request under way commits before this transaction reads the grants, or sees the block.
@@ -77,13 +79,14 @@ export async function blockClient(
 /**
  * Unblocks a client: it may request grants again. The grants revoked when it was blocked stay revoked. The audit
  * entry and the client.unblocked event are written in the same transaction.
- * @throws ZodError for a malformed wallet address; ConsoleError conflict when it is not blocked
+ * The input is UnblockClientInputSchema's output, parsed by the router's `.input()`.
+ * @throws ConsoleError conflict when it is not blocked
  */
 export async function unblockClient(
   deps: Deps,
-  input: z.input<typeof UnblockClientInputSchema> & { actor: ConsoleActor },
+  input: z.output<typeof UnblockClientInputSchema> & { actor: ConsoleActor },
 ): Promise<{ walletAddress: string }> {
-  const { walletAddress } = UnblockClientInputSchema.parse({ walletAddress: input.walletAddress })
+  const { walletAddress } = input
   const now = deps.clock()
   await deps.sql.transaction(async (tx) => {
     if (!(await deleteClientBlock(tx, walletAddress))) throw new ConsoleError('conflict', 'this client is not blocked')

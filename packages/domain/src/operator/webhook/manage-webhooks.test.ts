@@ -5,7 +5,9 @@ import { databaseText } from '../../testing/deps'
 import { useTestDeps } from '../../testing/use-test-deps'
 import { recordEvent, type NewEvent } from '../../protocol/events/outbox.repo'
 import { WEBHOOK_SECRET_SHAPE } from './webhook-signing'
+import type { z } from 'zod'
 import {
+  CreateWebhookEndpointInputSchema,
   createWebhookEndpoint,
   deleteWebhookEndpoint,
   getWebhookEndpoint,
@@ -41,8 +43,13 @@ const dns =
       : Promise.reject(Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' }))
   }
 
-const create = (input: Partial<Parameters<typeof createWebhookEndpoint>[1]> = {}, resolve = dns()) =>
-  createWebhookEndpoint(t.deps, { url: PUBLIC_URL, eventTypes: ['grant.revoked'], actor: ADMIN, ...input }, resolve)
+/** As the router calls it: the input parsed by the procedure's schema first, then the use case. */
+const create = async (input: Partial<z.input<typeof CreateWebhookEndpointInputSchema>> = {}, resolve = dns()) =>
+  createWebhookEndpoint(
+    t.deps,
+    { ...CreateWebhookEndpointInputSchema.parse({ url: PUBLIC_URL, eventTypes: ['grant.revoked'], ...input }), actor: ADMIN },
+    resolve,
+  )
 
 const audit = () =>
   t.db.auditLog.findMany({ orderBy: [{ createdAt: 'asc' }, { action: 'asc' }], select: { actor: true, action: true, target: true, detail: true } })

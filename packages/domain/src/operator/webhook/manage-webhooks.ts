@@ -269,19 +269,16 @@ async function audit(tx: SqlRunner, actor: ConsoleActor, action: AuditAction, en
 /**
  * Creates an endpoint receiving `eventTypes`, enabled, with a new signing secret: the answer carries the secret
  * once; no read returns it again.
- * @throws ZodError for malformed input; ConsoleError bad_request for a URL the rules refuse, conflict past
+ * The input is parsed by the router's `.input()` (CreateWebhookEndpointInputSchema), not again here.
+ * @throws ConsoleError bad_request for a URL the rules refuse, conflict past
  *   MAX_WEBHOOK_ENDPOINTS endpoints
  */
 export async function createWebhookEndpoint(
   deps: Deps,
-  input: z.input<typeof CreateWebhookEndpointInputSchema> & { actor: ConsoleActor },
+  input: z.output<typeof CreateWebhookEndpointInputSchema> & { actor: ConsoleActor },
   resolve: HostResolver = resolveHost,
 ): Promise<{ endpoint: WebhookEndpointView; secret: string }> {
-  const { url, description, eventTypes } = CreateWebhookEndpointInputSchema.parse({
-    url: input.url,
-    description: input.description,
-    eventTypes: input.eventTypes,
-  })
+  const { url, description, eventTypes } = input
   // Resolved before the transaction: no network I/O while it holds the database.
   const href = await checkWebhookUrl(deps.config, url, resolve)
   const id = newId()
@@ -304,19 +301,15 @@ export async function createWebhookEndpoint(
 /**
  * Changes an endpoint's URL, description or event types (the fields given). Its pending deliveries go to the new
  * URL. A call that changes nothing writes nothing.
- * @throws ZodError for malformed input; ConsoleError not_found, bad_request for a URL the rules refuse
+ * The input is parsed by the router's `.input()` (UpdateWebhookEndpointInputSchema), not again here.
+ * @throws ConsoleError not_found, bad_request for a URL the rules refuse
  */
 export async function updateWebhookEndpoint(
   deps: Deps,
-  input: z.input<typeof UpdateWebhookEndpointInputSchema> & { actor: ConsoleActor },
+  input: z.output<typeof UpdateWebhookEndpointInputSchema> & { actor: ConsoleActor },
   resolve: HostResolver = resolveHost,
 ): Promise<WebhookEndpointView> {
-  const parsed = UpdateWebhookEndpointInputSchema.parse({
-    id: input.id,
-    url: input.url,
-    description: input.description,
-    eventTypes: input.eventTypes,
-  })
+  const parsed = input
   const href = parsed.url === undefined ? undefined : await checkWebhookUrl(deps.config, parsed.url, resolve)
   const now = deps.clock()
   const { view, changed } = await deps.sql.transaction(async (tx) => {
@@ -346,9 +339,9 @@ export async function updateWebhookEndpoint(
  */
 export async function setWebhookEndpointEnabled(
   deps: Deps,
-  input: z.input<typeof SetWebhookEndpointEnabledInputSchema> & { actor: ConsoleActor },
+  input: z.output<typeof SetWebhookEndpointEnabledInputSchema> & { actor: ConsoleActor },
 ): Promise<WebhookEndpointView> {
-  const { id, enabled } = SetWebhookEndpointEnabledInputSchema.parse({ id: input.id, enabled: input.enabled })
+  const { id, enabled } = input
   const now = deps.clock()
   const { view, changed } = await deps.sql.transaction(async (tx) => {
     const before = await requireEndpoint(tx, id, now)
@@ -392,7 +385,7 @@ export async function rotateWebhookSecret(
  * @throws ConsoleError not_found
  */
 export async function deleteWebhookEndpoint(deps: Deps, input: { id: string; actor: ConsoleActor }): Promise<{ id: string }> {
-  const { id } = WebhookEndpointIdInputSchema.parse({ id: input.id })
+  const { id } = input
   const now = deps.clock()
   await deps.sql.transaction(async (tx) => {
     const before = await requireEndpoint(tx, id, now)
@@ -410,7 +403,7 @@ export async function deleteWebhookEndpoint(deps: Deps, input: { id: string; act
  * @throws ConsoleError not_found, conflict for a disabled endpoint (its delivery would wait until it is enabled)
  */
 export async function sendTestEvent(deps: Deps, input: { id: string; actor: ConsoleActor }): Promise<{ eventId: string }> {
-  const { id } = WebhookEndpointIdInputSchema.parse({ id: input.id })
+  const { id } = input
   const now = deps.clock()
   const eventId = await deps.sql.transaction(async (tx) => {
     const endpoint = await requireEndpoint(tx, id, now)
@@ -437,7 +430,7 @@ export async function listWebhookEndpoints(deps: Deps): Promise<WebhookEndpointV
  * @throws ConsoleError not_found
  */
 export async function getWebhookEndpoint(deps: Deps, input: { id: string }): Promise<WebhookEndpointView> {
-  const { id } = WebhookEndpointIdInputSchema.parse({ id: input.id })
+  const { id } = input
   return requireEndpoint(deps.sql, id, deps.clock())
 }
 
@@ -470,7 +463,7 @@ export async function listWebhookDeliveries(deps: Deps, input: z.input<typeof Li
  * @throws ConsoleError not_found, conflict when it is not failed (pending or delivered)
  */
 export async function replayDelivery(deps: Deps, input: { deliveryId: string; actor: ConsoleActor }): Promise<WebhookDeliveryView> {
-  const { deliveryId } = ReplayWebhookDeliveryInputSchema.parse({ deliveryId: input.deliveryId })
+  const { deliveryId } = input
   const now = deps.clock()
   const row = await deps.sql.transaction(async (tx) => {
     const before = isId(deliveryId) ? await findDeliveryLogRow(tx, deliveryId) : null

@@ -1,6 +1,7 @@
 import { fetchRequestHandler } from '@trpc/server/adapters/fetch'
 import { appRouter, batchOptions, createContext, CSRF_HEADER } from '@gnap/api'
 import { readCapped, ADMIN_COOKIE, adminCookieJar, isGnapError, readCookie, UNAVAILABLE_RETRY_AFTER_SECONDS } from '@gnap/domain/kernel'
+import { CONSOLE_ERROR_STATUS, type ConsoleErrorCode } from '@gnap/domain/operator'
 import { depsOrUnavailable } from '../../../../server/deps'
 import { callerIp } from '../../../../server/caller-ip'
 import { MAX_BODY_BYTES, MAX_JSON_DEPTH } from '../../../../server/limits'
@@ -16,26 +17,30 @@ const ENDPOINT = '/api/trpc'
 // console's pages): `mutationProcedure` refuses them otherwise. Batches are refused when they name an `auth.*`
 // procedure and capped for the others (`batchOptions`): a batch of sign-ins would be many guesses in one request.
 
-const refuse = (status: number, message: string, headers: Record<string, string> = {}) =>
-  Response.json({ error: { message } }, { status, headers: { 'cache-control': 'no-store', ...headers } })
+/** A refusal before any procedure, with the status of its console code (docs/protocol.md §2.18's one table). */
+const refuse = (kind: ConsoleErrorCode, message: string, headers: Record<string, string> = {}) =>
+  Response.json({ error: { message } }, { status: CONSOLE_ERROR_STATUS[kind], headers: { 'cache-control': 'no-store', ...headers } })
 
 async function handler(req: Request): Promise<Response> {
   const deps = await depsOrUnavailable()
   // docs/protocol.md §9: the database is unreachable for now.
-  if (!deps) return refuse(503, 'the service is temporarily unavailable: try again later', { 'retry-after': String(UNAVAILABLE_RETRY_AFTER_SECONDS) })
+  if (!deps)
+    return refuse('service_unavailable', 'the service is temporarily unavailable: try again later', {
+      'retry-after': String(UNAVAILABLE_RETRY_AFTER_SECONDS),
+    })
   let request = req
   if (req.method === 'POST') {
     // Sign-in is the one procedure without a session, so cross-site requests are refused here before any
     // procedure (login CSRF): browsers say where a request comes from in Sec-Fetch-Site and Origin.
     const site = req.headers.get('sec-fetch-site')
-    if (site !== null && site !== 'same-origin' && site !== 'none') return refuse(403, 'cross-site requests are refused')
+    if (site !== null && site !== 'same-origin' && site !== 'none') return refuse('forbidden', 'cross-site requests are refused')
     const origin = req.headers.get('origin')
-    if (origin !== null && !isOwnOrigin(origin, req, deps.config.authServerUrl)) return refuse(403, 'cross-site requests are refused')
+    if (origin !== null && !isOwnOrigin(origin, req, deps.config.authServerUrl)) return refuse('forbidden', 'cross-site requests are refused')
     // The same caps as the GNAP endpoints: no request of the console comes close.
-    if (Number(req.headers.get('content-length') ?? '0') > MAX_BODY_BYTES) return refuse(413, 'request too large')
+    if (Number(req.headers.get('content-length') ?? '0') > MAX_BODY_BYTES) return refuse('payload_too_large', 'request too large')
     const bytes = await readCapped(req.body, MAX_BODY_BYTES)
-    if (bytes === null) return refuse(413, 'request too large')
-    if (jsonDepthExceeds(new TextDecoder().decode(bytes), MAX_JSON_DEPTH)) return refuse(400, 'request nested too deep')
+    if (bytes === null) return refuse('payload_too_large', 'request too large')
+    if (jsonDepthExceeds(new TextDecoder().decode(bytes), MAX_JSON_DEPTH)) return refuse('bad_request', 'request nested too deep')
     request = new Request(req.url, { method: 'POST', headers: req.headers, body: bytes.length > 0 ? Buffer.from(bytes) : null })
   }
   const res = await fetchRequestHandler({

@@ -1,4 +1,4 @@
-import { handleRestRequest } from '@gnap/api'
+import { handleRestRequest, restRefusal as refuse } from '@gnap/api'
 import { readCapped, UNAVAILABLE_RETRY_AFTER_SECONDS } from '@gnap/domain/kernel'
 import { depsOrUnavailable } from '../../../../server/deps'
 import { callerIp } from '../../../../server/caller-ip'
@@ -12,27 +12,24 @@ const BASE_PATH = '/api/v1'
 // The REST form of the operator procedures for back ends with an API key (docs/protocol.md §2.18), described by
 // `/api/v1/openapi.json`. Cookies are never read here. Errors are JSON: `{"error":{"code","message"}}`.
 
-const refuse = (status: number, code: string, message: string, headers: Record<string, string> = {}) =>
-  Response.json({ error: { code, message } }, { status, headers: { 'cache-control': 'no-store', ...headers } })
-
 async function handler(req: Request): Promise<Response> {
   const deps = await depsOrUnavailable()
   // docs/protocol.md §9: the database is unreachable for now.
   if (!deps)
-    return refuse(503, 'SERVICE_UNAVAILABLE', 'the service is temporarily unavailable: try again later', {
+    return refuse('service_unavailable', 'the service is temporarily unavailable: try again later', {
       'retry-after': String(UNAVAILABLE_RETRY_AFTER_SECONDS),
     })
   let body: string | null = null
   if (req.method === 'POST') {
-    if (Number(req.headers.get('content-length') ?? '0') > MAX_BODY_BYTES) return refuse(413, 'PAYLOAD_TOO_LARGE', 'request too large')
+    if (Number(req.headers.get('content-length') ?? '0') > MAX_BODY_BYTES) return refuse('payload_too_large', 'request too large')
     const bytes = await readCapped(req.body, MAX_BODY_BYTES)
-    if (bytes === null) return refuse(413, 'PAYLOAD_TOO_LARGE', 'request too large')
+    if (bytes === null) return refuse('payload_too_large', 'request too large')
     body = new TextDecoder().decode(bytes)
-    if (jsonDepthExceeds(body, MAX_JSON_DEPTH)) return refuse(400, 'BAD_REQUEST', 'request nested too deep')
+    if (jsonDepthExceeds(body, MAX_JSON_DEPTH)) return refuse('bad_request', 'request nested too deep')
   }
   return handleRestRequest(req, { deps, basePath: BASE_PATH, ip: callerIp(req, deps.config), body })
 }
 
-const notAllowed = () => refuse(405, 'METHOD_NOT_SUPPORTED', 'use GET or POST', { allow: 'GET, POST' })
+const notAllowed = () => refuse('method_not_supported', 'use GET or POST', { allow: 'GET, POST' })
 
 export { handler as GET, handler as POST, notAllowed as PUT, notAllowed as PATCH, notAllowed as DELETE }

@@ -1,6 +1,6 @@
 import { createContext } from '@gnap/api'
 import { ADMIN_COOKIE, isDatabaseUnavailable, isGnapError, readCookie, UNAVAILABLE_RETRY_AFTER_SECONDS } from '@gnap/domain/kernel'
-import { admitApiKeyCall, auditLogCsv, roleAllows } from '@gnap/domain/operator'
+import { admitApiKeyCall, CONSOLE_ERROR_STATUS, auditLogCsv, roleAllows, type ConsoleErrorCode } from '@gnap/domain/operator'
 import { getDeps } from '../../../../../server/deps'
 import { callerIp } from '../../../../../server/caller-ip'
 import { parseAuditQuery, toAuditFilters } from '../../../_lib/audit-query'
@@ -12,11 +12,15 @@ export const dynamic = 'force-dynamic'
 // is resolved by the API's own createContext, as for every procedure: the same sessions (and whatever else that
 // context accepts) with the same roles. Every role may export, as every role may read the log.
 
-const refuse = (status: number, code: string, description: string, headers: Record<string, string> = {}) =>
-  Response.json({ error: { code, description } }, { status, headers: { 'cache-control': 'no-store', ...headers } })
+/** A refusal with the status of its console code (docs/protocol.md §2.18's one table); bad input says `invalid_request`. */
+const refuse = (kind: ConsoleErrorCode, description: string, headers: Record<string, string> = {}) =>
+  Response.json(
+    { error: { code: kind === 'bad_request' ? 'invalid_request' : kind, description } },
+    { status: CONSOLE_ERROR_STATUS[kind], headers: { 'cache-control': 'no-store', ...headers } },
+  )
 
 const unavailable = () =>
-  refuse(503, 'service_unavailable', 'the service is temporarily unavailable: try again later', {
+  refuse('service_unavailable', 'the service is temporarily unavailable: try again later', {
     'retry-after': String(UNAVAILABLE_RETRY_AFTER_SECONDS),
   })
 
@@ -39,23 +43,23 @@ export async function GET(req: Request): Promise<Response> {
     })
     // The same refusals as every procedure's (docs/protocol.md §2.18, §2.17): one kind of credential, a live key,
     // a person who has enrolled when the server requires it, and a key's calls counted against its limit.
-    if (ctx.credentialProblem === 'both') return refuse(400, 'invalid_request', 'send either the session cookie or an API key, not both')
-    if (!ctx.actor) return refuse(401, 'unauthorized', 'sign in as an administrator')
-    if (ctx.mustEnrol) return refuse(403, 'forbidden', 'turn on two-step sign-in first: this server requires it')
-    if (!roleAllows(ctx.actor.role, 'viewer')) return refuse(403, 'forbidden', `this needs the viewer role; yours is ${ctx.actor.role}`)
+    if (ctx.credentialProblem === 'both') return refuse('bad_request', 'send either the session cookie or an API key, not both')
+    if (!ctx.actor) return refuse('unauthorized', 'sign in as an administrator')
+    if (ctx.mustEnrol) return refuse('forbidden', 'turn on two-step sign-in first: this server requires it')
+    if (!roleAllows(ctx.actor.role, 'viewer')) return refuse('forbidden', `this needs the viewer role; yours is ${ctx.actor.role}`)
 
     if (ctx.apiKey) {
       try {
         await admitApiKeyCall(deps, ctx.apiKey)
       } catch (e) {
         if (!isGnapError(e) || e.retryAfterSeconds === undefined) throw e
-        return refuse(429, 'too_many_requests', e.message, { 'retry-after': String(e.retryAfterSeconds) })
+        return refuse('too_many_requests', e.message, { 'retry-after': String(e.retryAfterSeconds) })
       }
     }
 
     const { query, invalid } = parseAuditQuery(new URL(req.url).searchParams)
     // Never more than was asked for: a filter that cannot be read is refused, not dropped.
-    if (invalid.length > 0) return refuse(400, 'invalid_request', `invalid filter: ${invalid.join(', ')}`)
+    if (invalid.length > 0) return refuse('bad_request', `invalid filter: ${invalid.join(', ')}`)
     const chunks = auditLogCsv(deps, toAuditFilters(query))
     // The first page is read before answering, so a failing database answers 503 rather than a cut file.
     const first = await chunks.next()
