@@ -1,6 +1,6 @@
 import { admitGrantRequestFromIp, parseGrantRequest, requestGrant } from '@gnap/domain'
-import { empty, gnapRoute, otherMethods } from '../server/gnap-route'
-import { callerIp } from '../server/caller-ip'
+import { empty, gnapRoute, otherMethods } from '../server/edge/gnap-route'
+import { callerIp } from '../server/edge/caller-ip'
 
 export const dynamic = 'force-dynamic'
 

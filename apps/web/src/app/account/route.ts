@@ -1,7 +1,7 @@
 import { accountSession, csrfTokenFor, listConnectedApps, ownerHistory } from '@gnap/domain'
-import { frontChannelRoute } from '../../server/front-channel'
-import { accountPage, accountSignInPage } from '../../server/account-pages'
-import { ownerCookie } from '../../server/account-route'
+import { frontChannelRoute } from '../../server/edge/front-channel'
+import { accountPage, accountSignInPage } from '../../server/pages/account-pages'
+import { ownerCookie } from '../../server/edge/account-route'
 
 export const dynamic = 'force-dynamic'
 

@@ -1,4 +1,4 @@
-import { json, otherMethods } from '../../server/gnap-route'
+import { json, otherMethods } from '../../server/edge/gnap-route'
 
 export const dynamic = 'force-dynamic'
 

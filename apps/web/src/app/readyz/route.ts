@@ -1,5 +1,5 @@
-import { json, otherMethods } from '../../server/gnap-route'
-import { readiness } from '../../server/readiness'
+import { json, otherMethods } from '../../server/edge/gnap-route'
+import { readiness } from '../../server/process/readiness'
 
 export const dynamic = 'force-dynamic'
 

@@ -1,8 +1,8 @@
 import { PASSWORD_LENGTH, accountFormIsGenuine, changeOwnerPassword, csrfTokenFor } from '@gnap/domain'
-import { callerIp } from '../../../server/caller-ip'
-import { readForm, seeOther } from '../../../server/front-channel'
-import { passwordPage } from '../../../server/account-pages'
-import { accountRoute, formRefused, ownerCookie, tooManySignIns } from '../../../server/account-route'
+import { callerIp } from '../../../server/edge/caller-ip'
+import { readForm, seeOther } from '../../../server/edge/front-channel'
+import { passwordPage } from '../../../server/pages/account-pages'
+import { accountRoute, formRefused, ownerCookie, tooManySignIns } from '../../../server/edge/account-route'
 
 export const dynamic = 'force-dynamic'
 

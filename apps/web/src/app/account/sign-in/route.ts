@@ -1,8 +1,8 @@
 import { GnapError, signInOwner } from '@gnap/domain'
-import { callerIp } from '../../../server/caller-ip'
-import { frontChannelRoute, readForm, seeOther } from '../../../server/front-channel'
-import { accountSignInPage } from '../../../server/account-pages'
-import { setOwnerCookie, tooManySignIns } from '../../../server/account-route'
+import { callerIp } from '../../../server/edge/caller-ip'
+import { frontChannelRoute, readForm, seeOther } from '../../../server/edge/front-channel'
+import { accountSignInPage } from '../../../server/pages/account-pages'
+import { setOwnerCookie, tooManySignIns } from '../../../server/edge/account-route'
 
 export const dynamic = 'force-dynamic'
 

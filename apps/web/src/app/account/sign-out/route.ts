@@ -1,6 +1,6 @@
 import { signOutOfAccount } from '@gnap/domain'
-import { frontChannelRoute, readForm, seeOther } from '../../../server/front-channel'
-import { formRefused, ownerCookie, setOwnerCookie } from '../../../server/account-route'
+import { frontChannelRoute, readForm, seeOther } from '../../../server/edge/front-channel'
+import { formRefused, ownerCookie, setOwnerCookie } from '../../../server/edge/account-route'
 
 export const dynamic = 'force-dynamic'
 

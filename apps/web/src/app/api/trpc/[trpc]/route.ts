@@ -1,10 +1,10 @@
 import { fetchRequestHandler } from '@trpc/server/adapters/fetch'
 import { appRouter, batchOptions, createContext, CSRF_HEADER } from '@gnap/api'
 import { readCapped, ADMIN_COOKIE, adminCookieJar, isGnapError, readCookie, UNAVAILABLE_RETRY_AFTER_SECONDS } from '@gnap/domain'
-import { depsOrUnavailable } from '../../../../server/deps'
-import { callerIp } from '../../../../server/caller-ip'
-import { MAX_BODY_BYTES, MAX_JSON_DEPTH } from '../../../../server/limits'
-import { jsonDepthExceeds } from '../../../../server/gnap-route'
+import { depsOrUnavailable } from '../../../../server/process/deps'
+import { callerIp } from '../../../../server/edge/caller-ip'
+import { MAX_BODY_BYTES, MAX_JSON_DEPTH } from '../../../../server/edge/limits'
+import { jsonDepthExceeds } from '../../../../server/edge/gnap-route'
 
 export const dynamic = 'force-dynamic'
 

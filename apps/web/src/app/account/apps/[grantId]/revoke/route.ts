@@ -1,8 +1,8 @@
 import { accountFormIsGenuine, csrfTokenFor, findConnectedApp, revokeFromAccount } from '@gnap/domain'
-import { readForm, seeOther } from '../../../../../server/front-channel'
-import { accountRoute, formRefused, ownerCookie } from '../../../../../server/account-route'
-import { revokeConfirmPage } from '../../../../../server/account-pages'
-import { messagePage } from '../../../../../server/pages'
+import { readForm, seeOther } from '../../../../../server/edge/front-channel'
+import { accountRoute, formRefused, ownerCookie } from '../../../../../server/edge/account-route'
+import { revokeConfirmPage } from '../../../../../server/pages/account-pages'
+import { messagePage } from '../../../../../server/pages/pages'
 
 export const dynamic = 'force-dynamic'
 

@@ -9,8 +9,8 @@ import {
   roleAllows,
   UNAVAILABLE_RETRY_AFTER_SECONDS,
 } from '@gnap/domain'
-import { getDeps } from '../../../../../server/deps'
-import { callerIp } from '../../../../../server/caller-ip'
+import { getDeps } from '../../../../../server/process/deps'
+import { callerIp } from '../../../../../server/edge/caller-ip'
 import { parseAuditQuery, toAuditFilters } from '../../../_lib/audit-query'
 
 export const dynamic = 'force-dynamic'

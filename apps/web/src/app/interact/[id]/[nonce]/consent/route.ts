@@ -1,6 +1,6 @@
 import { getConsentScreen, INTERACTION_COOKIE, OWNER_COOKIE, readCookie } from '@gnap/domain'
-import { frontChannelRoute, render } from '../../../../../server/front-channel'
-import { consentPage, notYoursPage, signInPage } from '../../../../../server/pages'
+import { frontChannelRoute, render } from '../../../../../server/edge/front-channel'
+import { consentPage, notYoursPage, signInPage } from '../../../../../server/pages/pages'
 
 export const dynamic = 'force-dynamic'
 

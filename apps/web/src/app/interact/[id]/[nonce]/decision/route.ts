@@ -1,5 +1,5 @@
 import { decideConsent, INTERACTION_COOKIE, OWNER_COOKIE, readCookie } from '@gnap/domain'
-import { frontChannelRoute, readForm } from '../../../../../server/front-channel'
+import { frontChannelRoute, readForm } from '../../../../../server/edge/front-channel'
 
 export const dynamic = 'force-dynamic'
 

@@ -1,5 +1,5 @@
 import { finishInteraction, INTERACTION_COOKIE, readCookie } from '@gnap/domain'
-import { frontChannelRoute } from '../../../../../server/front-channel'
+import { frontChannelRoute } from '../../../../../server/edge/front-channel'
 
 export const dynamic = 'force-dynamic'
 

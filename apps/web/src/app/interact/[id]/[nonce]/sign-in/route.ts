@@ -9,9 +9,9 @@ import {
   readCookie,
   setCookie,
 } from '@gnap/domain'
-import { callerIp } from '../../../../../server/caller-ip'
-import { signInPage } from '../../../../../server/pages'
-import { frontChannelRoute, readForm, render, seeOther } from '../../../../../server/front-channel'
+import { callerIp } from '../../../../../server/edge/caller-ip'
+import { signInPage } from '../../../../../server/pages/pages'
+import { frontChannelRoute, readForm, render, seeOther } from '../../../../../server/edge/front-channel'
 
 export const dynamic = 'force-dynamic'
 

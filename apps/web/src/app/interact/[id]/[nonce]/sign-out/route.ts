@@ -1,5 +1,5 @@
 import { signOutOwner, OWNER_COOKIE, readCookie, setCookie } from '@gnap/domain'
-import { frontChannelRoute, readForm, seeOther } from '../../../../../server/front-channel'
+import { frontChannelRoute, readForm, seeOther } from '../../../../../server/edge/front-channel'
 
 export const dynamic = 'force-dynamic'
 

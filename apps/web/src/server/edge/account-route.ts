@@ -1,6 +1,6 @@
 import { GnapError, OWNER_COOKIE, OWNER_SESSION_SECONDS, accountSession, readCookie, setCookie, type AccountSession, type Deps } from '@gnap/domain'
 import { frontChannelRoute, seeOther } from './front-channel'
-import { messagePage } from './pages'
+import { messagePage } from '../pages/pages'
 
 // What the /account routes share (docs/protocol.md §2.12): the owner session is the consent screen's (cookie
 // OWNER_COOKIE, path /, HttpOnly, SameSite=Lax, Secure on https), so one sign-in serves both.

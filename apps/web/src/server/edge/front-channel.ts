@@ -1,8 +1,8 @@
 import Negotiator from 'negotiator'
 import { INTERACTION_COOKIE, loggablePath, readCapped, setCookie, type Deps, type FrontChannelResult } from '@gnap/domain'
 import { errorResponse, json } from './gnap-route'
-import { getDeps } from './deps'
-import { messagePage } from './pages'
+import { getDeps } from '../process/deps'
+import { messagePage } from '../pages/pages'
 
 const interactionPath = (params: Record<string, string>) =>
   `/interact/${encodeURIComponent(params.id ?? '')}/${encodeURIComponent(params.nonce ?? '')}`

@@ -1,6 +1,6 @@
 import path from 'node:path'
 import { createLogger, isDatabaseUnavailable, noMetrics, openStore, undeliveredSummary, walletAddressResolverFor, type Deps } from '@gnap/domain'
-import { readConfig } from '../env'
+import { readConfig } from '../../env'
 import { createWebMetrics } from './metrics'
 
 const globalForDeps = globalThis as unknown as { gnapDeps?: Promise<Deps> }

@@ -2,14 +2,14 @@ import http from 'node:http'
 import { bodyTooLarge, introspectForResourceServer, loggablePath, methodNotAllowed, pathNotFound, type Deps } from '@gnap/domain'
 import { callerIpFromForwardedFor } from './caller-ip'
 import { errorAnswer, parseJsonBody, securedHeaders } from './gnap-route'
-import { closeWhenStopping } from './process-edge'
+import { closeWhenStopping } from '../process/process-edge'
 import { MAX_BODY_BYTES } from './limits'
-import { routeMeter } from './metrics'
+import { routeMeter } from '../process/metrics'
 
 // The resource servers' introspection listener (docs/protocol.md §2.6): token-introspection.yaml's POST / on a port
 // of its own (INTROSPECTION_PORT, bound to INTROSPECTION_HOST), served by a plain node:http handler in each process
 // that serves the app, beside Next's POST /introspect. Next's request path costs more than the introspection itself;
-// this one does only what the route wrapper does for /introspect (server/gnap-route.ts), with its pieces: the capped
+// this one does only what the route wrapper does for /introspect (server/edge/gnap-route.ts), with its pieces: the capped
 // body, its JSON, the use case, the GNAP errors, the security headers and the request log line. Under the launcher,
 // every worker listens on the same address: node:cluster opens it once in the primary, which hands the connections
 // to the workers in turn, as for the app's own port.

@@ -2,8 +2,8 @@ import cluster from 'node:cluster'
 import http from 'node:http'
 import { GnapError, pathNotFound, secretsInclude, type Deps } from '@gnap/domain'
 import { json } from './gnap-route'
-import { closeWhenStopping } from './process-edge'
-import type { WebMetrics } from './metrics'
+import { closeWhenStopping } from '../process/process-edge'
+import type { WebMetrics } from '../process/metrics'
 
 // GET /metrics in the Prometheus text format. On the public port behind METRICS_SECRET (Authorization: Bearer),
 // and on METRICS_PORT (loopback, no secret): under the launcher its primary listens there (packages/launcher

@@ -1,9 +1,9 @@
 import { checkPasswordLink, hitRateLimit, LINK_PROBLEM_TEXT, setPasswordWithLink, type Deps, type LinkProblem, type LinkSubject } from '@gnap/domain'
 import { callerIp } from './caller-ip'
 import { frontChannelRoute, readForm } from './front-channel'
-import { messagePage } from './pages'
+import { messagePage } from '../pages/pages'
 import { isSameOriginPost } from './same-origin'
-import { setPasswordPage } from './set-password-page'
+import { setPasswordPage } from '../pages/set-password-page'
 
 // A one-time link to set a password: an invitation or a reset, of an owner (docs/protocol.md §7) or an
 // administrator (§2.14). GET shows the form, POST sets the password.

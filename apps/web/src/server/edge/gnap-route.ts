@@ -12,8 +12,8 @@ import {
   type RequestAuth,
   type SignedRequest,
 } from '@gnap/domain'
-import { getDeps } from './deps'
-import { routeMeter, routeTemplate, type RouteMeter } from './metrics'
+import { getDeps } from '../process/deps'
+import { routeMeter, routeTemplate, type RouteMeter } from '../process/metrics'
 import { MAX_BODY_BYTES, MAX_JSON_DEPTH } from './limits'
 import { noDocumentHeaders } from './security-headers'
 
