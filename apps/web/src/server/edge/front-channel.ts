@@ -1,5 +1,5 @@
 import Negotiator from 'negotiator'
-import { INTERACTION_COOKIE, loggablePath, readCapped, setCookie, type Deps, type FrontChannelResult } from '@gnap/domain'
+import { INTERACTION_COOKIE, loggablePath, setCookie, type Deps, type FrontChannelResult } from '@gnap/domain'
 import { errorResponse, json } from './gnap-route'
 import { getDeps } from '../process/deps'
 import { messagePage } from '../pages/pages'
@@ -81,14 +81,6 @@ export function prefersHtml(req: Request, fallback: Fallback): boolean {
 
 const JSON_FIRST = ['application/json', 'text/html']
 const PAGE_FIRST = ['text/html', 'application/json']
-
-/** Reads a small urlencoded form (the consent screen's), capped in size. */
-export async function readForm(req: Request): Promise<URLSearchParams> {
-  const type = req.headers.get('content-type') ?? ''
-  if (!type.startsWith('application/x-www-form-urlencoded')) return new URLSearchParams()
-  const bytes = await readCapped(req.body, 8 * 1024)
-  return new URLSearchParams(bytes ? new TextDecoder().decode(bytes) : '')
-}
 
 /** A 303 after a form post, so a reload does not post again. */
 export function seeOther(location: string, setCookie?: string): Response {

@@ -1,6 +1,7 @@
 import { checkPasswordLink, hitRateLimit, LINK_PROBLEM_TEXT, setPasswordWithLink, type Deps, type LinkProblem, type LinkSubject } from '@gnap/domain'
 import { callerIp } from './caller-ip'
-import { frontChannelRoute, readForm } from './front-channel'
+import { frontChannelRoute } from './front-channel'
+import { readForm } from './body'
 import { messagePage } from '../pages/pages'
 import { isSameOriginPost } from './same-origin'
 import { setPasswordPage } from '../pages/set-password-page'

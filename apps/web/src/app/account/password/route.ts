@@ -1,6 +1,7 @@
 import { PASSWORD_LENGTH, accountFormIsGenuine, changeOwnerPassword, csrfTokenFor } from '@gnap/domain'
 import { callerIp } from '../../../server/edge/caller-ip'
-import { readForm, seeOther } from '../../../server/edge/front-channel'
+import { seeOther } from '../../../server/edge/front-channel'
+import { readForm } from '../../../server/edge/body'
 import { passwordPage } from '../../../server/pages/account-pages'
 import { accountRoute, formRefused, ownerCookie, tooManySignIns } from '../../../server/edge/account-route'
 

@@ -1,6 +1,7 @@
 import { GnapError, signInOwner } from '@gnap/domain'
 import { callerIp } from '../../../server/edge/caller-ip'
-import { frontChannelRoute, readForm, seeOther } from '../../../server/edge/front-channel'
+import { frontChannelRoute, seeOther } from '../../../server/edge/front-channel'
+import { readForm } from '../../../server/edge/body'
 import { accountSignInPage } from '../../../server/pages/account-pages'
 import { setOwnerCookie, tooManySignIns } from '../../../server/edge/account-route'
 

@@ -1,5 +1,6 @@
 import { signOutOfAccount } from '@gnap/domain'
-import { frontChannelRoute, readForm, seeOther } from '../../../server/edge/front-channel'
+import { frontChannelRoute, seeOther } from '../../../server/edge/front-channel'
+import { readForm } from '../../../server/edge/body'
 import { formRefused, ownerCookie, setOwnerCookie } from '../../../server/edge/account-route'
 
 export const dynamic = 'force-dynamic'

@@ -1,10 +1,9 @@
 import { fetchRequestHandler } from '@trpc/server/adapters/fetch'
 import { appRouter, batchOptions, createContext, CSRF_HEADER } from '@gnap/api'
-import { readCapped, ADMIN_COOKIE, adminCookieJar, isGnapError, readCookie, UNAVAILABLE_RETRY_AFTER_SECONDS } from '@gnap/domain'
+import { ADMIN_COOKIE, adminCookieJar, isGnapError, readCookie, UNAVAILABLE_RETRY_AFTER_SECONDS } from '@gnap/domain'
 import { depsOrUnavailable } from '../../../../server/process/deps'
 import { callerIp } from '../../../../server/edge/caller-ip'
-import { MAX_BODY_BYTES, MAX_JSON_DEPTH } from '../../../../server/edge/limits'
-import { jsonDepthExceeds } from '../../../../server/edge/gnap-route'
+import { JSON_LIMITS, readBody } from '../../../../server/edge/body'
 
 export const dynamic = 'force-dynamic'
 
@@ -32,10 +31,10 @@ async function handler(req: Request): Promise<Response> {
     const origin = req.headers.get('origin')
     if (origin !== null && !isOwnOrigin(origin, req, deps.config.authServerUrl)) return refuse(403, 'cross-site requests are refused')
     // The same caps as the GNAP endpoints: no request of the console comes close.
-    if (Number(req.headers.get('content-length') ?? '0') > MAX_BODY_BYTES) return refuse(413, 'request too large')
-    const bytes = await readCapped(req.body, MAX_BODY_BYTES)
-    if (bytes === null) return refuse(413, 'request too large')
-    if (jsonDepthExceeds(new TextDecoder().decode(bytes), MAX_JSON_DEPTH)) return refuse(400, 'request nested too deep')
+    const read = await readBody(req, JSON_LIMITS)
+    if (read.kind === 'too-large') return refuse(413, 'request too large')
+    if (read.kind === 'too-deep') return refuse(400, 'request nested too deep')
+    const { bytes } = read
     request = new Request(req.url, { method: 'POST', headers: req.headers, body: bytes.length > 0 ? Buffer.from(bytes) : null })
   }
   const res = await fetchRequestHandler({

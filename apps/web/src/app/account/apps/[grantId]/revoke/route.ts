@@ -1,5 +1,6 @@
 import { accountFormIsGenuine, csrfTokenFor, findConnectedApp, revokeFromAccount } from '@gnap/domain'
-import { readForm, seeOther } from '../../../../../server/edge/front-channel'
+import { seeOther } from '../../../../../server/edge/front-channel'
+import { readForm } from '../../../../../server/edge/body'
 import { accountRoute, formRefused, ownerCookie } from '../../../../../server/edge/account-route'
 import { revokeConfirmPage } from '../../../../../server/pages/account-pages'
 import { messagePage } from '../../../../../server/pages/pages'

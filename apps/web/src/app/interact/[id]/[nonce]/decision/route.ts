@@ -1,5 +1,6 @@
 import { decideConsent, INTERACTION_COOKIE, OWNER_COOKIE, readCookie } from '@gnap/domain'
-import { frontChannelRoute, readForm } from '../../../../../server/edge/front-channel'
+import { frontChannelRoute } from '../../../../../server/edge/front-channel'
+import { readForm } from '../../../../../server/edge/body'
 
 export const dynamic = 'force-dynamic'
 

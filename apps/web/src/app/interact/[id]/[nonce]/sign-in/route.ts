@@ -11,7 +11,8 @@ import {
 } from '@gnap/domain'
 import { callerIp } from '../../../../../server/edge/caller-ip'
 import { signInPage } from '../../../../../server/pages/pages'
-import { frontChannelRoute, readForm, render, seeOther } from '../../../../../server/edge/front-channel'
+import { frontChannelRoute, render, seeOther } from '../../../../../server/edge/front-channel'
+import { readForm } from '../../../../../server/edge/body'
 
 export const dynamic = 'force-dynamic'
 

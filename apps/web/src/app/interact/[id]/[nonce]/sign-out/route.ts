@@ -1,5 +1,6 @@
 import { signOutOwner, OWNER_COOKIE, readCookie, setCookie } from '@gnap/domain'
-import { frontChannelRoute, readForm, seeOther } from '../../../../../server/edge/front-channel'
+import { frontChannelRoute, seeOther } from '../../../../../server/edge/front-channel'
+import { readForm } from '../../../../../server/edge/body'
 
 export const dynamic = 'force-dynamic'
 
