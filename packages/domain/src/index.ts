@@ -32,7 +32,7 @@ export type { FrontChannelResult } from './interaction/front-channel'
 export { getConsentScreen } from './consent/get-consent-screen'
 export { decideConsent } from './consent/decide-consent'
 export type { ConsentClient } from './consent/consent-checks'
-export { accountDisabledPage } from './consent/consent-checks'
+export { accountDisabledPage, INTERACTION_STEPS, OWNER_PAGES, type InteractionStep } from './interaction/interaction-steps'
 export { createOwner } from './owner/create-owner'
 export {
   adminCreateOwner,
@@ -98,6 +98,7 @@ export {
 } from './admin/manage-admins'
 export { ADMIN_ROLES, roleAllows, actorOfAdmin, type AdminRole, type ConsoleActor } from './admin/roles'
 export { SIGN_IN_LIMITS } from './rate-limit/sign-in-limit'
+export { admitSetPasswordPost, SET_PASSWORD_LIMITS } from './rate-limit/set-password-limit'
 export { limitSecretFailures, SECRET_FAILURE_LIMITS } from './rate-limit/secret-failure-limit'
 export { signInAdmin, completeAdminSignIn, SIGN_IN_CHALLENGE_SECONDS, type AdminSignIn, type AdminSignInChallenge } from './admin/sign-in-admin'
 export {

@@ -1,4 +1,4 @@
-import { checkPasswordLink, hitRateLimit, LINK_PROBLEM_TEXT, setPasswordWithLink, type Deps, type LinkProblem, type LinkSubject } from '@gnap/domain'
+import { admitSetPasswordPost, checkPasswordLink, LINK_PROBLEM_TEXT, setPasswordWithLink, type LinkProblem, type LinkSubject } from '@gnap/domain'
 import { callerIp } from './caller-ip'
 import { frontChannelRoute } from './front-channel'
 import { readForm } from './body'
@@ -8,9 +8,6 @@ import { setPasswordPage } from '../pages/set-password-page'
 
 // A one-time link to set a password: an invitation or a reset, of an owner (docs/protocol.md §7) or an
 // administrator (§2.14). GET shows the form, POST sets the password.
-
-/** Posts per caller IP (or, without TRUST_PROXY, all together) in ten minutes: secrets are 256-bit, this only keeps guessing slow. */
-const SET_PASSWORD_POSTS = { perIp: 20, shared: 600, windowSeconds: 600 } as const
 
 const STATUS: Record<LinkProblem, number> = { unknown: 404, used: 410, expired: 410, disabled: 403 }
 
@@ -28,7 +25,7 @@ export function setPasswordRoute(subject: LinkSubject, next: { path: string; tex
     if (!isSameOriginPost(req, deps.config.authServerUrl)) {
       return messagePage(403, 'Form refused', 'This form was sent from another site. Open your link again and set your password there.')
     }
-    const limited = await overLimit(deps, req)
+    const limited = await admitSetPasswordPost(deps, callerIp(req, deps.config))
     if (limited !== null) {
       return messagePage(429, 'Too many attempts', 'Too many attempts from your network. Wait ten minutes, then open your link again.', undefined, {
         'retry-after': String(limited),
@@ -55,19 +52,4 @@ export function setPasswordRoute(subject: LinkSubject, next: { path: string; tex
   })
 
   return { GET, POST }
-}
-
-/** Seconds until another post is allowed, or null when this one is within the limit. */
-async function overLimit(deps: Deps, req: Request): Promise<number | null> {
-  const ip = callerIp(req, deps.config)
-  const hit = await hitRateLimit(
-    deps.sql,
-    ip === null ? 'set-password:all' : `set-password:ip:${ip}`,
-    ip === null ? SET_PASSWORD_POSTS.shared : SET_PASSWORD_POSTS.perIp,
-    SET_PASSWORD_POSTS.windowSeconds,
-    deps.clock(),
-  )
-  if (hit.allowed) return null
-  deps.metrics.rateLimited('set_password')
-  return hit.retryAfterSeconds
 }
