@@ -2,6 +2,7 @@ import { accountSession, csrfTokenFor, listConnectedApps, ownerHistory } from '@
 import { frontChannelRoute } from '../../server/edge/front-channel'
 import { accountPage, accountSignInPage } from '../../server/pages/account-pages'
 import { ownerCookie } from '../../server/edge/account-route'
+import { formState } from '../../server/pages/pages'
 
 export const dynamic = 'force-dynamic'
 
@@ -10,7 +11,7 @@ export const GET = frontChannelRoute(async (deps, req) => {
   const cookie = ownerCookie(req)
   const session = await accountSession(deps, cookie)
   const query = new URL(req.url).searchParams
-  if (!session || !cookie) return accountSignInPage(query.has('failed') ? 'The email or password is not right. Try again.' : null)
+  if (!session || !cookie) return accountSignInPage(formState.shown(query.has('failed') ? 'The email or password is not right. Try again.' : null))
   const [apps, history] = await Promise.all([listConnectedApps(deps, session.owner.id), ownerHistory(deps, session.owner.id)])
   return accountPage({ owner: session.owner, apps, history, csrf: csrfTokenFor(cookie), notice: query.get('done') })
 })

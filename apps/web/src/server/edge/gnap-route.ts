@@ -118,6 +118,18 @@ export function empty(status: number, headers: Record<string, string> = {}): Res
   return new Response(null, { status, headers: securedHeaders(headers) })
 }
 
+/** The answers of route files outside the GNAP error bodies, by name: the status lives here, not in the route. */
+export const answers = {
+  /** 200 with a JSON body (the probes, docs/protocol.md §2.19). */
+  ok: (body: unknown) => json(200, body),
+  /** 202 without a body: recorded, nothing to return (id-provider.yaml post-grant-choice). */
+  accepted: () => empty(202),
+  /** 307 to a relative Location (RFC 9110 §10.2.2), which stays right behind a proxy that rewrites the host. */
+  temporaryRedirect: (location: string) => empty(307, { location }),
+  /** 503 with a JSON body: this process may not take traffic now (/readyz). */
+  unavailable: (body: unknown) => json(503, body),
+}
+
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const
 
 /**

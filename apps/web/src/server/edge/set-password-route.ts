@@ -1,36 +1,27 @@
-import { admitSetPasswordPost, checkPasswordLink, LINK_PROBLEM_TEXT, setPasswordWithLink, type LinkProblem, type LinkSubject } from '@gnap/domain'
+import { admitSetPasswordPost, checkPasswordLink, setPasswordWithLink, type LinkSubject } from '@gnap/domain'
 import { callerIp } from './caller-ip'
 import { frontChannelRoute } from './front-channel'
 import { readForm } from './body'
-import { messagePage } from '../pages/pages'
+import { pages } from '../pages/message-pages'
+import { formState } from '../pages/pages'
 import { isSameOriginPost } from './same-origin'
 import { setPasswordPage } from '../pages/set-password-page'
 
 // A one-time link to set a password: an invitation or a reset, of an owner (docs/protocol.md §7) or an
 // administrator (§2.14). GET shows the form, POST sets the password.
 
-const STATUS: Record<LinkProblem, number> = { unknown: 404, used: 410, expired: 410, disabled: 403 }
-
-const linkProblemPage = (problem: LinkProblem) => messagePage(STATUS[problem], LINK_PROBLEM_TEXT[problem].title, LINK_PROBLEM_TEXT[problem].message)
-
 /** The GET and POST handlers of one kind of account's set-password page; `next` is where the done page points. */
 export function setPasswordRoute(subject: LinkSubject, next: { path: string; text: string }) {
   const GET = frontChannelRoute(async (deps, _req, params) => {
     const state = await checkPasswordLink(deps, subject, params.secret ?? '')
-    if (state.kind === 'problem') return linkProblemPage(state.problem)
-    return setPasswordPage({ accountName: state.accountName, invitation: state.linkKind === 'invitation', error: null })
+    if (state.kind === 'problem') return pages.linkProblem(state.problem)
+    return setPasswordPage({ accountName: state.accountName, invitation: state.linkKind === 'invitation' }, formState.shown())
   })
 
   const POST = frontChannelRoute(async (deps, req, params) => {
-    if (!isSameOriginPost(req, deps.config.authServerUrl)) {
-      return messagePage(403, 'Form refused', 'This form was sent from another site. Open your link again and set your password there.')
-    }
+    if (!isSameOriginPost(req, deps.config.authServerUrl)) return pages.crossSiteForm()
     const limited = await admitSetPasswordPost(deps, callerIp(req, deps.config))
-    if (limited !== null) {
-      return messagePage(429, 'Too many attempts', 'Too many attempts from your network. Wait ten minutes, then open your link again.', undefined, {
-        'retry-after': String(limited),
-      })
-    }
+    if (limited !== null) return pages.tooManyRequests(limited)
     const form = await readForm(req)
     const result = await setPasswordWithLink(deps, {
       subject,
@@ -40,14 +31,11 @@ export function setPasswordRoute(subject: LinkSubject, next: { path: string; tex
     })
     switch (result.kind) {
       case 'problem':
-        return linkProblemPage(result.problem)
+        return pages.linkProblem(result.problem)
       case 'refused':
-        return setPasswordPage({ accountName: result.accountName, invitation: result.linkKind === 'invitation', error: result.reason, status: 400 })
+        return setPasswordPage({ accountName: result.accountName, invitation: result.linkKind === 'invitation' }, formState.invalid(result.reason))
       case 'done':
-        return messagePage(200, 'Password set', 'Password set — you can now sign in with your email address and this password.', {
-          href: `${deps.config.authServerUrl}${next.path}`,
-          text: next.text,
-        })
+        return pages.passwordSet({ href: `${deps.config.authServerUrl}${next.path}`, text: next.text })
     }
   })
 

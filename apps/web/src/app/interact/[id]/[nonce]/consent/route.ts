@@ -1,6 +1,6 @@
 import { getConsentScreen, INTERACTION_COOKIE, OWNER_COOKIE, readCookie } from '@gnap/domain'
 import { frontChannelRoute, render } from '../../../../../server/edge/front-channel'
-import { consentPage, notYoursPage, signInPage } from '../../../../../server/pages/pages'
+import { consentPage, formState, notYoursPage, signInPage } from '../../../../../server/pages/pages'
 
 export const dynamic = 'force-dynamic'
 
@@ -14,7 +14,10 @@ export const GET = frontChannelRoute(async (deps, req, params) => {
   })
   switch (screen.kind) {
     case 'sign-in':
-      return signInPage(screen.client, new URL(req.url).searchParams.has('failed') ? 'The email or password is not right. Try again.' : null)
+      return signInPage(
+        screen.client,
+        formState.shown(new URL(req.url).searchParams.has('failed') ? 'The email or password is not right. Try again.' : null),
+      )
     case 'consent':
       return consentPage(screen)
     case 'not-yours':
