@@ -1,5 +1,5 @@
 import type { NextConfig } from 'next'
-import { MAX_BODY_BYTES } from './src/server/limits'
+import { MAX_BODY_BYTES } from './src/server/edge/limits'
 
 const config: NextConfig = {
   // Native and adapter packages stay outside the bundle; the workspace packages are compiled from source.

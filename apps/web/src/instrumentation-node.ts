@@ -1,11 +1,11 @@
 import cluster from 'node:cluster'
 import { createGuardedFetch } from '@gnap/domain/kernel'
 import { startRetentionJob, startWebhookWorker } from '@gnap/domain/operator'
-import { getDeps } from './server/deps'
-import { refuseForbiddenMethods } from './server/forbidden-methods'
-import { startIntrospectionListener } from './server/introspection-listener'
-import { startMetricsListener } from './server/metrics-endpoint'
-import { installProcessEdge, stopGracefullyOnSignals, stopWhenStopping } from './server/process-edge'
+import { getDeps } from './server/process/deps'
+import { refuseForbiddenMethods } from './server/edge/forbidden-methods'
+import { startIntrospectionListener } from './server/edge/introspection-listener'
+import { startMetricsListener } from './server/edge/metrics-endpoint'
+import { installProcessEdge, stopGracefullyOnSignals, stopWhenStopping } from './server/process/process-edge'
 
 /**
  * Validates the settings and opens the database, so a bad setting stops the server with a message naming it

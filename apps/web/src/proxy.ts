@@ -1,11 +1,11 @@
 import { NextResponse, type NextRequest } from 'next/server'
-import { newCspNonce, secureHeaders } from './server/security-headers'
-import { PUBLIC_FILES } from './server/public-files'
+import { newCspNonce, secureHeaders } from './server/edge/security-headers'
+import { PUBLIC_FILES } from './server/pages/public-files'
 
 /**
- * Sets the web security headers (server/security-headers.ts, which states who applies them) on every response but
+ * Sets the web security headers (server/edge/security-headers.ts, which states who applies them) on every response but
  * the GNAP JSON endpoints': pages, front-channel routes, the console's API, Next's 404 and assets. The GNAP endpoints
- * are left out by `config.matcher` and set the same headers through their wrapper (server/gnap-route.ts).
+ * are left out by `config.matcher` and set the same headers through their wrapper (server/edge/gnap-route.ts).
  * A fresh CSP nonce per request goes on the request too: Next reads it from the request's
  * Content-Security-Policy header and puts it on the inline scripts it renders, and `x-nonce` lets a server
  * component hand it to a <Script>. Pages that render scripts must render per request (the root layout is dynamic).

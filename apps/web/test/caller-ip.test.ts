@@ -1,7 +1,7 @@
 // Which X-Forwarded-For entry is the caller (docs/protocol.md §7): proxies append, so only the right-hand entries are
 // theirs; a caller can write anything to the left. No server is needed: this is the one function that decides it.
 import { describe, expect, it } from 'vitest'
-import { callerIp } from '../src/server/caller-ip'
+import { callerIp } from '../src/server/edge/caller-ip'
 
 const request = (xff?: string) => new Request('http://127.0.0.1/', xff === undefined ? {} : { headers: { 'x-forwarded-for': xff } })
 const behind = (hops: number) => ({ trustProxy: true, trustedProxyHops: hops })

@@ -4,7 +4,7 @@ import http from 'node:http'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startServer, type RunningServer } from '@gnap/test-support'
-import { PUBLIC_FILES } from '../src/server/public-files'
+import { PUBLIC_FILES } from '../src/server/pages/public-files'
 
 let server: RunningServer
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { routeTemplate } from '../src/server/metrics'
+import { routeTemplate } from '../src/server/process/metrics'
 
 describe('routeTemplate', () => {
   it('names each parameter segment, never its value', () => {

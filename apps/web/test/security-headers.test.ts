@@ -1,5 +1,5 @@
 // Web security headers over HTTP against `next start`: every kind of response carries them, from the
-// one place that sets them (src/server/security-headers.ts), and pages rendered by Next carry the per-request script
+// one place that sets them (src/server/edge/security-headers.ts), and pages rendered by Next carry the per-request script
 // nonce; answers that are no document (GNAP JSON, 204s, redirects) carry the same policy without one.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startServer, type RunningServer } from '@gnap/test-support'

@@ -1,6 +1,6 @@
 import { admitGrantRequestFromIp, parseGrantRequest, requestGrant } from '@gnap/domain/protocol'
-import { empty, gnapRoute, otherMethods } from '../server/gnap-route'
-import { callerIp } from '../server/caller-ip'
+import { answers, gnapRoute, otherMethods } from '../server/edge/gnap-route'
+import { callerIp } from '../server/edge/caller-ip'
 
 export const dynamic = 'force-dynamic'
 
@@ -12,9 +12,8 @@ export const POST = gnapRoute(
 )
 
 // The grant endpoint is POST only; a person opening the server's root in a browser lands on the admin console.
-// A relative Location (RFC 9110 §10.2.2) stays right behind a proxy that rewrites the host.
 export function GET(): Response {
-  return empty(307, { location: '/admin' })
+  return answers.temporaryRedirect('/admin')
 }
 
 export const { PUT, PATCH, DELETE, OPTIONS } = otherMethods('POST')

@@ -548,7 +548,7 @@ export function closeAgent(): void {
 
 // ---- rules ------------------------------------------------------------------------------------------------------
 
-/** The server's body cap (src/server/limits.ts). */
+/** The server's body cap (src/server/edge/limits.ts). */
 const MAX_BODY_BYTES = 64 * 1024
 
 const bodyLength = (r: HostileRequest) => (r.body === undefined ? 0 : typeof r.body === 'string' ? Buffer.byteLength(r.body) : r.body.length)

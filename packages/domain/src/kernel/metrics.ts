@@ -1,5 +1,5 @@
 // The metrics port: what the use cases report for an operator's dashboards. The domain only
-// names events; the web app counts them (apps/web/src/server/metrics.ts, prom-client). Every method is cheap and
+// names events; the web app counts them (apps/web/src/server/process/metrics.ts, prom-client). Every method is cheap and
 // synchronous: it is called on the request path.
 
 /** What became of a grant: issued a token, waits for interaction, approved or rejected by its owner, revoked, expired unanswered. */

@@ -124,3 +124,4 @@ export {
   WebhookEndpointIdInputSchema,
 } from './webhook/manage-webhooks'
 export { newWebhookSecret } from './webhook/webhook-signing'
+export { SET_PASSWORD_LIMITS, admitSetPasswordPost } from './sign-in/set-password-limit'

@@ -1,11 +1,11 @@
 import { introspectForResourceServer } from '@gnap/domain/protocol'
-import { callerIp } from '../../server/caller-ip'
-import { gnapRoute, otherMethods } from '../../server/gnap-route'
+import { callerIp } from '../../server/edge/caller-ip'
+import { gnapRoute, otherMethods } from '../../server/edge/gnap-route'
 
 export const dynamic = 'force-dynamic'
 
 // token-introspection.yaml post-introspect, for resource servers holding the introspection secret. The same use case
-// serves the introspection listener (server/introspection-listener.ts): the secret, its failure limit (docs/protocol.md
+// serves the introspection listener (server/edge/introspection-listener.ts): the secret, its failure limit (docs/protocol.md
 // §2.6), the body's shape and the lookup are all in it, so both answer alike.
 export const POST = gnapRoute({ parse: (json) => json }, ({ deps, req, input }) =>
   introspectForResourceServer(deps, { authorization: req.headers.get('authorization'), ip: callerIp(req, deps.config) }, input),

@@ -1,5 +1,5 @@
-import { json, otherMethods } from '../../server/gnap-route'
-import { readiness } from '../../server/readiness'
+import { answers, otherMethods } from '../../server/edge/gnap-route'
+import { readiness } from '../../server/process/readiness'
 
 export const dynamic = 'force-dynamic'
 
@@ -7,7 +7,7 @@ export const dynamic = 'force-dynamic'
 // secret. The console's proxy leaves it out (proxy.ts) and the launcher's fair turns never queue it.
 export async function GET(): Promise<Response> {
   const result = await readiness()
-  return result.ready ? json(200, { status: 'ready' }) : json(503, { status: 'not ready', reason: result.reason })
+  return result.ready ? answers.ok({ status: 'ready' }) : answers.unavailable({ status: 'not ready', reason: result.reason })
 }
 
 export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethods('GET')

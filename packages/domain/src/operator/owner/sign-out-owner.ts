@@ -1,5 +1,6 @@
 import type { Deps } from '../../protocol/deps'
-import { page, type FrontChannelResult } from '../../protocol/interaction/front-channel'
+import type { FrontChannelResult } from '../../protocol/interaction/front-channel'
+import { OWNER_PAGES, stepPage } from '../../protocol/interaction/interaction-steps'
 import { hashSecret } from '../../kernel/secrets'
 import { csrfMatches, csrfTokenFor } from '../../kernel/session/csrf'
 import { endSession } from '../../kernel/session/end-session'
@@ -12,7 +13,7 @@ import { endSession } from '../../kernel/session/end-session'
 export async function signOutOwner(deps: Deps, input: { sessionValue: string | null; csrf: string | null }): Promise<FrontChannelResult | null> {
   const value = input.sessionValue
   if (!value || value.length > 128 || !csrfMatches({ csrfHash: hashSecret(csrfTokenFor(value)) }, input.csrf)) {
-    return page(403, 'invalid_request', 'Request refused', 'This form could not be verified. Go back to the request and try again.')
+    return stepPage(OWNER_PAGES.formRefused)
   }
   await endSession(deps.sql, value)
   return null

@@ -4,7 +4,8 @@ import { describeAccessItem } from '../access/describe-access'
 import { csrfTokenFor } from '../../kernel/session/csrf'
 import { ownsGrant } from '../owner/owns-access'
 import type { FrontChannelResult } from '../interaction/front-channel'
-import { accountDisabledPage, checkInteraction, ownerOf, type ConsentClient, type ConsentInput } from './consent-checks'
+import { accountDisabledPage } from '../interaction/interaction-steps'
+import { checkInteraction, ownerOf, type ConsentClient, type ConsentInput } from './consent-checks'
 
 type ConsentScreen =
   | FrontChannelResult
@@ -22,7 +23,7 @@ type ConsentScreen =
 
 /** GET /interact/{id}/{nonce}/consent — what the built-in consent screen shows. Writes nothing. */
 export async function getConsentScreen(deps: Deps, input: ConsentInput): Promise<ConsentScreen> {
-  const checked = await checkInteraction(deps, input)
+  const checked = await checkInteraction(deps, 'consent', input)
   if ('result' in checked) return checked.result
   const { interaction, client, subIds } = checked
   const signedIn = await ownerOf(deps, input.ownerSession)

@@ -1,20 +1,23 @@
 import { csrfTokenFor } from '@gnap/domain/kernel'
 import { PASSWORD_LENGTH, accountFormIsGenuine, changeOwnerPassword } from '@gnap/domain/operator'
-import { callerIp } from '../../../server/caller-ip'
-import { readForm, seeOther } from '../../../server/front-channel'
-import { passwordPage } from '../../../server/account-pages'
-import { accountRoute, formRefused, ownerCookie, tooManySignIns } from '../../../server/account-route'
+import { callerIp } from '../../../server/edge/caller-ip'
+import { seeOther } from '../../../server/edge/front-channel'
+import { readForm } from '../../../server/edge/body'
+import { passwordPage } from '../../../server/pages/account-pages'
+import { accountRoute, ownerCookie } from '../../../server/edge/account-route'
+import { formState, tooManySignIns } from '../../../server/pages/pages'
+import { pages } from '../../../server/pages/message-pages'
 
 export const dynamic = 'force-dynamic'
 
 export const GET = accountRoute(async (_deps, req) =>
-  passwordPage({ csrf: csrfTokenFor(ownerCookie(req) ?? ''), error: null, minLength: PASSWORD_LENGTH.min }),
+  passwordPage({ csrf: csrfTokenFor(ownerCookie(req) ?? ''), minLength: PASSWORD_LENGTH.min }, formState.shown()),
 )
 
 // Current password (checked as a sign-in is), new password twice; the owner's other sessions end.
 export const POST = accountRoute(async (deps, req, session) => {
   const form = await readForm(req)
-  if (!accountFormIsGenuine(session, form.get('csrf'))) return formRefused()
+  if (!accountFormIsGenuine(session, form.get('csrf'))) return pages.formRefused()
   const csrf = csrfTokenFor(ownerCookie(req) ?? '')
   try {
     const result = await changeOwnerPassword(deps, {
@@ -25,11 +28,11 @@ export const POST = accountRoute(async (deps, req, session) => {
       confirmPassword: form.get('confirm') ?? '',
       ip: callerIp(req, deps.config),
     })
-    if (!result.ok) return passwordPage({ csrf, error: result.problem, minLength: PASSWORD_LENGTH.min }, 400)
+    if (!result.ok) return passwordPage({ csrf, minLength: PASSWORD_LENGTH.min }, formState.invalid(result.problem))
   } catch (e) {
     const limited = tooManySignIns(e)
     if (!limited) throw e
-    return passwordPage({ csrf, error: limited.message, minLength: PASSWORD_LENGTH.min }, 429, limited.headers)
+    return passwordPage({ csrf, minLength: PASSWORD_LENGTH.min }, limited)
   }
   return seeOther('/account?done=password-changed')
 })

@@ -1,9 +1,11 @@
 import { GnapError } from '@gnap/domain/kernel'
 import { signInOwner } from '@gnap/domain/operator'
-import { callerIp } from '../../../server/caller-ip'
-import { frontChannelRoute, readForm, seeOther } from '../../../server/front-channel'
-import { accountSignInPage } from '../../../server/account-pages'
-import { setOwnerCookie, tooManySignIns } from '../../../server/account-route'
+import { callerIp } from '../../../server/edge/caller-ip'
+import { frontChannelRoute, seeOther } from '../../../server/edge/front-channel'
+import { readForm } from '../../../server/edge/body'
+import { accountSignInPage } from '../../../server/pages/account-pages'
+import { setOwnerCookie } from '../../../server/edge/account-route'
+import { formState, tooManySignIns } from '../../../server/pages/pages'
 
 export const dynamic = 'force-dynamic'
 
@@ -16,11 +18,11 @@ export const POST = frontChannelRoute(async (deps, req) => {
   } catch (e) {
     // The right password for a disabled account: only now is the owner told (docs/protocol.md §2.13).
     if (e instanceof GnapError && e.status === 403) {
-      return accountSignInPage('This account is disabled. Contact the provider of your wallet to have it enabled again.', 403)
+      return accountSignInPage(formState.disabled('This account is disabled. Contact the provider of your wallet to have it enabled again.'))
     }
     const limited = tooManySignIns(e)
     if (!limited) throw e
-    return accountSignInPage(limited.message, 429, limited.headers)
+    return accountSignInPage(limited)
   }
   if (!session) return seeOther('/account?failed')
   return seeOther('/account', setOwnerCookie(deps, session.value))

@@ -1,7 +1,7 @@
 import Link from 'next/link'
 import { redirect } from 'next/navigation'
 import type { ReactNode } from 'react'
-import { currentAdminSession } from '../../../server/admin-session'
+import { currentAdminSession } from '../../../server/edge/admin-session'
 import { AdminProviders } from '../_lib/trpc'
 import { RoleProvider } from '../_lib/role'
 import { Nav } from '../_components/nav'

@@ -1,5 +1,5 @@
 import { redirect } from 'next/navigation'
-import { currentAdminSession } from '../../../server/admin-session'
+import { currentAdminSession } from '../../../server/edge/admin-session'
 import { AdminProviders } from '../_lib/trpc'
 import { SignInForm } from './sign-in-form'
 

@@ -1,5 +1,5 @@
 import { cancelGrant, continueGrant, parseContinueRequest } from '@gnap/domain/protocol'
-import { gnapRoute, otherMethods } from '../../../server/gnap-route'
+import { gnapRoute, otherMethods } from '../../../server/edge/gnap-route'
 
 export const dynamic = 'force-dynamic'
 

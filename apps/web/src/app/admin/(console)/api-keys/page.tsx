@@ -1,5 +1,5 @@
 import { redirect } from 'next/navigation'
-import { currentAdminSession } from '../../../../server/admin-session'
+import { currentAdminSession } from '../../../../server/edge/admin-session'
 import { ApiKeysView } from './api-keys-view'
 
 export const metadata = { title: 'API keys' }

@@ -1,4 +1,4 @@
-import { setPasswordRoute } from '../../../../server/set-password-route'
+import { setPasswordRoute } from '../../../../server/edge/set-password-route'
 
 export const dynamic = 'force-dynamic'
 

@@ -1,11 +1,10 @@
 import { fetchRequestHandler } from '@trpc/server/adapters/fetch'
 import { appRouter, batchOptions, createContext, CSRF_HEADER } from '@gnap/api'
-import { readCapped, ADMIN_COOKIE, adminCookieJar, isGnapError, readCookie, UNAVAILABLE_RETRY_AFTER_SECONDS } from '@gnap/domain/kernel'
+import { ADMIN_COOKIE, adminCookieJar, isGnapError, readCookie, UNAVAILABLE_RETRY_AFTER_SECONDS } from '@gnap/domain/kernel'
 import { CONSOLE_ERROR_STATUS, type ConsoleErrorCode } from '@gnap/domain/operator'
-import { depsOrUnavailable } from '../../../../server/deps'
-import { callerIp } from '../../../../server/caller-ip'
-import { MAX_BODY_BYTES, MAX_JSON_DEPTH } from '../../../../server/limits'
-import { jsonDepthExceeds } from '../../../../server/gnap-route'
+import { depsOrUnavailable } from '../../../../server/process/deps'
+import { callerIp } from '../../../../server/edge/caller-ip'
+import { JSON_LIMITS, readBody } from '../../../../server/edge/body'
 
 export const dynamic = 'force-dynamic'
 
@@ -37,10 +36,10 @@ async function handler(req: Request): Promise<Response> {
     const origin = req.headers.get('origin')
     if (origin !== null && !isOwnOrigin(origin, req, deps.config.authServerUrl)) return refuse('forbidden', 'cross-site requests are refused')
     // The same caps as the GNAP endpoints: no request of the console comes close.
-    if (Number(req.headers.get('content-length') ?? '0') > MAX_BODY_BYTES) return refuse('payload_too_large', 'request too large')
-    const bytes = await readCapped(req.body, MAX_BODY_BYTES)
-    if (bytes === null) return refuse('payload_too_large', 'request too large')
-    if (jsonDepthExceeds(new TextDecoder().decode(bytes), MAX_JSON_DEPTH)) return refuse('bad_request', 'request nested too deep')
+    const read = await readBody(req, JSON_LIMITS)
+    if (read.kind === 'too-large') return refuse('payload_too_large', 'request too large')
+    if (read.kind === 'too-deep') return refuse('bad_request', 'request nested too deep')
+    const { bytes } = read
     request = new Request(req.url, { method: 'POST', headers: req.headers, body: bytes.length > 0 ? Buffer.from(bytes) : null })
   }
   const res = await fetchRequestHandler({

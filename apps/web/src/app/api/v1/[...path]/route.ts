@@ -1,9 +1,8 @@
 import { handleRestRequest, restRefusal as refuse } from '@gnap/api'
-import { readCapped, UNAVAILABLE_RETRY_AFTER_SECONDS } from '@gnap/domain/kernel'
-import { depsOrUnavailable } from '../../../../server/deps'
-import { callerIp } from '../../../../server/caller-ip'
-import { MAX_BODY_BYTES, MAX_JSON_DEPTH } from '../../../../server/limits'
-import { jsonDepthExceeds } from '../../../../server/gnap-route'
+import { UNAVAILABLE_RETRY_AFTER_SECONDS } from '@gnap/domain/kernel'
+import { depsOrUnavailable } from '../../../../server/process/deps'
+import { callerIp } from '../../../../server/edge/caller-ip'
+import { JSON_LIMITS, readBody } from '../../../../server/edge/body'
 
 export const dynamic = 'force-dynamic'
 
@@ -21,11 +20,10 @@ async function handler(req: Request): Promise<Response> {
     })
   let body: string | null = null
   if (req.method === 'POST') {
-    if (Number(req.headers.get('content-length') ?? '0') > MAX_BODY_BYTES) return refuse('payload_too_large', 'request too large')
-    const bytes = await readCapped(req.body, MAX_BODY_BYTES)
-    if (bytes === null) return refuse('payload_too_large', 'request too large')
-    body = new TextDecoder().decode(bytes)
-    if (jsonDepthExceeds(body, MAX_JSON_DEPTH)) return refuse('bad_request', 'request nested too deep')
+    const read = await readBody(req, JSON_LIMITS)
+    if (read.kind === 'too-large') return refuse('payload_too_large', 'request too large')
+    if (read.kind === 'too-deep') return refuse('bad_request', 'request nested too deep')
+    body = new TextDecoder().decode(read.bytes)
   }
   return handleRestRequest(req, { deps, basePath: BASE_PATH, ip: callerIp(req, deps.config), body })
 }

@@ -1,6 +1,6 @@
 import { getGrantForConsent } from '@gnap/domain/protocol'
-import { callerIp } from '../../../../server/caller-ip'
-import { gnapRoute } from '../../../../server/gnap-route'
+import { callerIp } from '../../../../server/edge/caller-ip'
+import { gnapRoute } from '../../../../server/edge/gnap-route'
 
 export const dynamic = 'force-dynamic'
 

@@ -1,8 +1,8 @@
 import { createContext } from '@gnap/api'
 import { ADMIN_COOKIE, isDatabaseUnavailable, isGnapError, readCookie, UNAVAILABLE_RETRY_AFTER_SECONDS } from '@gnap/domain/kernel'
-import { admitApiKeyCall, CONSOLE_ERROR_STATUS, auditLogCsv, roleAllows, type ConsoleErrorCode } from '@gnap/domain/operator'
-import { getDeps } from '../../../../../server/deps'
-import { callerIp } from '../../../../../server/caller-ip'
+import { CONSOLE_ERROR_STATUS, type ConsoleErrorCode, admitApiKeyCall, auditLogCsv, roleAllows } from '@gnap/domain/operator'
+import { getDeps } from '../../../../../server/process/deps'
+import { callerIp } from '../../../../../server/edge/caller-ip'
 import { parseAuditQuery, toAuditFilters } from '../../../_lib/audit-query'
 
 export const dynamic = 'force-dynamic'

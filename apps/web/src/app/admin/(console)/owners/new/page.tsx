@@ -1,6 +1,6 @@
 import Link from 'next/link'
 import { roleAllows } from '@gnap/domain/roles'
-import { currentAdminSession } from '../../../../../server/admin-session'
+import { currentAdminSession } from '../../../../../server/edge/admin-session'
 import { CreateOwnerForm } from './create-owner-form'
 
 export const metadata = { title: 'Create owner' }

@@ -1,6 +1,6 @@
 import { recordConsent } from '@gnap/domain/protocol'
-import { callerIp } from '../../../../../server/caller-ip'
-import { gnapRoute } from '../../../../../server/gnap-route'
+import { callerIp } from '../../../../../server/edge/caller-ip'
+import { answers, gnapRoute } from '../../../../../server/edge/gnap-route'
 
 export const dynamic = 'force-dynamic'
 
@@ -13,5 +13,5 @@ export const POST = gnapRoute({}, async ({ deps, req, params }) => {
     idpSecret: req.headers.get('x-idp-secret'),
     ip: callerIp(req, deps.config),
   })
-  return new Response(null, { status: 202 })
+  return answers.accepted()
 })

@@ -1,7 +1,7 @@
 import { INTERACTION_COOKIE, OWNER_COOKIE, readCookie } from '@gnap/domain/kernel'
 import { getConsentScreen } from '@gnap/domain/protocol'
-import { frontChannelRoute, render } from '../../../../../server/front-channel'
-import { consentPage, notYoursPage, signInPage } from '../../../../../server/pages'
+import { frontChannelRoute, render } from '../../../../../server/edge/front-channel'
+import { consentPage, formState, notYoursPage, signInPage } from '../../../../../server/pages/pages'
 
 export const dynamic = 'force-dynamic'
 
@@ -15,7 +15,10 @@ export const GET = frontChannelRoute(async (deps, req, params) => {
   })
   switch (screen.kind) {
     case 'sign-in':
-      return signInPage(screen.client, new URL(req.url).searchParams.has('failed') ? 'The email or password is not right. Try again.' : null)
+      return signInPage(
+        screen.client,
+        formState.shown(new URL(req.url).searchParams.has('failed') ? 'The email or password is not right. Try again.' : null),
+      )
     case 'consent':
       return consentPage(screen)
     case 'not-yours':

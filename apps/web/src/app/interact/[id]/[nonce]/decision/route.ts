@@ -1,6 +1,7 @@
 import { INTERACTION_COOKIE, OWNER_COOKIE, readCookie } from '@gnap/domain/kernel'
 import { decideConsent } from '@gnap/domain/protocol'
-import { frontChannelRoute, readForm } from '../../../../../server/front-channel'
+import { frontChannelRoute, seeOther } from '../../../../../server/edge/front-channel'
+import { readForm } from '../../../../../server/edge/body'
 
 export const dynamic = 'force-dynamic'
 
@@ -16,7 +17,5 @@ export const POST = frontChannelRoute(async (deps, req, params) => {
     choice: form.get('choice'),
   })
   // After a form post the redirect is a 303, so the browser follows it with a GET.
-  return result.kind === 'redirect'
-    ? new Response(null, { status: 303, headers: { location: result.location, 'cache-control': 'no-store' } })
-    : result
+  return result.kind === 'redirect' ? seeOther(result.location) : result
 })

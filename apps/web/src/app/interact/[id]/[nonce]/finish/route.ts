@@ -1,6 +1,6 @@
 import { INTERACTION_COOKIE, readCookie } from '@gnap/domain/kernel'
 import { finishInteraction } from '@gnap/domain/protocol'
-import { frontChannelRoute } from '../../../../../server/front-channel'
+import { frontChannelRoute } from '../../../../../server/edge/front-channel'
 
 export const dynamic = 'force-dynamic'
 

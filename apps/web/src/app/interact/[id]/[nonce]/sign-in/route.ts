@@ -1,9 +1,10 @@
 import { GnapError, INTERACTION_COOKIE, OWNER_COOKIE, readCookie, setCookie } from '@gnap/domain/kernel'
 import { accountDisabledPage, getConsentScreen } from '@gnap/domain/protocol'
 import { OWNER_SESSION_SECONDS, signInOwner } from '@gnap/domain/operator'
-import { callerIp } from '../../../../../server/caller-ip'
-import { signInPage } from '../../../../../server/pages'
-import { frontChannelRoute, readForm, render, seeOther } from '../../../../../server/front-channel'
+import { callerIp } from '../../../../../server/edge/caller-ip'
+import { signInPage, tooManySignIns } from '../../../../../server/pages/pages'
+import { frontChannelRoute, render, seeOther } from '../../../../../server/edge/front-channel'
+import { readForm } from '../../../../../server/edge/body'
 
 export const dynamic = 'force-dynamic'
 
@@ -31,11 +32,9 @@ export const POST = frontChannelRoute(async (deps, req, params) => {
   } catch (e) {
     // The right password for a disabled account: only now is the owner told (docs/protocol.md §2.13).
     if (e instanceof GnapError && e.status === 403) return render(deps, req, params, accountDisabledPage())
-    if (!(e instanceof GnapError) || e.status !== 429) throw e
-    const wait = e.retryAfterSeconds ?? 60
-    const message =
-      wait < 60 ? `Too many sign-ins right now. Try again in ${wait} s.` : 'Too many failed sign-ins. Wait a few minutes, then try again.'
-    return signInPage(screen.client, message, 429, { 'retry-after': String(wait) })
+    const limited = tooManySignIns(e)
+    if (!limited) throw e
+    return signInPage(screen.client, limited)
   }
   if (!session) return seeOther('consent?failed')
   return seeOther(

@@ -1,6 +1,7 @@
 import { OWNER_COOKIE, readCookie, setCookie } from '@gnap/domain/kernel'
 import { signOutOwner } from '@gnap/domain/operator'
-import { frontChannelRoute, readForm, seeOther } from '../../../../../server/front-channel'
+import { frontChannelRoute, seeOther } from '../../../../../server/edge/front-channel'
+import { readForm } from '../../../../../server/edge/body'
 
 export const dynamic = 'force-dynamic'
 

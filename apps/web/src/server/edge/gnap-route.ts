@@ -6,15 +6,13 @@ import {
   loggablePath,
   methodNotAllowed,
   serviceUnavailable,
-  readCapped,
 } from '@gnap/domain/kernel'
 import { createRequestAuth, type Deps, type RequestAuth, type SignedRequest } from '@gnap/domain/protocol'
-import { getDeps } from './deps'
-import { routeMeter, routeTemplate, type RouteMeter } from './metrics'
+import { getDeps } from '../process/deps'
+import { routeMeter, routeTemplate, type RouteMeter } from '../process/metrics'
 import { MAX_BODY_BYTES, MAX_JSON_DEPTH } from './limits'
+import { JSON_LIMITS, readBody, type BodyRead } from './body'
 import { noDocumentHeaders } from './security-headers'
-
-export { MAX_BODY_BYTES }
 
 export interface GnapContext<Input> {
   deps: Deps
@@ -64,8 +62,7 @@ export function gnapRoute<Input = undefined>(options: GnapRouteOptions<Input>, h
     try {
       deps = await getDeps()
       await options.admit?.(deps, req)
-      const bytes = await readBody(req)
-      const body = parseJsonBody(req.headers.get('content-type'), bytes)
+      const { bytes, body } = parseJsonBody(req.headers.get('content-type'), await readBody(req, JSON_LIMITS))
       await options.authorize?.(deps, req)
       const input = (options.parse ? options.parse(body) : undefined) as Input
       const params = await route.params
@@ -118,6 +115,18 @@ export function empty(status: number, headers: Record<string, string> = {}): Res
   return new Response(null, { status, headers: securedHeaders(headers) })
 }
 
+/** The answers of route files outside the GNAP error bodies, by name: the status lives here, not in the route. */
+export const answers = {
+  /** 200 with a JSON body (the probes, docs/protocol.md §2.19). */
+  ok: (body: unknown) => json(200, body),
+  /** 202 without a body: recorded, nothing to return (id-provider.yaml post-grant-choice). */
+  accepted: () => empty(202),
+  /** 307 to a relative Location (RFC 9110 §10.2.2), which stays right behind a proxy that rewrites the host. */
+  temporaryRedirect: (location: string) => empty(307, { location }),
+  /** 503 with a JSON body: this process may not take traffic now (/readyz). */
+  unavailable: (body: unknown) => json(503, body),
+}
+
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const
 
 /**
@@ -160,20 +169,18 @@ function targetUri(deps: Deps, req: Request): string {
   return deps.config.authServerUrl + url.pathname.replace(/^\/+/, '') + url.search
 }
 
-async function readBody(req: Request): Promise<Uint8Array> {
-  if (Number(req.headers.get('content-length') ?? '0') > MAX_BODY_BYTES) throw bodyTooLarge(MAX_BODY_BYTES)
-  const bytes = await readCapped(req.body, MAX_BODY_BYTES)
-  if (bytes === null) throw bodyTooLarge(MAX_BODY_BYTES)
-  return bytes
-}
-
 // RFC 8259 §8.1: JSON exchanged between systems is UTF-8; bytes that are not are refused, not replaced. One decoder
 // serves every request: a decode() without `stream` starts afresh each time.
 const UTF8 = new TextDecoder('utf-8', { fatal: true })
 
-/** A request body's JSON: undefined when empty; 400 unless it is application/json, UTF-8, valid and not too deep. */
-export function parseJsonBody(contentType: string | null, bytes: Uint8Array): unknown {
-  if (bytes.length === 0) return undefined
+/**
+ * A request body read by the body reader (body.ts) as a GNAP body: 413 past the byte cap; undefined when empty; else
+ * 400 unless it is application/json, UTF-8, not nested too deep and valid JSON, checked in that order.
+ */
+export function parseJsonBody(contentType: string | null, read: BodyRead): { bytes: Uint8Array; body: unknown } {
+  if (read.kind === 'too-large') throw bodyTooLarge(MAX_BODY_BYTES)
+  const { bytes } = read
+  if (bytes.length === 0) return { bytes, body: undefined }
   const type = contentType ?? ''
   if (!/^application\/json\s*(;|$)/i.test(type)) throw new GnapError('invalid_request', 'content-type must be application/json')
   let text: string
@@ -182,31 +189,10 @@ export function parseJsonBody(contentType: string | null, bytes: Uint8Array): un
   } catch {
     throw new GnapError('invalid_request', 'request body is not valid UTF-8')
   }
-  if (jsonDepthExceeds(text, MAX_JSON_DEPTH)) throw new GnapError('invalid_request', `request body is nested deeper than ${MAX_JSON_DEPTH} levels`)
+  if (read.kind === 'too-deep') throw new GnapError('invalid_request', `request body is nested deeper than ${MAX_JSON_DEPTH} levels`)
   try {
-    return JSON.parse(text) as unknown
+    return { bytes, body: JSON.parse(text) as unknown }
   } catch {
     throw new GnapError('invalid_request', 'request body is not valid JSON')
   }
-}
-
-/**
- * Whether JSON text opens more than `max` arrays or objects inside each other, counted in one pass over the text
- * before parsing (brackets inside strings do not count), so no later recursion over the value can run deep.
- */
-export function jsonDepthExceeds(text: string, max: number): boolean {
-  let depth = 0
-  let inString = false
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i)
-    if (inString) {
-      if (c === 0x5c)
-        i++ // backslash: skip the escaped character
-      else if (c === 0x22) inString = false
-    } else if (c === 0x22) inString = true
-    else if (c === 0x5b || c === 0x7b) {
-      if (++depth > max) return true
-    } else if (c === 0x5d || c === 0x7d) depth--
-  }
-  return false
 }

@@ -1,7 +1,7 @@
 import path from 'node:path'
 import { createLogger, isDatabaseUnavailable, noMetrics, openStore } from '@gnap/domain/kernel'
 import { undeliveredSummary, walletAddressResolverFor, type Deps } from '@gnap/domain/protocol'
-import { readConfig } from '../env'
+import { readConfig } from '../../env'
 import { createWebMetrics } from './metrics'
 
 const globalForDeps = globalThis as unknown as { gnapDeps?: Promise<Deps> }

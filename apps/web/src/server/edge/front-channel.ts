@@ -1,9 +1,9 @@
 import Negotiator from 'negotiator'
-import { INTERACTION_COOKIE, loggablePath, readCapped, setCookie } from '@gnap/domain/kernel'
+import { INTERACTION_COOKIE, loggablePath, setCookie } from '@gnap/domain/kernel'
 import { type Deps, type FrontChannelResult } from '@gnap/domain/protocol'
 import { errorResponse, json } from './gnap-route'
-import { getDeps } from './deps'
-import { messagePage } from './pages'
+import { getDeps } from '../process/deps'
+import { pages } from '../pages/message-pages'
 
 const interactionPath = (params: Record<string, string>) =>
   `/interact/${encodeURIComponent(params.id ?? '')}/${encodeURIComponent(params.nonce ?? '')}`
@@ -30,7 +30,7 @@ export function frontChannelRoute(
       const res = errorResponse(e, deps)
       if (!prefersHtml(req, fallback)) return res
       // 503 while the database is unreachable (docs/protocol.md §9), else 500.
-      return messagePage(res.status === 503 ? 503 : 500, 'Something went wrong', 'The request could not be completed. Please try again later.')
+      return res.status === 503 ? pages.unavailable() : pages.failed()
     }
   }
 }
@@ -52,14 +52,13 @@ export function render(deps: Deps, req: Request, params: Record<string, string>,
           }),
         )
       }
-      return new Response(null, { status: 302, headers })
+      return found(headers)
     }
     case 'accepted':
-      return prefersHtml(req, fallback) ? messagePage(202, 'Done', result.message, result.link) : new Response(null, { status: 202 })
+      return prefersHtml(req, fallback) ? pages.done(result.message, result.link) : accepted()
     case 'page':
-      return prefersHtml(req, fallback)
-        ? messagePage(result.status, result.title, result.message, result.link)
-        : json(result.status, { error: { code: result.code, description: result.message } })
+      // The status is the one the domain's table gave the page (INTERACTION_STEPS), in either form.
+      return prefersHtml(req, fallback) ? pages.step(result) : json(result.status, { error: { code: result.code, description: result.message } })
   }
 }
 
@@ -83,13 +82,11 @@ export function prefersHtml(req: Request, fallback: Fallback): boolean {
 const JSON_FIRST = ['application/json', 'text/html']
 const PAGE_FIRST = ['text/html', 'application/json']
 
-/** Reads a small urlencoded form (the consent screen's), capped in size. */
-export async function readForm(req: Request): Promise<URLSearchParams> {
-  const type = req.headers.get('content-type') ?? ''
-  if (!type.startsWith('application/x-www-form-urlencoded')) return new URLSearchParams()
-  const bytes = await readCapped(req.body, 8 * 1024)
-  return new URLSearchParams(bytes ? new TextDecoder().decode(bytes) : '')
-}
+/** A redirect of an interaction step (302): the browser follows it with the same method. */
+const found = (headers: Headers) => new Response(null, { status: 302, headers })
+
+/** An interaction done, for a caller that asked for no page: nothing more to say. */
+const accepted = () => new Response(null, { status: 202 })
 
 /** A 303 after a form post, so a reload does not post again. */
 export function seeOther(location: string, setCookie?: string): Response {

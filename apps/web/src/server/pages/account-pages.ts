@@ -1,6 +1,6 @@
 import type { ConnectedApp, HistoryEntry } from '@gnap/domain/operator'
 import { html, type Html } from './html'
-import { renderPage, signInForm } from './pages'
+import { formPage, renderPage, signInForm, type FormState } from './pages'
 
 // The owner's own pages under /account (docs/protocol.md §2.12): server-rendered like the consent screen, plain
 // forms without script, every value escaped by the html tag. Every form carries the session's CSRF token.
@@ -15,14 +15,13 @@ export function formatWhen(d: Date): string {
 
 const csrfField = (csrf: string) => html`<input type="hidden" name="csrf" value="${csrf}" />`
 
-export function accountSignInPage(error: string | null, status = 200, headers: Record<string, string> = {}): Response {
-  return renderPage(
-    status,
+export function accountSignInPage(state: FormState): Response {
+  return formPage(
+    state,
     'Sign in to your account',
     html`<p class="eyebrow">Your account</p>
       <h1>Sign in to see the apps connected to your wallet</h1>
-      ${signInForm('/account/sign-in', error)}`,
-    headers,
+      ${signInForm('/account/sign-in', state.error)}`,
   )
 }
 
@@ -135,13 +134,9 @@ export function revokeConfirmPage(app: ConnectedApp, csrf: string): Response {
   )
 }
 
-export function passwordPage(
-  view: { csrf: string; error: string | null; minLength: number },
-  status = 200,
-  headers: Record<string, string> = {},
-): Response {
-  return renderPage(
-    status,
+export function passwordPage(view: { csrf: string; minLength: number }, state: FormState): Response {
+  return formPage(
+    state,
     'Change your password',
     html`<p class="eyebrow">Your account</p>
       <h1>Change your password</h1>
@@ -155,10 +150,9 @@ export function passwordPage(
         <p class="hint" id="new-hint">At least ${view.minLength} characters, not your email address.</p>
         <label for="confirm">New password again</label>
         <input id="confirm" name="confirm" type="password" autocomplete="new-password" required />
-        ${view.error ? html`<p class="error" role="alert">${view.error}</p>` : null}
+        ${state.error ? html`<p class="error" role="alert">${state.error}</p>` : null}
         <button class="primary" type="submit">Change password</button>
       </form>
       <p><a class="onward" href="/account">Back to your apps</a></p>`,
-    headers,
   )
 }

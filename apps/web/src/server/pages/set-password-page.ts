@@ -1,20 +1,15 @@
 import { PASSWORD_LENGTH, PASSWORD_RULES_TEXT } from '@gnap/domain/operator'
 import { html } from './html'
-import { renderPage } from './pages'
+import { formPage, type FormState } from './pages'
 
 // The page an owner's or an administrator's one-time link opens (docs/protocol.md §7, §2.14): a new password, typed
 // twice. It posts to its own URL, so the link's secret never leaves the address bar, and carries no script.
 
-export function setPasswordPage(view: {
-  accountName: string
-  invitation: boolean
-  error: string | null
-  status?: number
-  headers?: Record<string, string>
-}): Response {
+export function setPasswordPage(view: { accountName: string; invitation: boolean }, state: FormState): Response {
   const title = view.invitation ? 'Choose your password' : 'Choose a new password'
-  return renderPage(
-    view.status ?? 200,
+  const error = state.error
+  return formPage(
+    state,
     title,
     html`<p class="eyebrow">${view.invitation ? 'Welcome' : 'Password reset'}</p>
       <h1>${title}</h1>
@@ -29,15 +24,14 @@ export function setPasswordPage(view: {
           minlength="${PASSWORD_LENGTH.min}"
           maxlength="${PASSWORD_LENGTH.max}"
           required
-          aria-describedby="rules${view.error ? ' problem' : ''}"
-          ${view.error ? html`aria-invalid="true"` : null}
+          aria-describedby="rules${error ? ' problem' : ''}"
+          ${error ? html`aria-invalid="true"` : null}
         />
         <p id="rules" class="note">${PASSWORD_RULES_TEXT}</p>
         <label for="confirm">Type it again</label>
         <input id="confirm" name="confirm" type="password" autocomplete="new-password" maxlength="${PASSWORD_LENGTH.max}" required />
-        ${view.error ? html`<p id="problem" class="error" role="alert">${view.error}</p>` : null}
+        ${error ? html`<p id="problem" class="error" role="alert">${error}</p>` : null}
         <button class="primary" type="submit">Set password</button>
       </form>`,
-    view.headers,
   )
 }

@@ -3,10 +3,10 @@
 //   - `src/proxy.ts` applies them to every path its matcher takes: everything but the GNAP JSON endpoints;
 //   - the GNAP JSON endpoints (`/`, `/introspect`, `/continue/{uuid}`, `/token/{uuid}`) are left out of that matcher,
 //     because Next's proxy adapter costs more than the rest of an introspection, and their one wrapper
-//     (server/gnap-route.ts) applies them to each answer instead.
+//     (server/edge/gnap-route.ts) applies them to each answer instead.
 // A new route is therefore covered by the proxy unless it is a GNAP endpoint added to both the matcher and the wrapper.
 // Free of the domain package, so the proxy bundle stays small.
-import { securitySettings } from '../env'
+import { securitySettings } from '../../env'
 
 interface SecurityHeaderOptions {
   /**

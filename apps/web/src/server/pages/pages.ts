@@ -1,4 +1,5 @@
-import type { ConsentClient } from '@gnap/domain/protocol'
+import { GnapError } from '@gnap/domain/kernel'
+import { type ConsentClient } from '@gnap/domain/protocol'
 import { html, type Html } from './html'
 
 // Server-rendered HTML pages of the front channel: the consent screen and every message a person may see. Plain
@@ -22,8 +23,38 @@ export function renderPage(status: number, title: string, body: Html, headers: R
 }
 
 /**
+ * Why a page with a form is shown, which decides its status: `shown` first or after a plain miss (200), `invalid`
+ * input refused (400), `disabled` account (403, docs/protocol.md §2.13), `too-many` attempts (429 with Retry-After).
+ */
+export type FormState =
+  { outcome: 'shown' | 'invalid' | 'disabled'; error: string | null } | { outcome: 'too-many'; error: string; retryAfterSeconds: number }
+
+/** The statuses of the form pages: a form page never takes a status of its own. */
+const FORM_STATUS: Readonly<Record<FormState['outcome'], number>> = { shown: 200, invalid: 400, disabled: 403, 'too-many': 429 }
+
+export const formState = {
+  shown: (error: string | null = null): FormState => ({ outcome: 'shown', error }),
+  invalid: (error: string): FormState => ({ outcome: 'invalid', error }),
+  disabled: (error: string): FormState => ({ outcome: 'disabled', error }),
+  tooMany: (error: string, retryAfterSeconds: number): FormState => ({ outcome: 'too-many', error, retryAfterSeconds }),
+}
+
+/** A page with a form, its status and headers from its state. */
+export function formPage(state: FormState, title: string, body: Html): Response {
+  return renderPage(FORM_STATUS[state.outcome], title, body, state.outcome === 'too-many' ? { 'retry-after': String(state.retryAfterSeconds) } : {})
+}
+
+/** A sign-in or password check refused by the sign-in limits (a 429 GnapError) as the form's state; null for any other failure. */
+export function tooManySignIns(e: unknown): FormState | null {
+  if (!(e instanceof GnapError) || e.status !== 429) return null
+  const wait = e.retryAfterSeconds ?? 60
+  const message = wait < 60 ? `Too many sign-ins right now. Try again in ${wait} s.` : 'Too many failed sign-ins. Wait a few minutes, then try again.'
+  return formState.tooMany(message, wait)
+}
+
+/**
  * A message page: what happened and what the person can do, with an optional link onwards (an http(s) URL only:
- * a page never links to a script or data URL).
+ * a page never links to a script or data URL). Only the named pages of message-pages.ts call it.
  */
 export function messagePage(
   status: number,
@@ -45,14 +76,13 @@ export function messagePage(
 
 const clientLine = (client: ConsentClient) => html`<p class="client">Client wallet address: <span>${client.walletAddress}</span></p>`
 
-export function signInPage(client: ConsentClient, error: string | null, status = 200, headers: Record<string, string> = {}): Response {
-  return renderPage(
-    status,
+export function signInPage(client: ConsentClient, state: FormState): Response {
+  return formPage(
+    state,
     'Sign in to review the request',
     html`<p class="eyebrow">Authorization request</p>
       <h1>Sign in to review what ${client.name} asks for</h1>
-      ${clientLine(client)} ${signInForm('sign-in', error)}`,
-    headers,
+      ${clientLine(client)} ${signInForm('sign-in', state.error)}`,
   )
 }
 

@@ -3,8 +3,8 @@ import http from 'node:http'
 import { GnapError, pathNotFound, secretsInclude } from '@gnap/domain/kernel'
 import { type Deps } from '@gnap/domain/protocol'
 import { json } from './gnap-route'
-import { closeWhenStopping } from './process-edge'
-import type { WebMetrics } from './metrics'
+import { closeWhenStopping } from '../process/process-edge'
+import type { WebMetrics } from '../process/metrics'
 
 // GET /metrics in the Prometheus text format. On the public port behind METRICS_SECRET (Authorization: Bearer),
 // and on METRICS_PORT (loopback, no secret): under the launcher its primary listens there (packages/launcher

@@ -1,7 +1,7 @@
 import { headers } from 'next/headers'
 import { TRPCError } from '@trpc/server'
 import { createCaller, createContext } from '@gnap/api'
-import { getDeps } from './deps'
+import { getDeps } from '../process/deps'
 import { ADMIN_COOKIE, readCookie } from '@gnap/domain/kernel'
 
 /** The in-process tRPC caller of the console's server components, as the request's admin cookie allows. */

@@ -1,16 +1,16 @@
 import http from 'node:http'
-import { bodyTooLarge, loggablePath, methodNotAllowed, pathNotFound } from '@gnap/domain/kernel'
+import { loggablePath, methodNotAllowed, pathNotFound } from '@gnap/domain/kernel'
 import { introspectForResourceServer, type Deps } from '@gnap/domain/protocol'
 import { callerIpFromForwardedFor } from './caller-ip'
 import { errorAnswer, parseJsonBody, securedHeaders } from './gnap-route'
-import { closeWhenStopping } from './process-edge'
-import { MAX_BODY_BYTES } from './limits'
-import { routeMeter } from './metrics'
+import { closeWhenStopping } from '../process/process-edge'
+import { checkBody, JSON_LIMITS } from './body'
+import { routeMeter } from '../process/metrics'
 
 // The resource servers' introspection listener (docs/protocol.md §2.6): token-introspection.yaml's POST / on a port
 // of its own (INTROSPECTION_PORT, bound to INTROSPECTION_HOST), served by a plain node:http handler in each process
 // that serves the app, beside Next's POST /introspect. Next's request path costs more than the introspection itself;
-// this one does only what the route wrapper does for /introspect (server/gnap-route.ts), with its pieces: the capped
+// this one does only what the route wrapper does for /introspect (server/edge/gnap-route.ts), with its pieces: the capped
 // body, its JSON, the use case, the GNAP errors, the security headers and the request log line. Under the launcher,
 // every worker listens on the same address: node:cluster opens it once in the primary, which hands the connections
 // to the workers in turn, as for the app's own port.
@@ -32,19 +32,23 @@ function header(req: http.IncomingMessage, name: 'authorization' | 'content-type
   return Array.isArray(value) ? value.join(', ') : (value ?? null)
 }
 
-/** The body's bytes, refused with 413 past MAX_BODY_BYTES (declared or sent), as the route wrapper does. */
-function readBody(req: http.IncomingMessage): Promise<Uint8Array> {
-  if (Number(req.headers['content-length'] ?? '0') > MAX_BODY_BYTES) return Promise.reject(bodyTooLarge(MAX_BODY_BYTES))
+/**
+ * The body's bytes from node's stream, within the body reader's limits (body.ts): null past the byte cap (declared or
+ * sent), which the route wrapper's parser answers with 413.
+ */
+function readNodeBody(req: http.IncomingMessage): Promise<Uint8Array | null> {
+  const max = JSON_LIMITS.maxBytes
+  if (Number(req.headers['content-length'] ?? '0') > max) return Promise.resolve(null)
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = []
     let total = 0
     const onData = (chunk: Buffer) => {
       total += chunk.length
-      if (total <= MAX_BODY_BYTES) return void chunks.push(chunk)
+      if (total <= max) return void chunks.push(chunk)
       // The rest is read and dropped by node once the answer is sent; nothing more is kept.
       req.off('data', onData)
       req.resume()
-      reject(bodyTooLarge(MAX_BODY_BYTES))
+      resolve(null)
     }
     req.on('data', onData)
     req.once('end', () => resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, total)))
@@ -58,7 +62,7 @@ async function answer(deps: Deps, req: http.IncomingMessage): Promise<Answer> {
   if ((query < 0 ? url : url.slice(0, query)) !== '/') throw pathNotFound()
   if (req.method === 'OPTIONS') return { status: 204, headers: { allow: ALLOW } }
   if (req.method !== 'POST') return { status: 405, body: methodNotAllowed('POST').toBody(), headers: { allow: ALLOW } }
-  const body = parseJsonBody(header(req, 'content-type'), await readBody(req))
+  const { body } = parseJsonBody(header(req, 'content-type'), checkBody(await readNodeBody(req), JSON_LIMITS))
   const caller = { authorization: header(req, 'authorization'), ip: callerIpFromForwardedFor(header(req, 'x-forwarded-for'), deps.config) }
   return { status: 200, body: await introspectForResourceServer(deps, caller, body), headers: {} }
 }
