@@ -25,7 +25,9 @@ const NEW_PASSWORD = 'violet kettle under stairs'
 const IP = '192.0.2.1'
 
 async function anOwner(): Promise<string> {
-  return (await createOwner(t.sql, { email: 'alice@example.com', name: 'Alice', password: PASSWORD, walletAddresses: ['https://wallet.example/alice'] })).id
+  return (
+    await createOwner(t.sql, { email: 'alice@example.com', name: 'Alice', password: PASSWORD, walletAddresses: ['https://wallet.example/alice'] })
+  ).id
 }
 async function anAdmin(email: string): Promise<string> {
   return (await createAdmin(t.sql, { email, password: PASSWORD })).id
@@ -33,7 +35,14 @@ async function anAdmin(email: string): Promise<string> {
 
 /** A link as issued now; its secret. */
 async function link(subject: LinkSubject, subjectId: string, kind: LinkKind): Promise<string> {
-  const { url } = await issuePasswordLink(t.sql, { subject, subjectId, kind, now: t.clock.now, ttlSeconds: 7 * DAY, baseUrl: 'https://auth.example/' })
+  const { url } = await issuePasswordLink(t.sql, {
+    subject,
+    subjectId,
+    kind,
+    now: t.clock.now,
+    ttlSeconds: 7 * DAY,
+    baseUrl: 'https://auth.example/',
+  })
   return url.split('/').pop()!
 }
 

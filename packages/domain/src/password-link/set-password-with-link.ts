@@ -9,7 +9,14 @@ import { passwordProblem } from '../owner/password-rules'
 import { hashSecret } from '../secrets'
 import { deleteSessionsOf } from '../session/session.repo'
 import { deleteSignInChallengesOf } from '../admin/admin-totp.repo'
-import { deleteUnusedPasswordLinks, findPasswordLinkByHash, markPasswordLinkUsed, type LinkKind, type LinkSubject, type PasswordLinkRow } from './password-link.repo'
+import {
+  deleteUnusedPasswordLinks,
+  findPasswordLinkByHash,
+  markPasswordLinkUsed,
+  type LinkKind,
+  type LinkSubject,
+  type PasswordLinkRow,
+} from './password-link.repo'
 
 /** A link's secret as issued: 43 base64url characters. Anything else is not looked up. */
 const SECRET_SHAPE = /^[A-Za-z0-9_-]{43}$/
