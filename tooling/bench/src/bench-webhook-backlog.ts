@@ -164,6 +164,9 @@ async function benchLatency(): Promise<void> {
     await addWebhookEndpoint(`file:${dbFile}`, receiver.url)
     log(`latency: the launcher with 1 worker on ${base}, a receiver answering 503 to everything`)
 
+    // Warm-up: the first requests fetch the wallet addresses and compile the server's paths.
+    await probe(base, prober, Date.now() + 2_000, 50)
+    await probe(base, rotator, Date.now() + 500, 50)
     const alone = await probe(base, prober, Date.now() + seconds * 1000, 50)
     const until = Date.now() + seconds * 1000
     const [loaded, rotations] = await Promise.all([probe(base, prober, until, 50), rotateInLoop(base, rotator, until)])
