@@ -20,14 +20,9 @@ import { createTestDb, generateClientKey, migrateFile, startWalletAddressServer,
 import { addWebhookEndpoint, startWebhookReceiver } from '@gnap/test-support'
 import { incomingGrantBody, type BenchClient } from './lib/prepare'
 import { requireBuild, root, startGnap } from './lib/servers'
+import { wholeOption as option } from './lib/options'
 import { checkSigner, signFast } from './lib/signer'
 
-const option = (name: string, fallback: number): number => {
-  const i = process.argv.indexOf(name)
-  const value = i > 0 ? Number(process.argv[i + 1]) : fallback
-  if (!Number.isInteger(value) || value < 1) throw new Error(`${name} needs a whole number above 0`)
-  return value
-}
 const held = option('--held', 20_000)
 const claims = option('--claims', 200)
 const seconds = option('--seconds', 15)

@@ -213,18 +213,20 @@ describe('ADMIN_REQUIRE_TOTP', () => {
   })
 })
 
+/** The signed-in administrator changes their password on My account. */
+const change = (s: AdminSignIn, over: Partial<{ currentPassword: string; newPassword: string; confirmPassword: string }> = {}) =>
+  changeAdminPassword(t.deps, {
+    admin: s.admin,
+    sessionValue: s.value,
+    ip: IP,
+    currentPassword: ADMIN.password,
+    newPassword: 'a brand new admin password',
+    confirmPassword: over.newPassword ?? 'a brand new admin password',
+    ...over,
+  })
+
 describe('my account', () => {
   const signIn = async () => (await password()) as AdminSignIn
-  const change = (s: AdminSignIn, over: Partial<{ currentPassword: string; newPassword: string; confirmPassword: string }> = {}) =>
-    changeAdminPassword(t.deps, {
-      admin: s.admin,
-      sessionValue: s.value,
-      ip: IP,
-      currentPassword: ADMIN.password,
-      newPassword: 'a brand new admin password',
-      confirmPassword: over.newPassword ?? 'a brand new admin password',
-      ...over,
-    })
 
   it('changes the password with the current one and ends my other sessions, keeping this one', async () => {
     await createAdmin(t.sql, ADMIN)
@@ -372,18 +374,7 @@ describe('a pending two-step sign-in (the right password, its code awaited) ends
   })
 
   it.each<[string, (s: AdminSignIn) => Promise<unknown>]>([
-    [
-      'they change their password',
-      (s) =>
-        changeAdminPassword(t.deps, {
-          admin: s.admin,
-          sessionValue: s.value,
-          ip: IP,
-          currentPassword: ADMIN.password,
-          newPassword: 'a brand new admin password',
-          confirmPassword: 'a brand new admin password',
-        }),
-    ],
+    ['they change their password', (s) => change(s)],
     ['they sign out their other sessions', (s) => endMyOtherSessions(t.deps, { admin: s.admin, sessionValue: s.value })],
   ])('when %s: the right code opens no session', async (_name, change) => {
     const { secret } = await enrolled()
