@@ -12,7 +12,7 @@ import { signalOutbox } from './outbox-signal'
 // Queues: the deliveries of one endpoint with one `orderKey` (a grant's, mostly) go out one at a time, in order. The
 // first pending one is the queue's head; each one behind it is `held` (1) until the one before it is delivered or
 // has failed for good, when the next is released (`held` 0) in the same transaction. The claim reads heads only, so
-// its cost does not grow with what waits behind them (docs/webhooks.md, "Delivery guarantees"). A row that decides
+// its cost does not grow with what waits behind them (docs/webhooks.md, "Delivery guarantees"). A write that decides
 // whether a queue has a pending delivery takes the row locks of the queue's pending deliveries first (lockQueue), so
 // on PostgreSQL it waits for the transaction that is ending the head, and a new delivery is never held behind a head
 // that has just gone without being released.
