@@ -25,14 +25,9 @@ import { generateClientKey, migrateFile, startWalletAddressServer, testConfig } 
 import { addWebhookEndpoint, startWebhookReceiver } from '@gnap/test-support'
 import { incomingGrantBody, type BenchClient } from './lib/prepare'
 import { requireBuild, root, startGnap } from './lib/servers'
+import { wholeOption as option } from './lib/options'
 import { checkSigner, signFast } from './lib/signer'
 
-const option = (name: string, fallback: number): number => {
-  const i = process.argv.indexOf(name)
-  const value = i > 0 ? Number(process.argv[i + 1]) : fallback
-  if (!Number.isInteger(value) || value < 1) throw new Error(`${name} needs a whole number above 0`)
-  return value
-}
 const seconds = option('--seconds', 20)
 const concurrency = option('--concurrency', 16)
 const workers = option('--workers', os.availableParallelism())

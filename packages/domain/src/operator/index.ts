@@ -125,3 +125,4 @@ export {
 } from './webhook/manage-webhooks'
 export { newWebhookSecret } from './webhook/webhook-signing'
 export { SET_PASSWORD_LIMITS, admitSetPasswordPost } from './sign-in/set-password-limit'
+export { runDeliveryPass } from './webhook/deliver-webhooks'

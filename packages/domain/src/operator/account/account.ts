@@ -13,6 +13,7 @@ import { attemptSignIn } from '../sign-in/sign-in-limit'
 import { csrfMatches } from '../../kernel/session/csrf'
 import { endSession } from '../../kernel/session/end-session'
 import { findSession } from '../../kernel/session/find-session'
+import { deleteUnusedPasswordLinks } from '../password-link/password-link.repo'
 import {
   findAccountOwner,
   findGrantsNaming,
@@ -150,7 +151,8 @@ export type PasswordChange = { ok: true; endedSessions: number } | { ok: false; 
 /**
  * The owner changes their password: the new one must follow the password rules and match its confirmation, then the
  * current one is checked as a sign-in is (the password-check queue and the sign-in limits, scope `owner`). The new
- * hash is stored and every other owner session of theirs ends, in one transaction; the current session stays.
+ * hash is stored, every other owner session of theirs ends and their unused password links are deleted, in one
+ * transaction; the current session stays.
  * @throws GnapError request_denied (429, retryAfterSeconds) when too many sign-ins failed or are being checked
  */
 export async function changeOwnerPassword(
@@ -171,9 +173,12 @@ export async function changeOwnerPassword(
   })
   if (!checked || checked.id !== owner.id) return { ok: false, problem: 'Your current password is not right.' }
   const passwordHash = await hashPassword(input.newPassword)
-  const endedSessions = await deps.sql.transaction((tx) =>
-    setOwnerPasswordEndingOtherSessions(tx, { ownerId: owner.id, passwordHash, keepSessionId: input.sessionId }),
-  )
+  const endedSessions = await deps.sql.transaction(async (tx) => {
+    const ended = await setOwnerPasswordEndingOtherSessions(tx, { ownerId: owner.id, passwordHash, keepSessionId: input.sessionId })
+    // A link to set a password was for the one this replaces (docs/security.md, "Password links").
+    await deleteUnusedPasswordLinks(tx, 'owner', owner.id)
+    return ended
+  })
   deps.log.info({ ownerId: owner.id, endedSessions }, 'owner changed their password')
   return { ok: true, endedSessions }
 }

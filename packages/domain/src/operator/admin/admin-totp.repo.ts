@@ -47,7 +47,7 @@ export function useTotpStep(db: SqlRunner, adminId: string, step: number): Promi
   )
 }
 
-/** Turns two-step sign-in off: secret, pending enrolment and recovery codes gone. */
+/** Turns two-step sign-in off: secret, pending enrolment, recovery codes and pending sign-in challenges gone. */
 export async function clearTotp(db: SqlRunner, adminId: string): Promise<void> {
   await db.run(
     `UPDATE "Admin" SET "totpSecret" = NULL, "totpEnabledAt" = NULL, "totpLastStep" = NULL, "totpPendingSecret" = NULL, "totpPendingAt" = NULL
@@ -55,6 +55,7 @@ export async function clearTotp(db: SqlRunner, adminId: string): Promise<void> {
     [adminId],
   )
   await db.run(`DELETE FROM "AdminRecoveryCode" WHERE "adminId" = $1`, [adminId])
+  await deleteSignInChallengesOf(db, adminId)
 }
 
 /** Replaces an administrator's recovery codes by these hashes. */
@@ -117,4 +118,13 @@ export async function recordChallengeFailure(db: SqlRunner, id: string, maxFailu
 /** Deletes a challenge: 1 when this call deleted it (it is used up), 0 when it was already gone. */
 export function deleteSignInChallenge(db: SqlRunner, id: string): Promise<number> {
   return db.run(`DELETE FROM "AdminSignInChallenge" WHERE "id" = $1`, [id])
+}
+
+/**
+ * Ends every pending two-step sign-in of an administrator (the password was right, the code is awaited): a challenge
+ * stands for the password and sessions it was given under, so it ends when they do (docs/security.md, "Two-step
+ * sign-in"). The number ended.
+ */
+export function deleteSignInChallengesOf(db: SqlRunner, adminId: string): Promise<number> {
+  return db.run(`DELETE FROM "AdminSignInChallenge" WHERE "adminId" = $1`, [adminId])
 }

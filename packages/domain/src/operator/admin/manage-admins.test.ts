@@ -89,11 +89,11 @@ describe('inviteAdmin', () => {
     expect(await t.db.passwordLink.count()).toBe(0)
   })
 
-  it("a disabled administrator's link sets nothing", async () => {
+  it("a disabled administrator's link sets nothing: disabling deleted it", async () => {
     const root = await anAdmin()
     const bob = await inviteAdmin(t.deps, { invite: { email: 'bob@example.com', role: 'operator' }, actor: root.actor })
     await disableAdmin(t.deps, { change: { adminId: bob.id }, actor: root.actor })
-    expect(await use(bob.url)).toEqual({ kind: 'problem', problem: 'disabled' })
+    expect(await use(bob.url)).toEqual({ kind: 'problem', problem: 'unknown' })
     expect(await t.db.admin.findUniqueOrThrow({ where: { id: bob.id } })).toMatchObject({ passwordHash: null })
     await enableAdmin(t.deps, { change: { adminId: bob.id }, actor: root.actor })
     expect(await signIn('bob@example.com', NEW_PASSWORD)).toBeNull()

@@ -2,6 +2,7 @@ import { z } from 'zod'
 import type { Deps } from '../../protocol/deps'
 import type { SqlRunner } from '../../kernel/db/sql'
 import { issuePasswordLink } from '../password-link/password-link'
+import { deleteUnusedPasswordLinks } from '../password-link/password-link.repo'
 import { deleteSessionsOf } from '../../kernel/session/session.repo'
 import {
   emailTakenByAdmin,
@@ -20,7 +21,7 @@ import { insertAuditEntry, type AuditAction } from '../audit/audit.repo'
 import { ConsoleError } from './console-error'
 import { AdminEmailSchema } from './create-admin'
 import { ADMIN_ROLES, type AdminRole, type ConsoleActor } from './roles'
-import { clearTotp } from './admin-totp.repo'
+import { clearTotp, deleteSignInChallengesOf } from './admin-totp.repo'
 
 // Administrators in the console (docs/protocol.md §2.14): every change is one transaction with the audit entry that
 // names who made it. The last active `admin` can be neither disabled, demoted nor reset, so the server always keeps
@@ -96,6 +97,15 @@ async function keepAnActiveAdmin(tx: SqlRunner, admin: AdminAccountRow, change: 
 const audit = (tx: SqlRunner, actor: ConsoleActor, action: AuditAction, admin: { email: string }, detail: string, now: Date) =>
   insertAuditEntry(tx, { actor: actor.label, action, target: `admin:${admin.email}`, detail, now })
 
+/**
+ * Ends every session of an administrator and their pending two-step sign-ins (a right password awaiting its code,
+ * docs/security.md "Two-step sign-in"); the number of sessions ended.
+ */
+async function endSignIns(tx: SqlRunner, adminId: string): Promise<number> {
+  await deleteSignInChallengesOf(tx, adminId)
+  return deleteSessionsOf(tx, 'admin', adminId)
+}
+
 const sessionsWord = (n: number) => `${n} session${n === 1 ? '' : 's'} ended`
 
 /**
@@ -146,7 +156,8 @@ export async function changeAdminRole(
 }
 
 /**
- * Disables an administrator: they cannot sign in, their sessions end, their links set nothing. Not oneself (the
+ * Disables an administrator: they cannot sign in, their sessions and pending two-step sign-ins end, their unused
+ * password links are deleted (docs/security.md). Not oneself (the
  * session doing it would end with it, and another administrator can) and not the last active admin.
  * @throws ConsoleError not_found; conflict for oneself, one already disabled, or the last active admin
  */
@@ -164,7 +175,8 @@ export async function disableAdmin(
     if (admin.disabledAt !== null) throw new ConsoleError('conflict', `the administrator ${admin.email} is already disabled`)
     await keepAnActiveAdmin(tx, admin, 'disabled')
     await updateAdminDisabledAt(tx, admin.id, now)
-    const ended = await deleteSessionsOf(tx, 'admin', admin.id)
+    const ended = await endSignIns(tx, admin.id)
+    await deleteUnusedPasswordLinks(tx, 'admin', admin.id)
     await audit(tx, input.actor, 'admin.disable', admin, sessionsWord(ended), now)
     return ended
   })
@@ -179,6 +191,8 @@ export async function enableAdmin(deps: Deps, input: { change: z.input<typeof Ad
     const admin = await requireAdmin(tx, data.adminId)
     if (admin.disabledAt === null) throw new ConsoleError('conflict', `the administrator ${admin.email} is not disabled`)
     await updateAdminDisabledAt(tx, admin.id, null)
+    // A link from before the disable must not come back to life with the account (docs/security.md, "Password links").
+    await deleteUnusedPasswordLinks(tx, 'admin', admin.id)
     await audit(tx, input.actor, 'admin.enable', admin, admin.role, now)
   })
   return { id: data.adminId }
@@ -204,7 +218,7 @@ export async function resetAdminPassword(
     if (admin.disabledAt !== null) throw new ConsoleError('conflict', `the administrator ${admin.email} is disabled: enable them first`)
     if (admin.hasPassword) await keepAnActiveAdmin(tx, admin, 'reset')
     await updateAdminPasswordHash(tx, admin.id, null)
-    const endedSessions = await deleteSessionsOf(tx, 'admin', admin.id)
+    const endedSessions = await endSignIns(tx, admin.id)
     const link = await issuePasswordLink(tx, {
       subject: 'admin',
       subjectId: admin.id,
@@ -238,7 +252,7 @@ export async function signOutAdminEverywhere(
   const now = deps.clock()
   const endedSessions = await deps.sql.transaction(async (tx) => {
     const admin = await requireAdmin(tx, data.adminId)
-    const ended = await deleteSessionsOf(tx, 'admin', admin.id)
+    const ended = await endSignIns(tx, admin.id)
     await audit(tx, input.actor, 'admin.sign-out-everywhere', admin, sessionsWord(ended), now)
     return ended
   })
@@ -265,7 +279,7 @@ export async function resetAdminTwoStep(
     }
     if (!admin.twoStep) throw new ConsoleError('conflict', `${admin.email} has no two-step sign-in to turn off`)
     await clearTotp(tx, admin.id)
-    const endedSessions = await deleteSessionsOf(tx, 'admin', admin.id)
+    const endedSessions = await endSignIns(tx, admin.id)
     await audit(tx, input.actor, 'admin.reset-two-step', admin, `two-step sign-in and recovery codes removed; ${sessionsWord(endedSessions)}`, now)
     return { id: admin.id, endedSessions }
   })

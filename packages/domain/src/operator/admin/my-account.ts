@@ -5,8 +5,10 @@ import { hashPassword } from '../sign-in/password'
 import { passwordProblem } from '../owner/password-rules'
 import { attemptSignIn } from '../sign-in/sign-in-limit'
 import { hashSecret } from '../../kernel/secrets'
+import { deleteUnusedPasswordLinks } from '../password-link/password-link.repo'
 import { deleteOtherSessionsOf, deleteSession, listSessionsOf } from '../../kernel/session/session.repo'
 import { findAdminByEmail, setAdminPasswordHash } from './admin.repo'
+import { deleteSignInChallengesOf } from './admin-totp.repo'
 import type { AdminIdentity } from './admin-session'
 import { insertAuditEntry } from '../audit/audit.repo'
 import { ConsoleError } from './console-error'
@@ -35,7 +37,7 @@ export interface MySession {
 /**
  * Changes the password of the signed-in administrator: the current one is checked as a sign-in is (a wrong one
  * counts toward the sign-in limit, docs/protocol.md §2.11), the new one follows the password rules. Their other
- * sessions end; this one stays.
+ * sessions, pending two-step sign-ins and unused password links end; this session stays.
  * @throws ConsoleError bad_request with the problem in words; GnapError 429 past the sign-in limit
  */
 export async function changeAdminPassword(
@@ -58,6 +60,9 @@ export async function changeAdminPassword(
   const endedSessions = await deps.sql.transaction(async (tx) => {
     await setAdminPasswordHash(tx, input.admin.id, passwordHash)
     const ended = await deleteOtherSessionsOf(tx, 'admin', input.admin.id, hashSecret(input.sessionValue))
+    // What was given under the old password ends with it (docs/security.md): links to set one, sign-ins awaiting a code.
+    await deleteUnusedPasswordLinks(tx, 'admin', input.admin.id)
+    await deleteSignInChallengesOf(tx, input.admin.id)
     await insertAuditEntry(tx, {
       actor: input.admin.email,
       action: 'admin.password-change',
@@ -101,11 +106,12 @@ export async function endMySession(deps: Deps, input: { admin: AdminIdentity; se
   })
 }
 
-/** Ends every other session of the signed-in administrator; how many. */
+/** Ends every other session of the signed-in administrator, and their pending two-step sign-ins; how many sessions. */
 export async function endMyOtherSessions(deps: Deps, input: { admin: AdminIdentity; sessionValue: string }): Promise<{ endedSessions: number }> {
   const now = deps.clock()
   const endedSessions = await deps.sql.transaction(async (tx) => {
     const ended = await deleteOtherSessionsOf(tx, 'admin', input.admin.id, hashSecret(input.sessionValue))
+    await deleteSignInChallengesOf(tx, input.admin.id)
     if (ended > 0) {
       await insertAuditEntry(tx, {
         actor: input.admin.email,

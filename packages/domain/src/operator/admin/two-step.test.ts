@@ -9,8 +9,8 @@ import { completeAdminSignIn, signInAdmin, SIGN_IN_CHALLENGE_MAX_FAILURES, SIGN_
 import { totpCodeAt, RECOVERY_CODE_COUNT, TOTP_PERIOD_SECONDS } from './totp'
 import { confirmTotpEnrolment, disableTotp, getTwoStepStatus, renewRecoveryCodes, startTotpEnrolment } from './two-step'
 import { changeAdminPassword, endMyOtherSessions, endMySession, listMySessions } from './my-account'
-import { resetAdminTwoStep } from './manage-admins'
-import { actorOfAdmin } from './roles'
+import { disableAdmin, enableAdmin, resetAdminPassword, resetAdminTwoStep, signOutAdminEverywhere } from './manage-admins'
+import { actorOfAdmin, type ConsoleActor } from './roles'
 
 // Two-step sign-in and an administrator's own account (docs/protocol.md §2.17), as the person sees them: what signs
 // in, what is refused, and what can no longer be done.
@@ -213,18 +213,20 @@ describe('ADMIN_REQUIRE_TOTP', () => {
   })
 })
 
+/** The signed-in administrator changes their password on My account. */
+const change = (s: AdminSignIn, over: Partial<{ currentPassword: string; newPassword: string; confirmPassword: string }> = {}) =>
+  changeAdminPassword(t.deps, {
+    admin: s.admin,
+    sessionValue: s.value,
+    ip: IP,
+    currentPassword: ADMIN.password,
+    newPassword: 'a brand new admin password',
+    confirmPassword: over.newPassword ?? 'a brand new admin password',
+    ...over,
+  })
+
 describe('my account', () => {
   const signIn = async () => (await password()) as AdminSignIn
-  const change = (s: AdminSignIn, over: Partial<{ currentPassword: string; newPassword: string; confirmPassword: string }> = {}) =>
-    changeAdminPassword(t.deps, {
-      admin: s.admin,
-      sessionValue: s.value,
-      ip: IP,
-      currentPassword: ADMIN.password,
-      newPassword: 'a brand new admin password',
-      confirmPassword: over.newPassword ?? 'a brand new admin password',
-      ...over,
-    })
 
   it('changes the password with the current one and ends my other sessions, keeping this one', async () => {
     await createAdmin(t.sql, ADMIN)
@@ -344,5 +346,42 @@ describe('an admin turns off another administrator’s two-step sign-in (lost ph
     expect(await t.db.auditLog.count({ where: { action: 'admin.reset-two-step' } })).toBe(0)
     // Their second step still works as before.
     expect(await withCode(await challenge(), code(secret))).not.toBeNull()
+  })
+})
+
+describe('a pending two-step sign-in (the right password, its code awaited) ends with what it was given under', () => {
+  const ROOT = { email: 'root@example.com', password: 'root password for tests' }
+  type Change = (admin: AdminIdentity, root: ConsoleActor) => Promise<unknown>
+
+  it.each<[string, Change]>([
+    ['another admin resets their password', (admin, root) => resetAdminPassword(t.deps, { change: { adminId: admin.id }, actor: root })],
+    ['another admin signs them out everywhere', (admin, root) => signOutAdminEverywhere(t.deps, { change: { adminId: admin.id }, actor: root })],
+    ['another admin turns their two-step sign-in off', (admin, root) => resetAdminTwoStep(t.deps, { change: { adminId: admin.id }, actor: root })],
+    [
+      'they are disabled, and enabled again',
+      async (admin, root) => {
+        await disableAdmin(t.deps, { change: { adminId: admin.id }, actor: root })
+        await enableAdmin(t.deps, { change: { adminId: admin.id }, actor: root })
+      },
+    ],
+  ])('when %s: the right code opens no session', async (_name, change) => {
+    const { admin, secret } = await enrolled()
+    const root = await createAdmin(t.sql, ROOT)
+    const pending = await challenge()
+    await change(admin, actorOfAdmin(root))
+    expect(await withCode(pending, code(secret))).toEqual({ step: 'expired' })
+    expect(await t.db.session.count({ where: { subjectId: admin.id } })).toBe(0)
+  })
+
+  it.each<[string, (s: AdminSignIn) => Promise<unknown>]>([
+    ['they change their password', (s) => change(s)],
+    ['they sign out their other sessions', (s) => endMyOtherSessions(t.deps, { admin: s.admin, sessionValue: s.value })],
+  ])('when %s: the right code opens no session', async (_name, change) => {
+    const { secret } = await enrolled()
+    const signedIn = (await withCode(await challenge(), code(secret))) as AdminSignIn
+    const pending = await challenge()
+    await change(signedIn)
+    t.clock.advance(TOTP_PERIOD_SECONDS)
+    expect(await withCode(pending, code(secret))).toEqual({ step: 'expired' })
   })
 })

@@ -10,7 +10,7 @@ import { consoleEventActor } from '../../protocol/events/webhook-events'
 import { deleteSessionsOf } from '../../kernel/session/session.repo'
 import { normalUrl } from '../../protocol/owner/owns-access'
 import { issueOwnerLink } from '../password-link/password-link'
-import { deletePasswordLinksOf } from '../password-link/password-link.repo'
+import { deletePasswordLinksOf, deleteUnusedPasswordLinks } from '../password-link/password-link.repo'
 import {
   deleteOwner as deleteOwnerRow,
   deleteOwnerWalletAddress,
@@ -222,8 +222,8 @@ export async function removeWalletAddress(
 }
 
 /**
- * Disables an owner: their sessions end, they cannot sign in, their open consent requests say the account is
- * disabled; their grants are revoked when asked.
+ * Disables an owner: their sessions end, their unused password links are deleted (docs/security.md), they cannot
+ * sign in, their open consent requests say the account is disabled; their grants are revoked when asked.
  * @throws ConsoleError not_found; conflict when already disabled
  */
 export async function disableOwner(
@@ -237,6 +237,7 @@ export async function disableOwner(
     if (owner.status === 'disabled') throw new ConsoleError('conflict', 'the owner is already disabled')
     await updateOwnerStatus(tx, owner.id, 'disabled', now)
     await deleteSessionsOf(tx, 'owner', owner.id)
+    await deleteUnusedPasswordLinks(tx, 'owner', owner.id)
     const revoked = data.revokeGrants
       ? await revokeGrantsNaming(tx, await findWalletAddressesOf(tx, owner.id), input.actor, `owner ${owner.email} disabled`, now)
       : 0
@@ -254,6 +255,8 @@ export async function enableOwner(deps: Deps, input: { change: z.input<typeof Ow
     const owner = await requireOwner(tx, data.ownerId)
     if (owner.status !== 'disabled') throw new ConsoleError('conflict', 'the owner is not disabled')
     await updateOwnerStatus(tx, owner.id, 'active', now)
+    // A link from before the disable must not come back to life with the account (docs/security.md, "Password links").
+    await deleteUnusedPasswordLinks(tx, 'owner', owner.id)
     await audit(tx, input.actor, 'owner.enable', owner.id, owner.email, now)
   })
   return { id: data.ownerId }

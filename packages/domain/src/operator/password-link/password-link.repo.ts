@@ -26,13 +26,13 @@ export async function insertPasswordLink(
   )
 }
 
-/** Deletes the account's unused links of one kind: a newer link replaces them. */
-export async function deleteUnusedPasswordLinks(db: SqlRunner, subject: LinkSubject, subjectId: string, kind: LinkKind): Promise<void> {
-  await db.run(`DELETE FROM "PasswordLink" WHERE "subjectKind" = $1 AND "subjectId" = $2 AND "kind" = $3 AND "usedAt" IS NULL`, [
-    subject,
-    subjectId,
-    kind,
-  ])
+/**
+ * Deletes every unused link of an account, invitation or reset (docs/security.md, "Password links"): a link is for
+ * the password the account had when it was issued, so a new link, a password set or changed, and a disable or
+ * enable end them. Used links stay (they say "already used"). The number deleted.
+ */
+export function deleteUnusedPasswordLinks(db: SqlRunner, subject: LinkSubject, subjectId: string): Promise<number> {
+  return db.run(`DELETE FROM "PasswordLink" WHERE "subjectKind" = $1 AND "subjectId" = $2 AND "usedAt" IS NULL`, [subject, subjectId])
 }
 
 /** Deletes every link of an account (the account is being deleted). */

@@ -15,8 +15,9 @@ export const newLinkSecret = (): string => randomBytes(32).toString('base64url')
 /**
  * Issues a one-time link for an owner or an administrator to set their password (docs/protocol.md §7, §2.14): an
  * invitation for a new account or a reset. Only the secret's SHA-256 is stored; the URL is returned once, for
- * whoever issued it, and is never logged. Earlier unused links of the same kind stop working. Call inside the
- * caller's transaction when the link goes with other writes (a new account), or on its own.
+ * whoever issued it, and is never logged. Every earlier unused link of the account, of either kind, stops working
+ * (docs/security.md, "Password links"). Call inside the caller's transaction when the link goes with other writes (a
+ * new account), or on its own.
  */
 export async function issuePasswordLink(
   db: SqlRunner,
@@ -24,7 +25,7 @@ export async function issuePasswordLink(
 ): Promise<{ url: string; expiresAt: Date }> {
   const secret = newLinkSecret()
   const expiresAt = new Date(input.now.getTime() + input.ttlSeconds * 1000)
-  await deleteUnusedPasswordLinks(db, input.subject, input.subjectId, input.kind)
+  await deleteUnusedPasswordLinks(db, input.subject, input.subjectId)
   await insertPasswordLink(db, {
     id: newId(),
     subject: input.subject,

@@ -8,7 +8,15 @@ import { hashPassword } from '../sign-in/password'
 import { passwordProblem } from '../owner/password-rules'
 import { hashSecret } from '../../kernel/secrets'
 import { deleteSessionsOf } from '../../kernel/session/session.repo'
-import { findPasswordLinkByHash, markPasswordLinkUsed, type LinkKind, type LinkSubject, type PasswordLinkRow } from './password-link.repo'
+import { deleteSignInChallengesOf } from '../admin/admin-totp.repo'
+import {
+  deleteUnusedPasswordLinks,
+  findPasswordLinkByHash,
+  markPasswordLinkUsed,
+  type LinkKind,
+  type LinkSubject,
+  type PasswordLinkRow,
+} from './password-link.repo'
 
 /** A link's secret as issued: 43 base64url characters. Anything else is not looked up. */
 const SECRET_SHAPE = /^[A-Za-z0-9_-]{43}$/
@@ -102,8 +110,9 @@ export type SetPasswordResult =
 
 /**
  * Sets an owner's or an administrator's password with a one-time link (docs/protocol.md §7, §2.14): the password
- * hash, the link marked used, every session of the account ended and an audit entry, in one transaction. The link is
- * marked used by a conditional update, so of two uses at the same time exactly one sets its password.
+ * hash, the link marked used, the account's other unused links deleted, every session of the account (and an
+ * administrator's pending two-step sign-in) ended and an audit entry, in one transaction. The link is marked used by a
+ * conditional update, so of two uses at the same time exactly one sets its password.
  */
 export async function setPasswordWithLink(
   deps: Pick<Deps, 'sql' | 'clock'>,
@@ -124,6 +133,9 @@ export async function setPasswordWithLink(
     if (!(await markPasswordLinkUsed(tx, link.id, now))) return false
     await ACCOUNTS[subject].setHash(tx, account.id, passwordHash)
     await deleteSessionsOf(tx, subject, account.id)
+    // The account's other links (an invitation and a reset) were for the password this one replaces.
+    await deleteUnusedPasswordLinks(tx, subject, account.id)
+    if (subject === 'admin') await deleteSignInChallengesOf(tx, account.id)
     const target = subject === 'owner' ? `owner:${account.id}` : `admin:${account.email}`
     await insertAuditEntry(tx, { actor: account.email, action: ACCOUNTS[subject].action, target, detail: link.kind, now })
     return true

@@ -351,10 +351,12 @@ describe('order per grant', () => {
     await addWebhookEndpoint(t)
     const first = await recordGrantRevoked(t, 'grant-1')
     const second = await recordGrantRevoked(t, 'grant-1')
-    await t.db.webhookDelivery.updateMany({ where: { eventId: first }, data: { state: 'failed', attempts: 14 } })
-    const receiver = fakeReceiver()
+    // The first is at its last attempt: its retry window ends now.
+    await t.db.webhookDelivery.updateMany({ where: { eventId: first }, data: { attempts: 14, giveUpAt: t.clock.now } })
+    const receiver = fakeReceiver((r) => status(r.eventId === first ? 503 : 200)())
+    expect(await pass(receiver.fetch)).toMatchObject({ claimed: 1, failed: 1 })
     expect(await pass(receiver.fetch)).toMatchObject({ claimed: 1, delivered: 1 })
-    expect(receiver.received.map((r) => r.eventId)).toEqual([second])
+    expect(receiver.received.map((r) => r.eventId)).toEqual([first, second])
   })
 })
 

@@ -1,4 +1,4 @@
-import type { SqlRunner, SqlValue } from '../../kernel/db/sql'
+import type { Sql, SqlRunner, SqlValue } from '../../kernel/db/sql'
 import { newId } from '../../kernel/secrets'
 import { eventBody, newEventId, TEST_EVENT_TYPE, type AnyEventType, type EventData, type WebhookEventType } from './webhook-events'
 import { RETRY_WINDOW_MS } from './delivery-schedule'
@@ -8,6 +8,14 @@ import { signalOutbox } from './outbox-signal'
 // `recordEvents` inside the transaction of the change it tells of, with one delivery row for every enabled endpoint
 // subscribed to its type, so the change and its event commit or roll back together. The delivery worker
 // (deliver-webhooks.ts) claims due deliveries with a lease and records what became of each attempt.
+//
+// Queues: the deliveries of one endpoint with one `orderKey` (a grant's, mostly) go out one at a time, in order. The
+// first pending one is the queue's head; each one behind it is `held` (1) until the one before it is delivered or
+// has failed for good, when the next is released (`held` 0) in the same transaction. The claim reads heads only, so
+// its cost does not grow with what waits behind them (docs/webhooks.md, "Delivery guarantees"). A write that decides
+// whether a queue has a pending delivery takes the row locks of the queue's pending deliveries first (lockQueue), so
+// on PostgreSQL it waits for the transaction that is ending the head, and a new delivery is never held behind a head
+// that has just gone without being released.
 
 /** One event to record: its type, its data, and the grant (or other key) its deliveries keep the order of. */
 export interface NewEvent<T extends AnyEventType = AnyEventType> {
@@ -71,13 +79,58 @@ async function insertEvent(tx: SqlRunner, e: NewEvent, at: Date, endpointIds: re
   ])
   const giveUpAt = new Date(at.getTime() + RETRY_WINDOW_MS)
   for (const endpointId of endpointIds) {
+    const queue = { endpointId, orderKey }
+    if (e.type === ROTATED && e.grantId && (await coalesceRotation(tx, queue, { eventId: id, at, giveUpAt }))) continue
+    const held = (await lockQueue(tx, queue)) ? 1 : 0
     await tx.run(
-      `INSERT INTO "WebhookDelivery" ("id", "eventId", "endpointId", "orderKey", "state", "attempts", "nextAttemptAt", "giveUpAt", "createdAt")
-       VALUES ($1, $2, $3, $4, 'pending', 0, $5, $6, $5)`,
-      [newId(), id, endpointId, orderKey, at, giveUpAt],
+      `INSERT INTO "WebhookDelivery" ("id", "eventId", "endpointId", "orderKey", "state", "attempts", "nextAttemptAt", "giveUpAt", "createdAt", "held")
+       VALUES ($1, $2, $3, $4, 'pending', 0, $5, $6, $5, $7)`,
+      [newId(), id, endpointId, orderKey, at, giveUpAt, held],
     )
   }
   return id
+}
+
+const ROTATED = 'access_token.rotated'
+
+/** One endpoint's deliveries of one order key: they go out one at a time, in order. */
+interface Queue {
+  endpointId: string
+  orderKey: string
+}
+
+/**
+ * Whether the queue has a pending delivery, after taking the row locks of its pending deliveries until the
+ * transaction ends (a no-op UPDATE, the one locking statement both databases share). On PostgreSQL this waits for a
+ * worker that is recording the end of the head, and then sees the head gone; a worker that comes after waits for
+ * this transaction and then sees what it wrote (recordAttempt releases the next). SQLite runs one writer at a time.
+ */
+async function lockQueue(tx: SqlRunner, q: Queue): Promise<boolean> {
+  const pending = await tx.run(`UPDATE "WebhookDelivery" SET "held" = "held" WHERE "endpointId" = $1 AND "orderKey" = $2 AND "state" = 'pending'`, [
+    q.endpointId,
+    q.orderKey,
+  ])
+  return pending > 0
+}
+
+/**
+ * Coalescing (docs/webhooks.md): while the queue's last pending delivery is an `access_token.rotated` event of the
+ * same grant still held behind an earlier one (never attempted, not leased), the newer rotation takes its place
+ * instead of queueing behind it: the receiver is told of the grant's latest token, and one client rotating in a loop
+ * against a failing receiver keeps at most two pending deliveries per endpoint (the head and one held rotation).
+ * Whether it did.
+ */
+async function coalesceRotation(tx: SqlRunner, q: Queue, next: { eventId: string; at: Date; giveUpAt: Date }): Promise<boolean> {
+  const changed = await tx.run(
+    `UPDATE "WebhookDelivery" SET "eventId" = $3, "createdAt" = $4, "nextAttemptAt" = $4, "giveUpAt" = $5
+     WHERE "id" = (
+         SELECT t."id" FROM "WebhookDelivery" t WHERE t."endpointId" = $1 AND t."orderKey" = $2 AND t."state" = 'pending'
+         ORDER BY t."createdAt" DESC, t."eventId" DESC LIMIT 1)
+       AND "state" = 'pending' AND "held" = 1 AND "lastAttemptAt" IS NULL AND "leaseUntil" IS NULL
+       AND "eventId" IN (SELECT ev."id" FROM "WebhookEvent" ev WHERE ev."type" = '${ROTATED}')`,
+    [q.endpointId, q.orderKey, next.eventId, next.at, next.giveUpAt],
+  )
+  return changed === 1
 }
 
 /** A claimed delivery with what sending it needs. */
@@ -96,11 +149,14 @@ export interface ClaimedDelivery {
 }
 
 /**
- * Claims up to `take` due deliveries for `owner` until `leaseUntil`, and returns them: pending, due, not leased (or
- * their lease ran out: the worker holding them died), their endpoint enabled, and no earlier pending delivery of the
- * same endpoint and grant (one grant's events go out in order while the receiver keeps up). On PostgreSQL the rows
- * are taken with FOR UPDATE SKIP LOCKED, so two instances claiming at once take different rows; on SQLite the one
- * statement runs under the file's write lock.
+ * Claims up to `take` due deliveries for `owner` until `leaseUntil`, and returns them: pending heads of their queues
+ * (not held), due, not leased (or their lease ran out: the worker holding them died), their endpoint enabled, and no
+ * earlier pending delivery of the same endpoint and grant (one grant's events go out in order while the receiver
+ * keeps up). Held rows are never read: the index on ("state", "held", "nextAttemptAt", …) starts at the heads, and
+ * the check for an earlier head (two events written at once on PostgreSQL can both find their queue empty) is one
+ * index probe per head. A replayed delivery held behind the head does not stop it: it goes next. On PostgreSQL the rows are taken with FOR UPDATE
+ * SKIP LOCKED, so two instances claiming at once take different rows; on SQLite the one statement runs under the
+ * file's write lock.
  */
 export async function claimDueDeliveries(
   db: SqlRunner & { readonly dialect: 'sqlite' | 'postgresql' },
@@ -108,7 +164,8 @@ export async function claimDueDeliveries(
 ): Promise<ClaimedDelivery[]> {
   // A read first: an idle worker polls often, and an UPDATE takes SQLite's write lock even when it matches nothing.
   const due = await db.all<{ one: number }>(
-    `SELECT 1 AS "one" FROM "WebhookDelivery" WHERE "state" = 'pending' AND "nextAttemptAt" <= $1 AND ("leaseUntil" IS NULL OR "leaseUntil" < $1) LIMIT 1`,
+    `SELECT 1 AS "one" FROM "WebhookDelivery"
+     WHERE "state" = 'pending' AND "held" = 0 AND "nextAttemptAt" <= $1 AND ("leaseUntil" IS NULL OR "leaseUntil" < $1) LIMIT 1`,
     [input.now],
   )
   if (due.length === 0) return []
@@ -117,11 +174,11 @@ export async function claimDueDeliveries(
     `UPDATE "WebhookDelivery" SET "leaseOwner" = $1, "leaseUntil" = $2
      WHERE "id" IN (
        SELECT d."id" FROM "WebhookDelivery" d JOIN "WebhookEndpoint" e ON e."id" = d."endpointId"
-       WHERE d."state" = 'pending' AND d."nextAttemptAt" <= $3 AND (d."leaseUntil" IS NULL OR d."leaseUntil" < $3)
+       WHERE d."state" = 'pending' AND d."held" = 0 AND d."nextAttemptAt" <= $3 AND (d."leaseUntil" IS NULL OR d."leaseUntil" < $3)
          AND e."disabledAt" IS NULL
          AND NOT EXISTS (
            SELECT 1 FROM "WebhookDelivery" p
-           WHERE p."endpointId" = d."endpointId" AND p."orderKey" = d."orderKey" AND p."state" = 'pending'
+           WHERE p."endpointId" = d."endpointId" AND p."orderKey" = d."orderKey" AND p."state" = 'pending' AND p."held" = 0
              AND (p."createdAt" < d."createdAt" OR (p."createdAt" = d."createdAt" AND p."eventId" < d."eventId")))
        ORDER BY d."nextAttemptAt" ASC, d."createdAt" ASC, d."eventId" ASC
        LIMIT $4 ${lock})
@@ -151,11 +208,12 @@ export interface AttemptResult {
 
 /**
  * Records an attempt of a delivery this worker holds: delivered, pending again at `nextAttemptAt`, or failed for
- * good; `giveUpAt` is the end of its retry window (set at its first attempt). False when the lease was lost (it ran
- * out and another worker took the delivery): nothing is written.
+ * good; `giveUpAt` is the end of its retry window (set at its first attempt). A delivery that is no longer pending
+ * releases the next one of its queue, in the same transaction. False when the lease was lost (it ran out and another
+ * worker took the delivery): nothing is written.
  */
 export async function recordAttempt(
-  db: SqlRunner,
+  db: Pick<Sql, 'transaction'>,
   input: {
     id: string
     owner: string
@@ -168,13 +226,30 @@ export async function recordAttempt(
   const params: SqlValue[] = [outcome.state, result.at, result.status, result.error, input.id, input.owner, input.giveUpAt]
   const next = outcome.state === 'pending' ? `, "nextAttemptAt" = $${params.push(outcome.nextAttemptAt)}` : ''
   const delivered = outcome.state === 'delivered' ? `, "deliveredAt" = $2` : ''
-  const changed = await db.run(
-    `UPDATE "WebhookDelivery" SET "state" = $1, "attempts" = "attempts" + 1, "lastAttemptAt" = $2, "lastStatus" = $3, "lastError" = $4,
-       "leaseOwner" = NULL, "leaseUntil" = NULL, "giveUpAt" = $7${next}${delivered}
-     WHERE "id" = $5 AND "leaseOwner" = $6 AND "state" = 'pending'`,
-    params,
+  return db.transaction(async (tx) => {
+    const [queue] = await tx.all<Queue>(
+      `UPDATE "WebhookDelivery" SET "state" = $1, "attempts" = "attempts" + 1, "lastAttemptAt" = $2, "lastStatus" = $3, "lastError" = $4,
+         "leaseOwner" = NULL, "leaseUntil" = NULL, "giveUpAt" = $7${next}${delivered}
+       WHERE "id" = $5 AND "leaseOwner" = $6 AND "state" = 'pending'
+       RETURNING "endpointId", "orderKey"`,
+      params,
+    )
+    if (!queue) return false
+    if (outcome.state !== 'pending') await releaseNext(tx, queue)
+    return true
+  })
+}
+
+/** Makes the first pending delivery of the queue its head (not held): the one before it has gone. */
+async function releaseNext(tx: SqlRunner, q: Queue): Promise<void> {
+  await tx.run(
+    `UPDATE "WebhookDelivery" SET "held" = 0
+     WHERE "id" = (
+       SELECT n."id" FROM "WebhookDelivery" n WHERE n."endpointId" = $1 AND n."orderKey" = $2 AND n."state" = 'pending'
+       ORDER BY n."createdAt" ASC, n."eventId" ASC LIMIT 1)
+       AND "held" = 1`,
+    [q.endpointId, q.orderKey],
   )
-  return changed === 1
 }
 
 /** Gives a delivery back without recording an attempt (the worker is stopping before sending it). */
@@ -184,14 +259,19 @@ export async function releaseDelivery(db: SqlRunner, id: string, owner: string):
 
 /**
  * Makes a failed delivery pending again, due now, as if new: its attempts count from 0 again, so its retries start
- * again from the shortest wait, and a new retry window starts at its next attempt. False when it is not failed
- * (delivered, pending, or unknown).
+ * again from the shortest wait, and a new retry window starts at its next attempt. While another delivery of its
+ * queue is pending it is held behind it (and, being older than those held, goes next). False when it is not failed
+ * (delivered, pending, or unknown). Call inside a transaction: the queue's pending rows stay locked until it ends.
  */
-export async function replayFailedDelivery(db: SqlRunner, id: string, now: Date): Promise<boolean> {
-  const changed = await db.run(
-    `UPDATE "WebhookDelivery" SET "state" = 'pending', "attempts" = 0, "nextAttemptAt" = $1, "giveUpAt" = $2, "leaseOwner" = NULL, "leaseUntil" = NULL
+export async function replayFailedDelivery(tx: SqlRunner, id: string, now: Date): Promise<boolean> {
+  const [queue] = await tx.all<Queue>(`SELECT "endpointId", "orderKey" FROM "WebhookDelivery" WHERE "id" = $1 AND "state" = 'failed'`, [id])
+  if (!queue) return false
+  const held = (await lockQueue(tx, queue)) ? 1 : 0
+  const changed = await tx.run(
+    `UPDATE "WebhookDelivery" SET "state" = 'pending', "attempts" = 0, "nextAttemptAt" = $1, "giveUpAt" = $2, "leaseOwner" = NULL, "leaseUntil" = NULL,
+       "held" = $4
      WHERE "id" = $3 AND "state" = 'failed'`,
-    [now, new Date(now.getTime() + RETRY_WINDOW_MS), id],
+    [now, new Date(now.getTime() + RETRY_WINDOW_MS), id, held],
   )
   return changed === 1
 }
