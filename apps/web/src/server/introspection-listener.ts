@@ -1,6 +1,6 @@
 import http from 'node:http'
 import { bodyTooLarge, introspectForResourceServer, loggablePath, methodNotAllowed, pathNotFound, type Deps } from '@gnap/domain'
-import { callerIpFromForwardedFor } from './caller-ip'
+import { listenerCallerAddress } from './caller-ip'
 import { errorAnswer, parseJsonBody, securedHeaders } from './gnap-route'
 import { closeWhenStopping } from './process-edge'
 import { MAX_BODY_BYTES } from './limits'
@@ -58,7 +58,7 @@ async function answer(deps: Deps, req: http.IncomingMessage): Promise<Answer> {
   if (req.method === 'OPTIONS') return { status: 204, headers: { allow: ALLOW } }
   if (req.method !== 'POST') return { status: 405, body: methodNotAllowed('POST').toBody(), headers: { allow: ALLOW } }
   const body = parseJsonBody(header(req, 'content-type'), await readBody(req))
-  const caller = { authorization: header(req, 'authorization'), ip: callerIpFromForwardedFor(header(req, 'x-forwarded-for'), deps.config) }
+  const caller = { authorization: header(req, 'authorization'), ip: listenerCallerAddress(req, header(req, 'x-forwarded-for'), deps.config) }
   return { status: 200, body: await introspectForResourceServer(deps, caller, body), headers: {} }
 }
 

@@ -2,7 +2,7 @@ import { checkPasswordLink, hitRateLimit, LINK_PROBLEM_TEXT, setPasswordWithLink
 import { callerIp } from './caller-ip'
 import { frontChannelRoute, readForm } from './front-channel'
 import { messagePage } from './pages'
-import { isSameOriginPost } from './same-origin'
+import { crossSiteFormRefused, isSameOriginPost } from './same-origin'
 import { setPasswordPage } from './set-password-page'
 
 // A one-time link to set a password: an invitation or a reset, of an owner (docs/protocol.md §7) or an
@@ -25,7 +25,7 @@ export function setPasswordRoute(subject: LinkSubject, next: { path: string; tex
 
   const POST = frontChannelRoute(async (deps, req, params) => {
     if (!isSameOriginPost(req, deps.config.authServerUrl)) {
-      return messagePage(403, 'Form refused', 'This form was sent from another site. Open your link again and set your password there.')
+      return crossSiteFormRefused('Open your link again and set your password there.')
     }
     const limited = await overLimit(deps, req)
     if (limited !== null) {

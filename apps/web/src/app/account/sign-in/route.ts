@@ -3,11 +3,15 @@ import { callerIp } from '../../../server/caller-ip'
 import { frontChannelRoute, readForm, seeOther } from '../../../server/front-channel'
 import { accountSignInPage } from '../../../server/account-pages'
 import { setOwnerCookie, tooManySignIns } from '../../../server/account-route'
+import { crossSiteFormRefused, isSameOriginPost } from '../../../server/same-origin'
 
 export const dynamic = 'force-dynamic'
 
 // Sign-in to the account page: the consent screen's sign-in (same limits, same session), then back to /account.
+// A sign-in another site posts is refused as the set-password form refuses one (docs/security.md): it would sign
+// the browser in to the attacker's account, whose page then shows what the person does there.
 export const POST = frontChannelRoute(async (deps, req) => {
+  if (!isSameOriginPost(req, deps.config.authServerUrl)) return crossSiteFormRefused('Open your account page and sign in there.')
   const form = await readForm(req)
   let session: Awaited<ReturnType<typeof signInOwner>>
   try {

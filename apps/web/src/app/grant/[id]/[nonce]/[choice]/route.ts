@@ -1,5 +1,5 @@
 import { recordConsent } from '@gnap/domain'
-import { callerIp } from '../../../../../server/caller-ip'
+import { callerAddress } from '../../../../../server/caller-ip'
 import { gnapRoute } from '../../../../../server/gnap-route'
 
 export const dynamic = 'force-dynamic'
@@ -11,7 +11,7 @@ export const POST = gnapRoute({}, async ({ deps, req, params }) => {
     nonce: params.nonce ?? '',
     choice: params.choice ?? '',
     idpSecret: req.headers.get('x-idp-secret'),
-    ip: callerIp(req, deps.config),
+    ip: callerAddress(req, deps.config),
   })
   return new Response(null, { status: 202 })
 })
