@@ -48,6 +48,22 @@ async function start(env: Record<string, string>, until?: RegExp): Promise<{ cod
   return { code, output, port }
 }
 
+/** A production start with its first administrator given, which must refuse: stopped at once if it serves after all. */
+async function refusedProductionStart(env: Record<string, string> = {}) {
+  const prod = await start(
+    {
+      NODE_ENV: 'production',
+      AUTH_SERVER_URL: 'https://auth.example.org',
+      ADMIN_EMAIL: 'ops@example.org',
+      ADMIN_PASSWORD: 'a long and private password',
+      ...env,
+    },
+    /\[serve\] starting/,
+  )
+  expect(prod.code).not.toBe(0)
+  return prod
+}
+
 describe('a production start on a database with demo state', () => {
   it('seeds the demo accounts outside production', async () => {
     const first = await start({ AUTH_SERVER_URL: 'http://127.0.0.1:3000' }, /\[serve\] starting/)
@@ -64,17 +80,7 @@ describe('a production start on a database with demo state', () => {
   }, 90_000)
 
   it('refuses to start in production, names the demo state and how to remove it, and serves nothing', async () => {
-    // Stopped at once if it starts serving after all.
-    const prod = await start(
-      {
-        NODE_ENV: 'production',
-        AUTH_SERVER_URL: 'https://auth.example.org',
-        ADMIN_EMAIL: 'ops@example.org',
-        ADMIN_PASSWORD: 'a long and private password',
-      },
-      /\[serve\] starting/,
-    )
-    expect(prod.code).not.toBe(0)
+    const prod = await refusedProductionStart()
     expect(prod.output).toContain('NODE_ENV=production refuses to start')
     expect(prod.output).toContain('the demo administrator admin@example.com')
     expect(prod.output).toContain('the demo resource owner alice@example.com')
@@ -94,17 +100,7 @@ describe('what a start says when it refuses', () => {
       fs.writeFileSync(keyFile, '{}\n', { mode: 0o600 })
     }
     try {
-      const prod = await start(
-        {
-          NODE_ENV: 'production',
-          DATABASE_URL: `file:${path.join(dir, 'fresh.db')}`,
-          AUTH_SERVER_URL: 'https://auth.example.org',
-          ADMIN_EMAIL: 'ops@example.org',
-          ADMIN_PASSWORD: 'a long and private password',
-        },
-        /\[serve\] starting/,
-      )
-      expect(prod.code).not.toBe(0)
+      const prod = await refusedProductionStart({ DATABASE_URL: `file:${path.join(dir, 'fresh.db')}` })
       expect(prod.output).toContain('data/demo-client.json: the private key of the demo client (the app `pnpm demo` signs as)')
       expect(prod.output).toContain('A production server never uses it, whatever the database holds.')
       expect(prod.output).toContain('Delete data/demo-client.json (or run `pnpm db:remove-demo`, which deletes it), then start again.')
