@@ -103,7 +103,11 @@ describe('INTROSPECTION_PORT and INTROSPECTION_HOST (docs/protocol.md §2.6)', (
     expect(configOf({}).introspectionListener).toBeNull()
     expect(configOf({ INTROSPECTION_PORT: '', INTROSPECTION_HOST: '0.0.0.0' }).introspectionListener).toBeNull()
     expect(configOf({ INTROSPECTION_PORT: '4001' }).introspectionListener).toEqual({ port: 4001, host: '127.0.0.1', trustProxy: false })
-    expect(configOf({ INTROSPECTION_PORT: '4001', INTROSPECTION_HOST: '10.0.0.5' }).introspectionListener).toEqual({ port: 4001, host: '10.0.0.5', trustProxy: false })
+    expect(configOf({ INTROSPECTION_PORT: '4001', INTROSPECTION_HOST: '10.0.0.5' }).introspectionListener).toEqual({
+      port: 4001,
+      host: '10.0.0.5',
+      trustProxy: false,
+    })
     expect(configOf({ INTROSPECTION_PORT: '4001', INTROSPECTION_TRUST_PROXY: 'true' }).introspectionListener).toMatchObject({ trustProxy: true })
   })
 
