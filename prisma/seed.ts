@@ -46,10 +46,20 @@ async function main() {
 /** Production: false (after saying what and how to remove it) when the database or data/ holds demo state. */
 async function refuseDemoState(store: Store): Promise<boolean> {
   const found = (await findDemoState(store.sql)).map((item) => item.description)
-  if (fs.existsSync(keyFile)) found.push(`the demo client's private key, ${path.relative(root, keyFile)}`)
-  if (found.length === 0) return true
+  const keyLeft = fs.existsSync(keyFile)
+  if (found.length === 0 && !keyLeft) return true
+  const key = path.relative(root, keyFile)
   console.error('[seed] NODE_ENV=production refuses to start: the demo state below has published credentials.')
   for (const item of found) console.error(`[seed]   - ${item}`)
+  if (keyLeft) {
+    console.error(`[seed]   - ${key}: the private key of the demo client (the app \`pnpm demo\` signs as), written by an earlier start`)
+    console.error('[seed]     outside production. A production server never uses it, whatever the database holds.')
+  }
+  if (found.length === 0) {
+    // Only the key: the database itself is clean (a fresh one, say).
+    console.error(`[seed] Delete ${key} (or run \`pnpm db:remove-demo\`, which deletes it), then start again.`)
+    return false
+  }
   console.error('[seed] Remove it with `pnpm db:remove-demo`, run with the same DATABASE_URL, then start again. If that leaves no')
   console.error('[seed] administrator, set ADMIN_EMAIL and ADMIN_PASSWORD for the new first one.')
   return false

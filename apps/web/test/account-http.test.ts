@@ -124,6 +124,39 @@ describe('GET /account', () => {
   })
 })
 
+describe('login CSRF on /account/sign-in', () => {
+  // Another site's page posting its own account's email and password would sign the browser in to that account,
+  // which then sees what the person does there: refused as the set-password form refuses one.
+  const crossSite = (headers: Record<string, string>) =>
+    fetch(url('/account/sign-in'), {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
+      body: new URLSearchParams({ email: ALICE.email, password: ALICE.password }).toString(),
+    })
+
+  it.each([
+    ['Sec-Fetch-Site cross-site', { 'sec-fetch-site': 'cross-site' }],
+    ['Sec-Fetch-Site same-site (a sibling subdomain)', { 'sec-fetch-site': 'same-site' }],
+    ['an Origin of another site (a browser without Sec-Fetch-Site)', { origin: 'https://evil.example' }],
+    ['Sec-Fetch-Site cross-site and Origin null', { origin: 'null', 'sec-fetch-site': 'cross-site' }],
+  ])('refuses a sign-in posted with %s: 403, the page set-password answers, no cookie', async (_name, headers) => {
+    const res = await crossSite(headers)
+    expect(res.headers.getSetCookie()).toEqual([])
+    const html = await page(res, 403)
+    expect(html).toContain('Form refused')
+    expect(html).toContain('This form was sent from another site')
+  })
+
+  it('signs in a post from this site, by Sec-Fetch-Site or by Origin', async () => {
+    for (const headers of [{ 'sec-fetch-site': 'same-origin', origin: origin() }, { origin: origin() }] as Record<string, string>[]) {
+      const res = await crossSite(headers)
+      expect(res.status).toBe(303)
+      expect(res.headers.getSetCookie().some((c) => c.startsWith('gnap_owner='))).toBe(true)
+    }
+  })
+})
+
 describe('a disabled owner on /account (docs/protocol.md §2.13)', () => {
   it('gets the answer anyone gets for a wrong password, and hears that the account is disabled only after the right one', async () => {
     await db.owner.update({ where: { email: DAN.email }, data: { status: 'disabled' } })

@@ -21,8 +21,9 @@ let token: string
 
 beforeAll(async () => {
   listenerPort = await freePort()
-  // TRUST_PROXY: each test's wrong secrets go to an address of its own (X-Forwarded-For), so no test fills another's counter.
-  w = await startWorld({ INTROSPECTION_PORT: String(listenerPort), TRUST_PROXY: 'true' })
+  // TRUST_PROXY and INTROSPECTION_TRUST_PROXY: each test's wrong secrets go to an address of its own (X-Forwarded-For),
+  // so no test fills another's counter.
+  w = await startWorld({ INTROSPECTION_PORT: String(listenerPort), TRUST_PROXY: 'true', INTROSPECTION_TRUST_PROXY: 'true' })
   token = (await issuedGrant(w)).token.value
 }, 90_000)
 
@@ -37,6 +38,8 @@ interface Sent {
   body?: string | Buffer
   /** Send the body in chunks without Content-Length. */
   chunked?: boolean
+  /** The address the connection comes from (any of 127.0.0.0/8 reaches the server on 127.0.0.1). */
+  localAddress?: string
 }
 
 interface Got {
@@ -46,9 +49,9 @@ interface Got {
 }
 
 /** One request over its own connection, exactly as given (node:http, so HEAD, chunked bodies and any method go out). */
-function send(port: number, { method = 'POST', path = '/', headers = {}, body, chunked = false }: Sent): Promise<Got> {
+function send(port: number, { method = 'POST', path = '/', headers = {}, body, chunked = false, localAddress }: Sent): Promise<Got> {
   return new Promise((resolve, reject) => {
-    const req = http.request({ host: '127.0.0.1', port, method, path, headers, agent: false }, (res) => {
+    const req = http.request({ host: '127.0.0.1', port, method, path, headers, agent: false, localAddress }, (res) => {
       const chunks: Buffer[] = []
       res.on('data', (c: Buffer) => chunks.push(c))
       res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }))
@@ -137,19 +140,23 @@ describe.each(endpoints)('introspection through $name', ({ port, path }) => {
     }
   })
 
-  it(`refuses an address with 429 and Retry-After after ${LIMIT_PER_IP} wrong secrets, even with the right one`, async () => {
-    await atLeastLeftInWindow(15)
+  it(`refuses an address's wrong secrets with 429 and Retry-After past ${LIMIT_PER_IP}, and still answers its right one`, async () => {
+    await atLeastLeftInWindow(30)
     const ip = freshIp()
     for (let i = 0; i < LIMIT_PER_IP; i++)
       expect((await post(json({ access_token: token }, { authorization: 'Bearer wrong', 'x-forwarded-for': ip }))).status).toBe(401)
-    for (const sent of [json({ access_token: token }, { 'x-forwarded-for': ip }), json({ nothing: 1 }, { 'x-forwarded-for': ip })]) {
-      const got = await post(sent)
-      expect(got.status).toBe(429)
-      expect(errorCode(got)).toBe('request_denied')
-      expect(Number(got.headers['retry-after'])).toBeGreaterThan(0)
+    for (let i = 0; i < 100; i++)
+      expect((await post(json({ access_token: token }, { authorization: 'Bearer wrong', 'x-forwarded-for': ip }))).status).toBe(429)
+    const got = await post(json({ nothing: 1 }, { authorization: 'Bearer wrong', 'x-forwarded-for': ip }))
+    expect(got.status).toBe(429)
+    expect(errorCode(got)).toBe('request_denied')
+    expect(Number(got.headers['retry-after'])).toBeGreaterThan(0)
+    // The right secret from that address and from another is answered as ever.
+    for (const from of [ip, freshIp()]) {
+      const answered = await post(json({ access_token: token }, { 'x-forwarded-for': from }))
+      expect(answered.status).toBe(200)
+      expect(JSON.parse(answered.body)).toMatchObject({ active: true })
     }
-    // Another address is not held up.
-    expect((await post(json({ access_token: token }, { 'x-forwarded-for': freshIp() }))).status).toBe(200)
   })
 
   it('refuses a body over the limit with 413, declared or sent in chunks', async () => {
@@ -242,7 +249,7 @@ describe('the route handler and the listener answer alike', () => {
       const ip = freshIp()
       for (let i = 0; i < LIMIT_PER_IP; i++)
         await send(port, { ...json({ access_token: token }, { authorization: 'Bearer wrong', 'x-forwarded-for': ip }), path })
-      answers.push(await send(port, { ...json({ access_token: token }, { 'x-forwarded-for': ip }), path }))
+      answers.push(await send(port, { ...json({ access_token: token }, { authorization: 'Bearer wrong', 'x-forwarded-for': ip }), path }))
     }
     const [viaNext, viaListener] = answers as [Got, Got]
     expect(viaNext.status).toBe(429)
@@ -257,8 +264,9 @@ describe('the route handler and the listener answer alike', () => {
 })
 
 describe('the wrong-secret limit across instances', () => {
-  it('counts a guesser on one database whichever instance and way in it uses, then refuses the right secret on all', async () => {
+  it('counts a guesser on one database whichever instance and way in it uses, and answers the right secret on all', async () => {
     const otherListener = await freePort()
+    // This instance's listener does not trust X-Forwarded-For: its callers are counted by their socket address.
     const other = await startServer({ INTROSPECTION_PORT: String(otherListener), TRUST_PROXY: 'true' }, { dbFile: w.server.dbFile })
     try {
       await atLeastLeftInWindow(15)
@@ -267,21 +275,65 @@ describe('the wrong-secret limit across instances', () => {
         [w.server.port, '/introspect'],
         [listenerPort, '/'],
         [other.port, '/introspect'],
-        [otherListener, '/'],
       ] as const
+      const wrong = (port: number, path: string) =>
+        send(port, { ...json({ access_token: token }, { authorization: 'Bearer wrong', 'x-forwarded-for': ip }), path })
       for (let i = 0; i < LIMIT_PER_IP; i++) {
         const [port, path] = ways[i % ways.length]!
-        expect((await send(port, { ...json({ access_token: token }, { authorization: 'Bearer wrong', 'x-forwarded-for': ip }), path })).status).toBe(
-          401,
-        )
+        expect((await wrong(port, path)).status).toBe(401)
       }
       for (const [port, path] of ways) {
-        expect((await send(port, { ...json({ access_token: token }, { 'x-forwarded-for': ip }), path })).status).toBe(429)
+        expect((await wrong(port, path)).status).toBe(429)
+        expect((await send(port, { ...json({ access_token: token }, { 'x-forwarded-for': ip }), path })).status).toBe(200)
       }
+      // TRUST_PROXY alone does not make the introspection port take X-Forwarded-For: the forged address is not the
+      // caller there, so its full counter does not apply.
+      expect((await wrong(otherListener, '/')).status).toBe(401)
+      expect((await send(otherListener, { ...json({ access_token: token }, { 'x-forwarded-for': ip }), path: '/' })).status).toBe(200)
     } finally {
       await other.stop()
     }
   }, 90_000)
+})
+
+describe('the wrong-secret limit without a trusted proxy', () => {
+  // Without TRUST_PROXY (the default) and INTROSPECTION_TRUST_PROXY the socket address counts, on both ports: a guesser
+  // cannot spread its guesses over forged X-Forwarded-For addresses, and nobody else is refused because of it.
+  let server: RunningServer
+  let privatePort: number
+  beforeAll(async () => {
+    privatePort = await freePort()
+    server = await startServer({ INTROSPECTION_PORT: String(privatePort) })
+  }, 90_000)
+  afterAll(() => server?.stop())
+
+  const ways = [
+    { name: 'the route handler', port: () => server.port, path: '/introspect', guesser: '127.0.0.3', other: '127.0.0.4' },
+    { name: 'the listener', port: () => privatePort, path: '/', guesser: '127.0.0.5', other: '127.0.0.6' },
+  ]
+
+  it.each(ways)('through $name: 110 wrong secrets from one address, then the right one from it and another answers 200', async (way) => {
+    await atLeastLeftInWindow(30)
+    const from = (localAddress: string, authorization: string, body: unknown = { access_token: 'no-such-token' }) =>
+      send(way.port(), {
+        path: way.path,
+        localAddress,
+        headers: { 'content-type': 'application/json', authorization, 'x-forwarded-for': freshIp() },
+        body: JSON.stringify(body),
+      })
+    const statuses: number[] = []
+    for (let i = 0; i < 110; i++) statuses.push((await from(way.guesser, 'Bearer wrong')).status)
+    expect(statuses.slice(0, LIMIT_PER_IP)).toEqual(Array(LIMIT_PER_IP).fill(401))
+    expect(statuses.slice(LIMIT_PER_IP)).toEqual(Array(110 - LIMIT_PER_IP).fill(429))
+    for (const address of [way.guesser, way.other]) {
+      const answered = await from(address, BEARER, { access_token: token })
+      expect(answered.status).toBe(200)
+      // Another server's token: unknown on this one's database.
+      expect(JSON.parse(answered.body)).toEqual({ active: false })
+    }
+    expect((await from(way.guesser, 'Bearer wrong')).status).toBe(429)
+    expect((await from(way.other, 'Bearer wrong')).status).toBe(401)
+  })
 })
 
 describe('the listener alone', () => {

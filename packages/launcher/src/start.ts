@@ -1,12 +1,14 @@
 // `pnpm start` (node packages/launcher/dist/start.js): apply pending migrations to DATABASE_URL (creating the SQLite
 // file), seed the demo client into an empty database, and serve the production build on PORT with WEB_CONCURRENCY
 // worker processes (serve.ts, run in this process). Outside production, missing settings get local defaults
-// (announced, secrets written to data/secrets.json with mode 0600, never printed).
+// (announced, secrets written to data/secrets.json with mode 0600, never printed). data/, the SQLite database and the
+// secrets files are made private to this user before anything is served (private-files.ts).
 import { spawnSync } from 'node:child_process'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { applyLocalDefaults } from './local-settings.js'
 import { pathWithThisNode, requireNodeRuntime } from './node-runtime.js'
+import { makeFilesPrivate, sqliteFile } from './private-files.js'
 import { launcherSettings, serve } from './serve.js'
 
 /** The repository (this module runs from packages/launcher/dist). */
@@ -32,6 +34,10 @@ if (missing.length) {
   process.exit(1)
 }
 
+// The SQLite file is created here, 0600, before the migrations write to it; what already exists gets its mode too.
+const privateFiles = { dataDir, dbFile: sqliteFile(env.DATABASE_URL, root) }
+makeFilesPrivate(privateFiles)
+
 const prisma = path.join(root, 'node_modules', '.bin', 'prisma')
 const migrate = spawnSync(prisma, ['migrate', 'deploy'], { cwd: root, env, stdio: ['ignore', 'pipe', 'inherit'], encoding: 'utf8' })
 if (migrate.status !== 0) {
@@ -43,6 +49,8 @@ console.log('[start] database migrated')
 
 const seed = spawnSync(path.join(root, 'node_modules', '.bin', 'tsx'), [path.join(root, 'prisma', 'seed.ts')], { cwd: root, env, stdio: 'inherit' })
 if (seed.status !== 0) process.exit(seed.status ?? 1)
+// Again after the seed, which may have written data/demo-client.json or left a -wal and -shm behind.
+makeFilesPrivate(privateFiles)
 
 // WEB_CONCURRENCY workers of `next start` on PORT, supervised by this process.
 serve(env)

@@ -1,7 +1,7 @@
 import http from 'node:http'
 import { loggablePath, methodNotAllowed, pathNotFound } from '@gnap/domain/kernel'
 import { introspectForResourceServer, type Deps } from '@gnap/domain/protocol'
-import { callerIpFromForwardedFor } from './caller-ip'
+import { listenerCallerAddress } from './caller-ip'
 import { errorAnswer, parseJsonBody, securedHeaders } from './gnap-route'
 import { closeWhenStopping } from '../process/process-edge'
 import { checkBody, JSON_LIMITS } from './body'
@@ -63,7 +63,7 @@ async function answer(deps: Deps, req: http.IncomingMessage): Promise<Answer> {
   if (req.method === 'OPTIONS') return { status: 204, headers: { allow: ALLOW } }
   if (req.method !== 'POST') return { status: 405, body: methodNotAllowed('POST').toBody(), headers: { allow: ALLOW } }
   const { body } = parseJsonBody(header(req, 'content-type'), checkBody(await readNodeBody(req), JSON_LIMITS))
-  const caller = { authorization: header(req, 'authorization'), ip: callerIpFromForwardedFor(header(req, 'x-forwarded-for'), deps.config) }
+  const caller = { authorization: header(req, 'authorization'), ip: listenerCallerAddress(req, header(req, 'x-forwarded-for'), deps.config) }
   return { status: 200, body: await introspectForResourceServer(deps, caller, body), headers: {} }
 }
 

@@ -2,8 +2,9 @@
  * Whether a browser says a form post comes from our own site (docs/protocol.md §7). `Sec-Fetch-Site`, when sent,
  * decides: same-origin, or none (typed by the person). Browsers without it say it in `Origin`, which must then be ours
  * (AUTH_SERVER_URL's host, or the Host the request came to). `Origin: null` is what browsers send for a form on a page
- * served with `Referrer-Policy: no-referrer`, as all of ours are, so it cannot be refused; the pages that use this
- * check post to a URL holding a secret, which a forged post would have to know already.
+ * served with `Referrer-Policy: no-referrer`, as all of ours are, so it cannot be refused: every browser that sends
+ * `Sec-Fetch-Site` is decided by it first, and the set-password pages post to a URL holding a secret, which a forged
+ * post would have to know already.
  */
 export function isSameOriginPost(req: Request, authServerUrl: string): boolean {
   const site = req.headers.get('sec-fetch-site')

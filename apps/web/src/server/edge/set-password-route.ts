@@ -19,7 +19,7 @@ export function setPasswordRoute(subject: LinkSubject, next: { path: string; tex
   })
 
   const POST = frontChannelRoute(async (deps, req, params) => {
-    if (!isSameOriginPost(req, deps.config.authServerUrl)) return pages.crossSiteForm()
+    if (!isSameOriginPost(req, deps.config.authServerUrl)) return pages.crossSiteForm('Open your link again and set your password there.')
     const limited = await admitSetPasswordPost(deps, callerIp(req, deps.config))
     if (limited !== null) return pages.tooManyRequests(limited)
     const form = await readForm(req)

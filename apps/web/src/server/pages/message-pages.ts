@@ -26,8 +26,8 @@ export const pages = {
   /** An account form without its session's CSRF token: nothing was done. */
   formRefused: () =>
     messagePage(403, 'Request refused', 'This form could not be verified, so nothing was changed. Go back to your account page and try again.'),
-  /** A set-password form sent from another site. */
-  crossSiteForm: () => messagePage(403, 'Form refused', 'This form was sent from another site. Open your link again and set your password there.'),
+  /** A form another site posted (isSameOriginPost refused it): nothing was done; `instead` says what to do. */
+  crossSiteForm: (instead: string) => messagePage(403, 'Form refused', `This form was sent from another site. ${instead}`),
   /** Too many set-password posts from the caller's network (SET_PASSWORD_LIMITS); Retry-After says when to try again. */
   tooManyRequests: (retryAfterSeconds: number) =>
     messagePage(429, 'Too many attempts', 'Too many attempts from your network. Wait ten minutes, then open your link again.', undefined, {

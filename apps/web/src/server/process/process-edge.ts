@@ -1,9 +1,10 @@
 import http, { type IncomingMessage, type ServerResponse } from 'node:http'
 import { requestIdFor, runWithRequestId, type GnapConfig } from '@gnap/domain/kernel'
 import { type Deps } from '@gnap/domain/protocol'
+import { runWithSocketAddress } from '../edge/caller-ip'
 
 // What this process does around every request, at the edge where node hands a request to a server (docs/protocol.md
-// §2.19): the request id, and the count of requests in flight that a graceful stop waits for. It covers every HTTP
+// §2.19): the request id, the socket's peer address (for the wrong-secret limit, caller-ip.ts), and the count of requests in flight that a graceful stop waits for. It covers every HTTP
 // server of the process, Next's own and the introspection listener, before any framework code runs.
 //
 // State lives on globalThis: Next loads this module in the instrumentation bundle and again in route bundles.
@@ -74,7 +75,7 @@ export function installProcessEdge(config: Pick<GnapConfig, 'trustProxy'>): void
       state.inFlight++
       res.once('close', () => state.inFlight--)
     }
-    return runWithRequestId(requestId, () => emit.call(this, event, ...args))
+    return runWithRequestId(requestId, () => runWithSocketAddress(req.socket?.remoteAddress, () => emit.call(this, event, ...args)))
   } as typeof http.Server.prototype.emit
 }
 

@@ -102,8 +102,13 @@ describe('INTROSPECTION_PORT and INTROSPECTION_HOST (docs/protocol.md §2.6)', (
   it('leave the listener off unless the port is set, and bind it to loopback unless told', () => {
     expect(configOf({}).introspectionListener).toBeNull()
     expect(configOf({ INTROSPECTION_PORT: '', INTROSPECTION_HOST: '0.0.0.0' }).introspectionListener).toBeNull()
-    expect(configOf({ INTROSPECTION_PORT: '4001' }).introspectionListener).toEqual({ port: 4001, host: '127.0.0.1' })
-    expect(configOf({ INTROSPECTION_PORT: '4001', INTROSPECTION_HOST: '10.0.0.5' }).introspectionListener).toEqual({ port: 4001, host: '10.0.0.5' })
+    expect(configOf({ INTROSPECTION_PORT: '4001' }).introspectionListener).toEqual({ port: 4001, host: '127.0.0.1', trustProxy: false })
+    expect(configOf({ INTROSPECTION_PORT: '4001', INTROSPECTION_HOST: '10.0.0.5' }).introspectionListener).toEqual({
+      port: 4001,
+      host: '10.0.0.5',
+      trustProxy: false,
+    })
+    expect(configOf({ INTROSPECTION_PORT: '4001', INTROSPECTION_TRUST_PROXY: 'true' }).introspectionListener).toMatchObject({ trustProxy: true })
   })
 
   it.each(['0', '65536', 'http', '4000.5'])('refuses the port %j', (value) => {

@@ -95,6 +95,12 @@ export const EnvSchema = z
     INTROSPECTION_HOST: z
       .preprocess((v) => (v === '' ? undefined : v), z.string().min(1).max(255).default('127.0.0.1'))
       .meta({ description: 'Address the introspection port binds to: a private interface, or `0.0.0.0` / `::` for all.' }),
+    // The wrong-secret limit counts the listener's callers by their socket address unless proxies in front of the
+    // listener append to X-Forwarded-For (TRUSTED_PROXY_HOPS of them, as on the public port): docs/protocol.md §2.6.
+    INTROSPECTION_TRUST_PROXY: bool(false).meta({
+      description:
+        "Take the introspection port's caller IP from `X-Forwarded-For` (`TRUSTED_PROXY_HOPS` from the right); only when every request to that port comes through proxies that append to it. Unset: the connection's address, whatever `TRUST_PROXY` says.",
+    }),
     // Prometheus metrics (GET /metrics). Either or both; neither: metrics are off and /metrics answers 404.
     METRICS_SECRET: secretList('METRICS_SECRET').optional().meta({
       description:
@@ -236,7 +242,13 @@ export const EnvSchema = z
         ctx.addIssue({
           code: 'custom',
           path: [name],
-          message: `with NODE_ENV=production each entry of ${name} must be at least ${MIN_PRODUCTION_SECRET_LENGTH} characters`,
+          message:
+            `each entry of ${name} must be at least ${MIN_PRODUCTION_SECRET_LENGTH} characters: the server runs with production rules ` +
+            '(`next start`, and so `pnpm start`, sets NODE_ENV=production even on your own machine), and a shorter shared secret ' +
+            'can be guessed. Set a longer one (e.g. `openssl rand -base64 32`)' +
+            (name === 'METRICS_SECRET'
+              ? ''
+              : `, or leave ${name} unset on a local \`pnpm start\` (without NODE_ENV=production): it then uses a long one it generated in data/secrets.json`),
         })
       }
     }
@@ -276,7 +288,7 @@ export interface GnapConfig {
   /** The accepted introspection bearer secrets (several while one is being replaced). */
   introspectionSecrets: readonly string[]
   /** Where each worker also serves introspection as POST / (docs/protocol.md §2.6); null: not at all. */
-  introspectionListener: { port: number; host: string } | null
+  introspectionListener: { port: number; host: string; trustProxy: boolean } | null
   /** The accepted bearer secrets of GET /metrics on the public port; null: not served there. */
   metricsSecrets: readonly string[] | null
   /** The loopback port serving GET /metrics without a secret; null: none. */
@@ -326,7 +338,10 @@ export function configFromEnv(env: Env): GnapConfig {
     identityServerUrl: env.IDENTITY_SERVER_URL ?? null,
     identityServerSecrets: env.IDENTITY_SERVER_SECRET ?? null,
     introspectionSecrets: env.INTROSPECTION_SECRET,
-    introspectionListener: env.INTROSPECTION_PORT === undefined ? null : { port: env.INTROSPECTION_PORT, host: env.INTROSPECTION_HOST },
+    introspectionListener:
+      env.INTROSPECTION_PORT === undefined
+        ? null
+        : { port: env.INTROSPECTION_PORT, host: env.INTROSPECTION_HOST, trustProxy: env.INTROSPECTION_TRUST_PROXY },
     metricsSecrets: env.METRICS_SECRET ?? null,
     metricsPort: env.METRICS_PORT ?? null,
     allowHttpWalletAddresses: env.ALLOW_HTTP_WALLET_ADDRESSES,

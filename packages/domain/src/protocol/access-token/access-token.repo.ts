@@ -82,16 +82,13 @@ type IntrospectionRow = Partial<AccessItemRow> & {
   grantClientJwk: string | null
   grantState: GrantState
   grantFinalizedReason: FinalizedReason | null
-  secretFailures: number | string | null
 }
 
 // Introspection's one statement: the token by its hash, its grant, the grant's access items (one row per item, in
-// request order, through the (grantId, position) index) and the count of a shared-secret failure counter
-// (docs/protocol.md §2.6). An unknown token gives no row, so no count.
+// request order, through the (grantId, position) index) (docs/protocol.md §2.6). An unknown token gives no row.
 const INTROSPECTION = `
   SELECT t."state", t."expiresAt", t."grantId", g."client" AS "grantClient", g."clientJwk" AS "grantClientJwk", g."state" AS "grantState",
-    g."finalizedReason" AS "grantFinalizedReason", a."type", a."actions", a."identifier", a."limits",
-    (SELECT r."count" FROM "RateLimit" r WHERE r."key" = $2 AND r."windowStart" = $3) AS "secretFailures"
+    g."finalizedReason" AS "grantFinalizedReason", a."type", a."actions", a."identifier", a."limits"
   FROM "AccessToken" t JOIN "Grant" g ON g."id" = t."grantId"
   LEFT JOIN "AccessItem" a ON a."grantId" = t."grantId"
   WHERE t."valueHash" = $1
@@ -127,32 +124,22 @@ function deepFreeze<T>(value: T): T {
   return value
 }
 
-/**
- * The token with this value (by its hash) with its grant and access, and the count of the failure counter `key` in
- * the window starting at `windowStart` (0 when none), in one statement; null when no token has this value.
- */
-export async function findTokenForIntrospection(
-  db: SqlRunner,
-  value: string,
-  failures: { key: string; windowStart: Date },
-): Promise<{ token: IntrospectedToken; secretFailures: number } | null> {
-  const rows = await db.all<IntrospectionRow>(INTROSPECTION, [hashSecret(value), failures.key, failures.windowStart])
+/** The token with this value (by its hash) with its grant and access, in one statement; null when no token has this value. */
+export async function findTokenForIntrospection(db: SqlRunner, value: string): Promise<IntrospectedToken | null> {
+  const rows = await db.all<IntrospectionRow>(INTROSPECTION, [hashSecret(value)])
   const first = rows[0]
   if (!first) return null
   return {
-    token: {
-      state: first.state,
-      expiresAt: first.expiresAt,
-      grant: {
-        id: first.grantId,
-        client: first.grantClient,
-        clientJwk: first.grantClientJwk,
-        state: first.grantState,
-        finalizedReason: first.grantFinalizedReason,
-        access: accessOf(first.grantId, rows),
-      },
+    state: first.state,
+    expiresAt: first.expiresAt,
+    grant: {
+      id: first.grantId,
+      client: first.grantClient,
+      clientJwk: first.grantClientJwk,
+      state: first.grantState,
+      finalizedReason: first.grantFinalizedReason,
+      access: accessOf(first.grantId, rows),
     },
-    secretFailures: Number(first.secretFailures ?? 0),
   }
 }
 

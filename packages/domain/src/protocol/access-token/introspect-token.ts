@@ -3,13 +3,7 @@ import { GnapError } from '../../kernel/errors'
 import { matchAccess } from '../access/access-rules'
 import { secretsInclude } from '../../kernel/secrets'
 import { isRevoked } from '../grant/grant-state'
-import {
-  checkSecretFailures,
-  countSecretFailure,
-  refuseWhenTooManyFailures,
-  secretFailureWindow,
-  type SecretFailureWindow,
-} from '../rate-limit/secret-failure-limit'
+import { countSecretFailure } from '../rate-limit/secret-failure-limit'
 import { findTokenForIntrospection, isTokenExpired } from './access-token.repo'
 import { storedClient } from '../client/client-instance'
 import { parseIntrospectRequest, type IntrospectedClient, type IntrospectRequest, type IntrospectResponse } from './access-token.wire'
@@ -40,37 +34,18 @@ export interface IntrospectionCaller {
 /**
  * POST /introspect, and POST / of the introspection listener: the whole operation after the body's JSON, the same
  * for both (docs/protocol.md §2.6). The secret is compared first. A wrong one is counted on the caller's failure
- * counter (401, or 429 once the window's failures are used up). With the right one, the counter is read in the same
- * statement as the token, and a caller whose failures are used up gets 429 instead of the answer; a body of the
- * wrong shape reads it on its own before its 400, so no answer tells a right guess from a wrong one.
+ * counter (401, or 429 once the window's failures are used up); the right one is answered whatever the counters
+ * say, so other callers' wrong secrets never switch introspection off.
  * @throws GnapError invalid_client (401), request_denied (429), invalid_request (400)
  */
 export async function introspectForResourceServer(deps: Deps, caller: IntrospectionCaller, body: unknown): Promise<IntrospectResponse> {
-  const window = secretFailureWindow(deps, 'introspection', caller.ip)
-  if (!presentsIntrospectionSecret(deps, caller.authorization)) return countSecretFailure(deps, window, wrongSecret())
-  let input: IntrospectRequest
-  try {
-    input = parseIntrospectRequest(body)
-  } catch (e) {
-    await checkSecretFailures(deps, window)
-    throw e
-  }
-  return introspectToken(deps, input, window)
+  if (!presentsIntrospectionSecret(deps, caller.authorization)) return countSecretFailure(deps, 'introspection', caller.ip, wrongSecret())
+  return introspectToken(deps, parseIntrospectRequest(body))
 }
 
-/**
- * Tells a resource server whether a token is live and what it grants (docs/protocol.md §2.6). With `failures`, the
- * caller's failure counter refuses it when full (429): read in the same statement as a known token, on its own for
- * an unknown one.
- * @throws GnapError request_denied (429)
- */
-export async function introspectToken(deps: Deps, input: IntrospectRequest, failures?: SecretFailureWindow): Promise<IntrospectResponse> {
-  const found = await findTokenForIntrospection(deps.sql, input.accessToken, failures ?? NO_COUNTER)
-  if (failures) {
-    if (found) refuseWhenTooManyFailures(deps, failures, found.secretFailures)
-    else await checkSecretFailures(deps, failures)
-  }
-  const token = found?.token
+/** Tells a resource server whether a token is live and what it grants (docs/protocol.md §2.6). */
+export async function introspectToken(deps: Deps, input: IntrospectRequest): Promise<IntrospectResponse> {
+  const token = await findTokenForIntrospection(deps.sql, input.accessToken)
   if (!token || token.state !== 'active' || isTokenExpired(token, deps.clock()) || isRevoked(token.grant)) {
     deps.metrics.introspection(false)
     return { active: false }
@@ -93,6 +68,3 @@ function introspectedClient(grant: { client: string; clientJwk: string | null })
   const { id, jwk } = storedClient(grant)
   return jwk ? { jwk } : { walletAddress: id }
 }
-
-/** A counter key no failure is ever counted on: the lookup without a caller. */
-const NO_COUNTER = { key: '', windowStart: new Date(0) }

@@ -23,72 +23,69 @@ async function failTimes(n: number, ip: string | null) {
 }
 
 describe('failed introspection bearer secrets (docs/protocol.md §2.6)', () => {
-  it('refuses an address with 429 and Retry-After once it used up its failures, even with the right secret', async () => {
+  const past = 10 * SECRET_FAILURE_LIMITS.failuresWhenAddressUnknown
+  const refusedWith429 = (p: Promise<unknown>) =>
+    expect(p).rejects.toMatchObject({ ...gnapError('request_denied', 429), retryAfterSeconds: expect.any(Number) })
+
+  it('refuses wrong secrets of an address with 429 once it used up its failures, and still takes its right one', async () => {
     await failTimes(SECRET_FAILURE_LIMITS.failuresPerIp, A)
-    for (const authorization of ['Bearer wrong-secret', INTROSPECTION]) {
-      const refused = await bearer(authorization, A).catch((e: unknown) => e)
-      expect(refused).toMatchObject({ ...gnapError('request_denied', 429), retryAfterSeconds: expect.any(Number) })
-    }
+    await refusedWith429(bearer('Bearer wrong-secret', A))
+    await expect(bearer(INTROSPECTION, A)).resolves.toBeUndefined()
   })
 
-  it('lets the right secret through from another address while one address is refused', async () => {
-    await failTimes(SECRET_FAILURE_LIMITS.failuresPerIp, A)
-    await expect(bearer('Bearer wrong-secret', A)).rejects.toMatchObject(gnapError('request_denied', 429))
+  it('takes the right secret from the guessing address and from another after 1,000 wrong ones; only the guesser gets 429', async () => {
+    for (let i = 0; i < past; i++) await bearer('Bearer wrong-secret', A).catch(() => undefined)
+    await refusedWith429(bearer('Bearer wrong-secret', A))
+    await expect(bearer(INTROSPECTION, A)).resolves.toBeUndefined()
     await expect(bearer(INTROSPECTION, B)).resolves.toBeUndefined()
     await expect(bearer('Bearer wrong-secret', B)).rejects.toMatchObject(gnapError('invalid_client', 401))
   })
 
-  it('counts failures of unknown addresses on one shared counter', async () => {
+  it('without a known address refuses only the wrong secrets: 401, then 429 on one shared counter; the right one passes', async () => {
     await failTimes(SECRET_FAILURE_LIMITS.failuresWhenAddressUnknown, null)
-    await expect(bearer(INTROSPECTION, null)).rejects.toMatchObject(gnapError('request_denied', 429))
+    await refusedWith429(bearer('Bearer wrong-secret', null))
+    await expect(bearer(INTROSPECTION, null)).resolves.toBeUndefined()
     // A known address keeps its own allowance.
-    await expect(bearer(INTROSPECTION, B)).resolves.toBeUndefined()
+    await expect(bearer('Bearer wrong-secret', B)).rejects.toMatchObject(gnapError('invalid_client', 401))
   })
 
   it('does not count the right secret, and opens again in the next window', async () => {
     for (let i = 0; i < 3 * SECRET_FAILURE_LIMITS.failuresPerIp; i++) await expect(bearer(INTROSPECTION, A)).resolves.toBeUndefined()
     await failTimes(SECRET_FAILURE_LIMITS.failuresPerIp, A)
-    await expect(bearer(INTROSPECTION, A)).rejects.toMatchObject(gnapError('request_denied', 429))
+    await refusedWith429(bearer('Bearer wrong-secret', A))
     t.clock.advance(SECRET_FAILURE_LIMITS.windowSeconds)
-    await expect(bearer(INTROSPECTION, A)).resolves.toBeUndefined()
+    await expect(bearer('Bearer wrong-secret', A)).rejects.toMatchObject(gnapError('invalid_client', 401))
   })
 })
 
 describe('introspection as resource servers call it (docs/protocol.md §2.6)', () => {
   const ask = (authorization: string, ip: string | null, body: unknown) => introspectForResourceServer(t.deps, { authorization, ip }, body)
 
-  it('answers the right secret, counts wrong ones, and past the limit answers 429 whatever the secret and body', async () => {
+  it('answers the right secret from every address, whoever failed: wrong ones get 401, then 429 past their limit', async () => {
     const g = await issueNonInteractiveGrant(t)
-    for (let i = 0; i < 2 * SECRET_FAILURE_LIMITS.failuresPerIp; i++) {
-      await expect(ask(INTROSPECTION, A, { access_token: g.tokenValue })).resolves.toMatchObject({ active: true })
-    }
-    for (let i = 0; i < SECRET_FAILURE_LIMITS.failuresPerIp; i++) {
-      await expect(ask('Bearer wrong-secret', A, { access_token: g.tokenValue })).rejects.toMatchObject(gnapError('invalid_client', 401))
-    }
-    for (const [authorization, body] of [
-      ['Bearer wrong-secret', { access_token: g.tokenValue }],
-      [INTROSPECTION, { access_token: g.tokenValue }],
-      [INTROSPECTION, { access_token: 'unknown' }],
-      [INTROSPECTION, { token: 'not the contract' }],
-      [INTROSPECTION, undefined],
-    ] as const) {
-      const refused = await ask(authorization, A, body).catch((e: unknown) => e)
+    for (const ip of [A, null]) {
+      for (let i = 0; i < SECRET_FAILURE_LIMITS.failuresWhenAddressUnknown + 5; i++) {
+        await ask('Bearer wrong-secret', ip, { access_token: g.tokenValue }).catch(() => undefined)
+      }
+      const refused = await ask('Bearer wrong-secret', ip, { access_token: g.tokenValue }).catch((e: unknown) => e)
       expect(refused).toMatchObject({ ...gnapError('request_denied', 429), retryAfterSeconds: expect.any(Number) })
     }
-    // Another address has its own counter; the next window opens again.
-    await expect(ask(INTROSPECTION, B, { access_token: g.tokenValue })).resolves.toMatchObject({ active: true })
-    t.clock.advance(SECRET_FAILURE_LIMITS.windowSeconds)
-    await expect(ask(INTROSPECTION, A, { access_token: g.tokenValue })).resolves.toMatchObject({ active: true })
+    for (const ip of [A, B, null]) {
+      await expect(ask(INTROSPECTION, ip, { access_token: g.tokenValue })).resolves.toMatchObject({ active: true })
+      await expect(ask(INTROSPECTION, ip, { access_token: 'unknown' })).resolves.toEqual({ active: false })
+      await expect(ask(INTROSPECTION, ip, { token: 'not the contract' })).rejects.toMatchObject(gnapError('invalid_request', 400))
+    }
+    await expect(ask('Bearer wrong-secret', B, { access_token: g.tokenValue })).rejects.toMatchObject(gnapError('invalid_client', 401))
   })
 
-  it('answers a body of the wrong shape 400 to the right secret while the caller is under the limit', async () => {
+  it('answers a body of the wrong shape 400 to the right secret, 401 to a wrong one', async () => {
     await expect(ask(INTROSPECTION, null, { token: 'x' })).rejects.toMatchObject(gnapError('invalid_request', 400))
     await expect(ask('Bearer wrong-secret', null, { token: 'x' })).rejects.toMatchObject(gnapError('invalid_client', 401))
   })
 })
 
 describe('failed x-idp-secret attempts (docs/protocol.md §2.9, §2.10)', () => {
-  it('refuses the identity-provider API to an address after its failures, lookups and choices alike, but not another address', async () => {
+  it('refuses wrong secrets of an address after its failures, lookups and choices alike; the right one passes from every address', async () => {
     const g = await requestPendingGrant(t)
     const ids = { interactionId: g.interactionId, nonce: g.nonce }
     for (let i = 0; i < SECRET_FAILURE_LIMITS.failuresPerIp; i++) {
@@ -98,12 +95,15 @@ describe('failed x-idp-secret attempts (docs/protocol.md §2.9, §2.10)', () => 
           : recordConsent(t.deps, { ...ids, choice: 'accept', idpSecret: null, ip: A })
       await expect(call).rejects.toMatchObject({ status: 401 })
     }
-    await expect(getGrantForConsent(t.deps, { ...ids, idpSecret: IDP_SECRET, ip: A })).rejects.toMatchObject(gnapError('request_denied', 429))
-    await expect(recordConsent(t.deps, { ...ids, choice: 'accept', idpSecret: IDP_SECRET, ip: A })).rejects.toMatchObject(
+    await expect(getGrantForConsent(t.deps, { ...ids, idpSecret: 'wrong', ip: A })).rejects.toMatchObject(gnapError('request_denied', 429))
+    await expect(recordConsent(t.deps, { ...ids, choice: 'accept', idpSecret: 'wrong', ip: A })).rejects.toMatchObject(
       gnapError('request_denied', 429),
     )
+    await expect(getGrantForConsent(t.deps, { ...ids, idpSecret: 'wrong', ip: B })).rejects.toMatchObject({ status: 401 })
+    await expect(getGrantForConsent(t.deps, { ...ids, idpSecret: IDP_SECRET, ip: A })).resolves.toMatchObject({ state: 'PENDING' })
     await expect(getGrantForConsent(t.deps, { ...ids, idpSecret: IDP_SECRET, ip: B })).resolves.toMatchObject({ state: 'PENDING' })
-    await expect(recordConsent(t.deps, { ...ids, choice: 'accept', idpSecret: IDP_SECRET, ip: B })).resolves.toBeUndefined()
+    await expect(getGrantForConsent(t.deps, { ...ids, idpSecret: IDP_SECRET, ip: null })).resolves.toMatchObject({ state: 'PENDING' })
+    await expect(recordConsent(t.deps, { ...ids, choice: 'accept', idpSecret: IDP_SECRET, ip: A })).resolves.toBeUndefined()
   })
 
   it('does not count other refusals of the identity-provider API as wrong secrets', async () => {

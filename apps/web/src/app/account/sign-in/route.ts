@@ -6,11 +6,16 @@ import { readForm } from '../../../server/edge/body'
 import { accountSignInPage } from '../../../server/pages/account-pages'
 import { setOwnerCookie } from '../../../server/edge/account-route'
 import { formState, tooManySignIns } from '../../../server/pages/pages'
+import { pages } from '../../../server/pages/message-pages'
+import { isSameOriginPost } from '../../../server/edge/same-origin'
 
 export const dynamic = 'force-dynamic'
 
 // Sign-in to the account page: the consent screen's sign-in (same limits, same session), then back to /account.
+// A sign-in another site posts is refused as the set-password form refuses one (docs/security.md): it would sign
+// the browser in to the attacker's account, whose page then shows what the person does there.
 export const POST = frontChannelRoute(async (deps, req) => {
+  if (!isSameOriginPost(req, deps.config.authServerUrl)) return pages.crossSiteForm('Open your account page and sign in there.')
   const form = await readForm(req)
   let session: Awaited<ReturnType<typeof signInOwner>>
   try {

@@ -1,5 +1,5 @@
 import { getGrantForConsent } from '@gnap/domain/protocol'
-import { callerIp } from '../../../../server/edge/caller-ip'
+import { callerAddress } from '../../../../server/edge/caller-ip'
 import { gnapRoute } from '../../../../server/edge/gnap-route'
 
 export const dynamic = 'force-dynamic'
@@ -10,6 +10,6 @@ export const GET = gnapRoute({}, ({ deps, req, params }) =>
     interactionId: params.id ?? '',
     nonce: params.nonce ?? '',
     idpSecret: req.headers.get('x-idp-secret'),
-    ip: callerIp(req, deps.config),
+    ip: callerAddress(req, deps.config),
   }),
 )

@@ -1,5 +1,5 @@
 import { recordConsent } from '@gnap/domain/protocol'
-import { callerIp } from '../../../../../server/edge/caller-ip'
+import { callerAddress } from '../../../../../server/edge/caller-ip'
 import { answers, gnapRoute } from '../../../../../server/edge/gnap-route'
 
 export const dynamic = 'force-dynamic'
@@ -11,7 +11,7 @@ export const POST = gnapRoute({}, async ({ deps, req, params }) => {
     nonce: params.nonce ?? '',
     choice: params.choice ?? '',
     idpSecret: req.headers.get('x-idp-secret'),
-    ip: callerIp(req, deps.config),
+    ip: callerAddress(req, deps.config),
   })
   return answers.accepted()
 })
