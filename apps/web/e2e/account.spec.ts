@@ -57,6 +57,9 @@ test.describe('/account', () => {
 
     await app.getByRole('link', { name: 'Revoke access' }).click()
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Revoke access for Test App?')
+    // What is about to stop, with the amounts /account showed.
+    await expect(page.getByText(`Send payments from ${ALICE_WALLET}`)).toBeVisible()
+    await expect(page.getByText('Send up to 25.00 USD every month from 1 December 2026, for 12 months')).toBeVisible()
     expect(await seriousViolations(page)).toEqual([])
     await phoneScreenshot(page, testInfo, 'account-revoke-confirm')
     expect((await introspect(world.server, token.value)).body.active).toBe(true)

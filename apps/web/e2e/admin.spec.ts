@@ -210,6 +210,27 @@ test.describe('admin console', () => {
     })
   })
 
+  test('the console and the server-rendered pages show the icon, and nothing the browser asks for is missing', async ({ page, world }) => {
+    const url = world.server.url
+    const missing: string[] = []
+    page.on('response', (r) => {
+      if (r.status() === 404) missing.push(r.url())
+    })
+    const errors: string[] = []
+    page.on('console', (m) => {
+      if (m.type() === 'error') errors.push(m.text())
+    })
+    for (const path of ['admin/sign-in', 'account/sign-in']) {
+      await page.goto(`${url}${path}`)
+      const href = await page.locator('link[rel="icon"]').getAttribute('href')
+      const icon = await page.request.get(new URL(href ?? '/favicon.ico', url).href)
+      expect(icon.status(), path).toBe(200)
+      expect(icon.headers()['content-type']).toContain('image/svg+xml')
+    }
+    expect(missing).toEqual([])
+    expect(errors).toEqual([])
+  })
+
   test('every console page redirects to sign-in without a session', async ({ page, world }) => {
     const url = world.server.url
     for (const path of [

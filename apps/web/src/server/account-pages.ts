@@ -31,25 +31,30 @@ const NOTICES: Record<string, string> = {
   'password-changed': 'Your password has been changed. You have been signed out everywhere else.',
 }
 
+/** What the app can do, each access in words with its amounts and times: on its card and on the revoke confirmation. */
+function accessList(app: ConnectedApp): Html {
+  return html`<ul>
+    ${app.access.map(
+      (a) =>
+        html`<li>
+          <strong>${a.title}</strong>${
+            a.lines.length
+              ? html`<ul>
+                  ${a.lines.map((l) => html`<li>${l}</li>`)}
+                </ul>`
+              : null
+          }
+        </li>`,
+    )}
+  </ul>`
+}
+
 function appCard(app: ConnectedApp): Html {
   return html`<section class="item app" aria-labelledby="app-${app.grantId}">
     <h3 id="app-${app.grantId}">${app.clientName}</h3>
     <p class="client">Wallet address: <span>${app.clientWalletAddress}</span></p>
     <p class="can">It can:</p>
-    <ul>
-      ${app.access.map(
-        (a) =>
-          html`<li>
-            <strong>${a.title}</strong>${
-              a.lines.length
-                ? html`<ul>
-                    ${a.lines.map((l) => html`<li>${l}</li>`)}
-                  </ul>`
-                : null
-            }
-          </li>`,
-      )}
-    </ul>
+    ${accessList(app)}
     <dl class="facts">
       <dt>Approved</dt>
       <dd>${app.approvedAt ? formatWhen(app.approvedAt) : 'Did not need your approval (receiving payments only)'}</dd>
@@ -121,9 +126,7 @@ export function revokeConfirmPage(app: ConnectedApp, csrf: string): Response {
       <h1>Revoke access for ${app.clientName}?</h1>
       <p class="client">Wallet address: <span>${app.clientWalletAddress}</span></p>
       <p>It will stop at once: the app can no longer do any of this.</p>
-      <ul>
-        ${app.access.map((a) => html`<li>${a.title}</li>`)}
-      </ul>
+      ${accessList(app)}
       <p>To give it access again, the app has to ask you again.</p>
       <form method="post" action="/account/apps/${encodeURIComponent(app.grantId)}/revoke">
         ${csrfField(csrf)}

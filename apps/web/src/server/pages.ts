@@ -12,6 +12,7 @@ export function renderPage(status: number, title: string, body: Html, headers: R
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <meta name="referrer" content="no-referrer" />
         <title>${title}</title>
+        <link rel="icon" href="/favicon.svg" type="image/svg+xml" />
         <link rel="stylesheet" href="/pages.css" />
       </head>
       <body>

@@ -8,11 +8,15 @@ import { renderPage } from './pages'
 export function setPasswordPage(view: {
   accountName: string
   invitation: boolean
-  error: string | null
+  /** Shown under the field it is about: the new password, or its second typing. */
+  error: { text: string; field: 'password' | 'confirm' } | null
   status?: number
   headers?: Record<string, string>
 }): Response {
   const title = view.invitation ? 'Choose your password' : 'Choose a new password'
+  const about = (field: 'password' | 'confirm') => view.error?.field === field
+  const problem = (field: 'password' | 'confirm') =>
+    view.error && about(field) ? html`<p id="problem" class="error" role="alert">${view.error.text}</p>` : null
   return renderPage(
     view.status ?? 200,
     title,
@@ -29,13 +33,22 @@ export function setPasswordPage(view: {
           minlength="${PASSWORD_LENGTH.min}"
           maxlength="${PASSWORD_LENGTH.max}"
           required
-          aria-describedby="rules${view.error ? ' problem' : ''}"
-          ${view.error ? html`aria-invalid="true"` : null}
+          aria-describedby="rules${about('password') ? ' problem' : ''}"
+          ${about('password') ? html`aria-invalid="true"` : null}
         />
         <p id="rules" class="note">${PASSWORD_RULES_TEXT}</p>
+        ${problem('password')}
         <label for="confirm">Type it again</label>
-        <input id="confirm" name="confirm" type="password" autocomplete="new-password" maxlength="${PASSWORD_LENGTH.max}" required />
-        ${view.error ? html`<p id="problem" class="error" role="alert">${view.error}</p>` : null}
+        <input
+          id="confirm"
+          name="confirm"
+          type="password"
+          autocomplete="new-password"
+          maxlength="${PASSWORD_LENGTH.max}"
+          required
+          ${about('confirm') ? html`aria-describedby="problem" aria-invalid="true"` : null}
+        />
+        ${problem('confirm')}
         <button class="primary" type="submit">Set password</button>
       </form>`,
     view.headers,

@@ -44,7 +44,12 @@ export function setPasswordRoute(subject: LinkSubject, next: { path: string; tex
       case 'problem':
         return linkProblemPage(result.problem)
       case 'refused':
-        return setPasswordPage({ accountName: result.accountName, invitation: result.linkKind === 'invitation', error: result.reason, status: 400 })
+        return setPasswordPage({
+          accountName: result.accountName,
+          invitation: result.linkKind === 'invitation',
+          error: { text: result.reason, field: result.field },
+          status: 400,
+        })
       case 'done':
         return messagePage(200, 'Password set', 'Password set — you can now sign in with your email address and this password.', {
           href: `${deps.config.authServerUrl}${next.path}`,
