@@ -139,5 +139,15 @@ test.describe('/account', () => {
     await expect(page.getByLabel('Current password')).toBeFocused()
     expect(await seriousViolations(page)).toEqual([])
     await phoneScreenshot(page, testInfo, 'account-password')
+
+    // A common new password: the error shows under "New password", not under its second typing.
+    await page.getByLabel('Current password').fill(ALICE.password)
+    await page.getByLabel('New password', { exact: true }).fill('qwerty123456')
+    await page.getByLabel('New password again').fill('qwerty123456')
+    await page.getByRole('button', { name: 'Change password' }).click()
+    await expect(page.getByRole('alert')).toContainText('commonly used')
+    await expect(page.getByLabel('New password', { exact: true })).toHaveAttribute('aria-invalid', 'true')
+    expect((await page.getByRole('alert').boundingBox())!.y).toBeLessThan((await page.getByLabel('New password again').boundingBox())!.y)
+    expect(await seriousViolations(page)).toEqual([])
   })
 })

@@ -139,26 +139,59 @@ export function revokeConfirmPage(app: ConnectedApp, csrf: string): Response {
 }
 
 export function passwordPage(
-  view: { csrf: string; error: string | null; minLength: number },
+  /** `error.field`: the field the error is shown under; null, above the form. */
+  view: { csrf: string; error: { text: string; field: 'current' | 'new' | 'confirm' | null } | null; minLength: number },
   status = 200,
   headers: Record<string, string> = {},
 ): Response {
+  const about = (field: 'current' | 'new' | 'confirm' | null) => view.error !== null && view.error.field === field
+  const problem = (field: 'current' | 'new' | 'confirm' | null) =>
+    view.error && about(field) ? html`<p class="error" id="problem" role="alert">${view.error.text}</p>` : null
+  const invalid = (field: 'current' | 'new' | 'confirm') => (about(field) ? html`aria-invalid="true"` : null)
   return renderPage(
     status,
     'Change your password',
     html`<p class="eyebrow">Your account</p>
       <h1>Change your password</h1>
       <p>Changing it signs you out everywhere else.</p>
+      ${problem(null)}
       <form class="sign-in" method="post" action="/account/password">
         ${csrfField(view.csrf)}
         <label for="current">Current password</label>
-        <input id="current" name="current" type="password" autocomplete="current-password" required />
+        <input
+          id="current"
+          name="current"
+          type="password"
+          autocomplete="current-password"
+          required
+          ${about('current') ? html`aria-describedby="problem"` : null}
+          ${invalid('current')}
+        />
+        ${problem('current')}
         <label for="new">New password</label>
-        <input id="new" name="new" type="password" autocomplete="new-password" minlength="${view.minLength}" required aria-describedby="new-hint" />
+        <input
+          id="new"
+          name="new"
+          type="password"
+          autocomplete="new-password"
+          minlength="${view.minLength}"
+          required
+          aria-describedby="new-hint${about('new') ? ' problem' : ''}"
+          ${invalid('new')}
+        />
         <p class="hint" id="new-hint">At least ${view.minLength} characters, not your email address.</p>
+        ${problem('new')}
         <label for="confirm">New password again</label>
-        <input id="confirm" name="confirm" type="password" autocomplete="new-password" required />
-        ${view.error ? html`<p class="error" role="alert">${view.error}</p>` : null}
+        <input
+          id="confirm"
+          name="confirm"
+          type="password"
+          autocomplete="new-password"
+          required
+          ${about('confirm') ? html`aria-describedby="problem"` : null}
+          ${invalid('confirm')}
+        />
+        ${problem('confirm')}
         <button class="primary" type="submit">Change password</button>
       </form>
       <p><a class="onward" href="/account">Back to your apps</a></p>`,

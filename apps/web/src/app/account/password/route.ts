@@ -24,11 +24,11 @@ export const POST = accountRoute(async (deps, req, session) => {
       confirmPassword: form.get('confirm') ?? '',
       ip: callerIp(req, deps.config),
     })
-    if (!result.ok) return passwordPage({ csrf, error: result.problem, minLength: PASSWORD_LENGTH.min }, 400)
+    if (!result.ok) return passwordPage({ csrf, error: { text: result.problem, field: result.field }, minLength: PASSWORD_LENGTH.min }, 400)
   } catch (e) {
     const limited = tooManySignIns(e)
     if (!limited) throw e
-    return passwordPage({ csrf, error: limited.message, minLength: PASSWORD_LENGTH.min }, 429, limited.headers)
+    return passwordPage({ csrf, error: { text: limited.message, field: null }, minLength: PASSWORD_LENGTH.min }, 429, limited.headers)
   }
   return seeOther('/account?done=password-changed')
 })
