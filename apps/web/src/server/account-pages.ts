@@ -147,7 +147,8 @@ export function passwordPage(
   const about = (field: 'current' | 'new' | 'confirm' | null) => view.error !== null && view.error.field === field
   const problem = (field: 'current' | 'new' | 'confirm' | null) =>
     view.error && about(field) ? html`<p class="error" id="problem" role="alert">${view.error.text}</p>` : null
-  const invalid = (field: 'current' | 'new' | 'confirm') => (about(field) ? html`aria-invalid="true"` : null)
+  // A field the error is about points to it and is marked invalid; "new" keeps its hint as well.
+  const marked = (field: 'current' | 'confirm') => (about(field) ? html`aria-describedby="problem" aria-invalid="true"` : null)
   return renderPage(
     status,
     'Change your password',
@@ -158,15 +159,7 @@ export function passwordPage(
       <form class="sign-in" method="post" action="/account/password">
         ${csrfField(view.csrf)}
         <label for="current">Current password</label>
-        <input
-          id="current"
-          name="current"
-          type="password"
-          autocomplete="current-password"
-          required
-          ${about('current') ? html`aria-describedby="problem"` : null}
-          ${invalid('current')}
-        />
+        <input id="current" name="current" type="password" autocomplete="current-password" required ${marked('current')} />
         ${problem('current')}
         <label for="new">New password</label>
         <input
@@ -177,20 +170,12 @@ export function passwordPage(
           minlength="${view.minLength}"
           required
           aria-describedby="new-hint${about('new') ? ' problem' : ''}"
-          ${invalid('new')}
+          ${about('new') ? html`aria-invalid="true"` : null}
         />
         <p class="hint" id="new-hint">At least ${view.minLength} characters, not your email address.</p>
         ${problem('new')}
         <label for="confirm">New password again</label>
-        <input
-          id="confirm"
-          name="confirm"
-          type="password"
-          autocomplete="new-password"
-          required
-          ${about('confirm') ? html`aria-describedby="problem"` : null}
-          ${invalid('confirm')}
-        />
+        <input id="confirm" name="confirm" type="password" autocomplete="new-password" required ${marked('confirm')} />
         ${problem('confirm')}
         <button class="primary" type="submit">Change password</button>
       </form>

@@ -17,6 +17,12 @@ export function setPasswordPage(view: {
   const about = (field: 'password' | 'confirm') => view.error?.field === field
   const problem = (field: 'password' | 'confirm') =>
     view.error && about(field) ? html`<p id="problem" class="error" role="alert">${view.error.text}</p>` : null
+  // The ids that describe a field (its hint, the error about it), and the error's mark.
+  const described = (field: 'password' | 'confirm', hint: string | null) => {
+    const ids = [hint, about(field) ? 'problem' : null].filter((id) => id !== null).join(' ')
+    return ids === '' ? null : html`aria-describedby="${ids}" ${about(field) ? html`aria-invalid="true"` : null}`
+  }
+  const lengths = html`minlength="${PASSWORD_LENGTH.min}" maxlength="${PASSWORD_LENGTH.max}"`
   return renderPage(
     view.status ?? 200,
     title,
@@ -25,17 +31,7 @@ export function setPasswordPage(view: {
       <p class="who">For ${view.accountName}.</p>
       <form class="sign-in" method="post">
         <label for="password">New password</label>
-        <input
-          id="password"
-          name="password"
-          type="password"
-          autocomplete="new-password"
-          minlength="${PASSWORD_LENGTH.min}"
-          maxlength="${PASSWORD_LENGTH.max}"
-          required
-          aria-describedby="rules${about('password') ? ' problem' : ''}"
-          ${about('password') ? html`aria-invalid="true"` : null}
-        />
+        <input id="password" name="password" type="password" autocomplete="new-password" ${lengths} required ${described('password', 'rules')} />
         <p id="rules" class="note">${PASSWORD_RULES_TEXT}</p>
         ${problem('password')}
         <label for="confirm">Type it again</label>
@@ -46,7 +42,7 @@ export function setPasswordPage(view: {
           autocomplete="new-password"
           maxlength="${PASSWORD_LENGTH.max}"
           required
-          ${about('confirm') ? html`aria-describedby="problem" aria-invalid="true"` : null}
+          ${described('confirm', null)}
         />
         ${problem('confirm')}
         <button class="primary" type="submit">Set password</button>
