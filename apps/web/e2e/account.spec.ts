@@ -57,6 +57,9 @@ test.describe('/account', () => {
 
     await app.getByRole('link', { name: 'Revoke access' }).click()
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Revoke access for Test App?')
+    // What is about to stop, with the amounts /account showed.
+    await expect(page.getByText(`Send payments from ${ALICE_WALLET}`)).toBeVisible()
+    await expect(page.getByText('Send up to 25.00 USD every month from 1 December 2026, for 12 months')).toBeVisible()
     expect(await seriousViolations(page)).toEqual([])
     await phoneScreenshot(page, testInfo, 'account-revoke-confirm')
     expect((await introspect(world.server, token.value)).body.active).toBe(true)
@@ -136,5 +139,15 @@ test.describe('/account', () => {
     await expect(page.getByLabel('Current password')).toBeFocused()
     expect(await seriousViolations(page)).toEqual([])
     await phoneScreenshot(page, testInfo, 'account-password')
+
+    // A common new password: the error shows under "New password", not under its second typing.
+    await page.getByLabel('Current password').fill(ALICE.password)
+    await page.getByLabel('New password', { exact: true }).fill('qwerty123456')
+    await page.getByLabel('New password again').fill('qwerty123456')
+    await page.getByRole('button', { name: 'Change password' }).click()
+    await expect(page.getByRole('alert')).toContainText('commonly used')
+    await expect(page.getByLabel('New password', { exact: true })).toHaveAttribute('aria-invalid', 'true')
+    expect((await page.getByRole('alert').boundingBox())!.y).toBeLessThan((await page.getByLabel('New password again').boundingBox())!.y)
+    expect(await seriousViolations(page)).toEqual([])
   })
 })

@@ -81,6 +81,8 @@ test.describe('two-step sign-in and my account', () => {
       await field.fill(await freshTotpCode(secret))
       await page.keyboard.press('Enter')
       await expect(page.getByText('Two-step sign-in is on. From now on')).toBeVisible()
+      // Only the new state: not "Off" above it.
+      await expect(page.getByRole('region', { name: 'Two-step sign-in' })).not.toContainText('Off: your password alone signs you in.')
       recoveryCodes = await page.getByRole('list', { name: 'Recovery codes' }).getByRole('listitem').allTextContents()
       expect(recoveryCodes).toHaveLength(10)
       await checkPage(page, testInfo, 'admin-account-recovery-codes')

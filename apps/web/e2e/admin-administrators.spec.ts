@@ -49,12 +49,19 @@ test.describe('administrators and roles', () => {
       await page.getByLabel('Email').fill('Olga@Example.com')
       await page.getByLabel('Role').selectOption('operator')
       await page.getByRole('button', { name: 'Invite' }).click()
-      await expect(page.getByRole('status')).toContainText('olga@example.com was invited as operator.')
-      const shown = page.getByTestId('invitation-link')
-      await expect(shown).toHaveText(new RegExp(`^${url}admin/set-password/[A-Za-z0-9_-]{43}$`))
-      link = (await shown.textContent())!.trim()
+      const shown = page.getByRole('region', { name: 'Invitation for olga@example.com' })
+      await expect(shown).toBeFocused()
+      await expect(shown).toContainText('olga@example.com was invited as operator.')
+      const field = shown.getByLabel('Invitation link', { exact: true })
+      await expect(field).toHaveValue(new RegExp(`^${url}admin/set-password/[A-Za-z0-9_-]{43}$`))
+      link = await field.inputValue()
       await expect(rows.filter({ hasText: 'olga@example.com' })).toContainText('Waiting for a password')
       await checkPage(page, testInfo, 'invited')
+      // Copied like an API key: the button puts the very link on the clipboard.
+      await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(url).origin })
+      await shown.getByRole('button', { name: 'Copy link' }).click()
+      await expect(shown.getByRole('status')).toHaveText('Copied to the clipboard.')
+      expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(link)
     })
 
     await test.step('the invitee’s page shows their role and status', async () => {
@@ -74,6 +81,12 @@ test.describe('administrators and roles', () => {
         await invitee.getByLabel('Type it again').fill(NEW_PASSWORD)
         await invitee.getByRole('button', { name: 'Set password' }).click()
         await expect(invitee.getByRole('heading', { level: 1 })).toHaveText('Password set')
+        // The admin's console, seconds after it showed the invitee, without a reload: the list and the page say what
+        // is true now, not what they had before.
+        await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Administrators' }).click()
+        await expect(page.getByRole('table').getByRole('row').filter({ hasText: 'olga@example.com' })).toContainText('Active')
+        await page.getByRole('link', { name: 'olga@example.com' }).click()
+        await expect(page.getByRole('region', { name: 'Account' })).toContainText('Can sign in.')
         await invitee.getByRole('link', { name: 'Sign in to the console' }).click()
         await signInAsAdmin(invitee, url, { email: 'olga@example.com', password: NEW_PASSWORD })
         await expect(invitee).toHaveURL(`${url}admin`)
@@ -196,7 +209,7 @@ test.describe('administrators and roles', () => {
     await page.keyboard.press('Tab')
     await expect(page.getByRole('button', { name: 'Invite' })).toBeFocused()
     await page.keyboard.press('Enter')
-    await expect(page.getByRole('status')).toContainText('kim@example.com was invited as operator.')
+    await expect(page.getByRole('region', { name: 'Invitation for kim@example.com' })).toContainText('kim@example.com was invited as operator.')
 
     await page.getByRole('link', { name: 'kim@example.com' }).focus()
     await page.keyboard.press('Enter')

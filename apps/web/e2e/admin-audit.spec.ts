@@ -50,6 +50,8 @@ test.describe('the audit log in the admin console', () => {
     await test.step('the whole log, newest first', async () => {
       await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Audit log' }).click()
       await expect(page).toHaveURL(`${url}admin/audit`)
+      // The page says whose actions it lists: not administrators alone.
+      await expect(page.getByText(/^Who changed what, newest first/)).toContainText('API keys, owners')
       await expect(page.getByRole('row').filter({ hasText: 'Signed in' }).first()).toContainText(ADMIN.email)
       await expect(page.getByRole('link', { name: 'Export CSV', exact: true })).toHaveAttribute('href', '/admin/audit/export.csv')
       await checkPage(page, testInfo, 'log')

@@ -45,6 +45,8 @@ test.describe('clients in the admin console', () => {
       const rows = page.getByRole('table').getByRole('row')
       await expect(rows).toHaveCount(4)
       for (const address of [world.walletAddress, SHOP, PAYROLL]) await expect(rows.filter({ hasText: address })).toContainText('Allowed')
+      // Named by its wallet address's publicName, though its latest grant was non-interactive (a quote).
+      await expect(rows.filter({ hasText: PAYROLL })).toContainText('Payroll Runner')
       await expect(page.getByRole('region', { name: 'Blocked clients' })).toContainText('No client is blocked.')
       await checkPage(page, testInfo, 'list')
     })

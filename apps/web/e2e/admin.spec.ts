@@ -4,11 +4,30 @@
 // client's next rotation fail, finds the revocation in the audit log, and signs out. Each page is photographed and
 // scanned with axe. Also: no console page without a session, CSRF refusals, the keyboard alone, and a revocation
 // whose request fails.
+import type { Locator } from '@playwright/test'
 import { OpenPaymentsClientError } from '@interledger/open-payments'
+import { openStore } from '@gnap/domain/kernel'
 import { ADMIN, OWNER_WALLET, SEEDED_COUNTS, SHOP, expect, screenshot, seriousViolations, signInAsAdmin, test } from './support/admin-world'
 
 const statTexts = (counts: Record<string, number>, labels: Record<string, string>) =>
   Object.entries(labels).map(([key, label]) => `${counts[key]} ${label}`)
+
+/** The words (runs of letters) shown split over two lines inside `locator`: a word wrapped whole has one line box. */
+function brokenWords(locator: Locator): Promise<string[]> {
+  return locator.evaluate((root) => {
+    const broken: string[] = []
+    const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT)
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      for (const word of (node.textContent ?? '').matchAll(/\p{L}+/gu)) {
+        const range = document.createRange()
+        range.setStart(node, word.index)
+        range.setEnd(node, word.index + word[0].length)
+        if (new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size > 1) broken.push(word[0])
+      }
+    }
+    return broken
+  })
+}
 
 test.describe('admin console', () => {
   test('an administrator walks through grants, a rotation chain, a revocation and the audit log', async ({ page, world }, testInfo) => {
@@ -208,6 +227,57 @@ test.describe('admin console', () => {
       await page.goto(`${url}admin/grants`)
       await expect(page).toHaveURL(`${url}admin/sign-in`)
     })
+  })
+
+  test('at phone width the grant page wraps its words whole; only ids break', async ({ page, world }, testInfo) => {
+    const url = world.server.url
+    const store = await openStore(`file:${world.server.dbFile}`)
+    let grantId = ''
+    try {
+      // A non-interactive grant of the shop: incoming payments, its token issued in answer to the grant request.
+      const grant = await store.prisma.grant.findFirstOrThrow({ where: { client: SHOP, finalizedReason: 'issued' }, select: { id: true } })
+      grantId = grant.id
+    } finally {
+      await store.close()
+    }
+    await page.setViewportSize({ width: 390, height: 844 })
+    await signInAsAdmin(page, url)
+    await expect(page).toHaveURL(`${url}admin`)
+    await page.goto(`${url}admin/grants/${grantId}`)
+    const type = page.getByText('(incoming-payment)')
+    const issued = page.getByText('with the grant, in answer to the grant request')
+    await expect(type).toBeVisible()
+    await expect(issued).toBeVisible()
+    expect(await brokenWords(type)).toEqual([])
+    expect(await brokenWords(issued)).toEqual([])
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390)
+    await screenshot(page, testInfo, 'admin-grant-non-interactive-phone')
+  })
+
+  test('the console and the server-rendered pages show the icon, and nothing the browser asks for is missing', async ({ page, world }) => {
+    const url = world.server.url
+    const missing: string[] = []
+    page.on('response', (r) => {
+      if (r.status() === 404 && r.request().resourceType() !== 'document') missing.push(r.url())
+    })
+    const errors: string[] = []
+    page.on('console', (m) => {
+      if (m.type() === 'error') errors.push(m.text())
+    })
+    const iconOf = async (path: string) => {
+      await page.goto(`${url}${path}`)
+      const href = await page.locator('link[rel="icon"]').getAttribute('href')
+      const icon = await page.request.get(new URL(href ?? '/favicon.ico', url).href)
+      expect(icon.status(), path).toBe(200)
+      expect(icon.headers()['content-type']).toContain('image/svg+xml')
+    }
+    // The console's sign-in (React): nothing missing, nothing in the browser console.
+    await iconOf('admin/sign-in')
+    expect(missing).toEqual([])
+    expect(errors).toEqual([])
+    // A server-rendered page: a set-password link that is not valid (its own answer is the 404 it means).
+    await iconOf(`admin/set-password/${'A'.repeat(43)}`)
+    expect(missing).toEqual([])
   })
 
   test('every console page redirects to sign-in without a session', async ({ page, world }) => {

@@ -39,8 +39,9 @@ test.describe('an operator invited by an admin', () => {
       await page.getByLabel('Email').fill(OPERATOR.email)
       await page.getByLabel('Role').selectOption('operator')
       await page.getByRole('button', { name: 'Invite' }).click()
-      await expect(page.getByRole('status')).toContainText(`${OPERATOR.email} was invited as operator.`)
-      link = (await page.getByTestId('invitation-link').textContent())!.trim()
+      const shown = page.getByRole('region', { name: `Invitation for ${OPERATOR.email}` })
+      await expect(shown).toContainText(`${OPERATOR.email} was invited as operator.`)
+      link = await shown.getByLabel('Invitation link', { exact: true }).inputValue()
     })
 
     const operator = await (await browser.newContext()).newPage()

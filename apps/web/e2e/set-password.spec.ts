@@ -64,8 +64,14 @@ test('an invited owner sets a password with the keyboard on a phone, then approv
   await expect(page.getByLabel('Type it again')).toBeFocused()
   await page.keyboard.type('qwerty123456')
   await page.keyboard.press('Enter')
-  await expect(page.getByRole('alert')).toHaveText('This password is on a list of commonly used passwords: choose another one.')
+  const common = 'This password is on a list of commonly used passwords: choose another one.'
+  await expect(page.getByRole('alert')).toHaveText(common)
   await expect(page.getByLabel('New password')).toHaveAttribute('aria-invalid', 'true')
+  await expect(page.getByLabel('New password')).toHaveAccessibleDescription(new RegExp(common.replace(/[.:]/g, '\\$&')))
+  // Under the field it is about, above "Type it again".
+  const alertBox = (await page.getByRole('alert').boundingBox())!
+  expect(alertBox.y).toBeLessThan((await page.getByLabel('Type it again').boundingBox())!.y)
+  await expect(page.getByLabel('Type it again')).not.toHaveAttribute('aria-invalid', 'true')
   expect(await seriousViolations(page), 'set-password form with an error').toEqual([])
 
   await page.keyboard.press('Tab')
@@ -119,9 +125,16 @@ test('an administrator creates an owner and copies the invitation link; the owne
   await page.getByRole('button', { name: 'Create owner' }).click()
   await expect(page.getByRole('heading', { level: 1 })).toHaveText(dave.name)
   await page.getByRole('button', { name: 'Create invitation link' }).click()
-  const shown = page.locator('.link-box')
-  await expect(shown).toHaveText(new RegExp(`^${world.server.url}account/set-password/[A-Za-z0-9_-]{43}$`))
-  const link = (await shown.textContent())!.trim()
+  const shown = page.getByRole('region', { name: `Invitation for ${dave.name}` })
+  await expect(shown).toBeFocused()
+  const field = shown.getByLabel('Invitation link', { exact: true })
+  await expect(field).toHaveValue(new RegExp(`^${world.server.url}account/set-password/[A-Za-z0-9_-]{43}$`))
+  const link = await field.inputValue()
+  // A Copy button, as for API keys: the very link goes on the clipboard.
+  await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(world.server.url).origin })
+  await shown.getByRole('button', { name: 'Copy link' }).click()
+  await expect(shown.getByRole('status')).toHaveText('Copied to the clipboard.')
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(link)
 
   // The owner, in a browser of their own: set a password with the link, then approve the SDK client's request.
   const ownerPage = await page.context().browser()!.newPage()
@@ -143,4 +156,9 @@ test('an administrator creates an owner and copies the invitation link; the owne
   } finally {
     await ownerPage.close()
   }
+
+  // The audit log names the owner as /account's revocations do: `owner:<email>`, not a bare email.
+  await page.goto(`${world.server.url}admin/audit`)
+  await expect(page.getByRole('cell', { name: `owner:${dave.email}`, exact: true })).toHaveCount(1)
+  await expect(page.getByRole('cell', { name: dave.email, exact: true })).toHaveCount(0)
 })

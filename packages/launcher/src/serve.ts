@@ -112,6 +112,17 @@ export function launcherSettings(env: Record<string, string | undefined> = proce
   return parsed.data
 }
 
+/**
+ * Where the launcher says the server is: AUTH_SERVER_URL as configured, the URL the server knows itself by (its
+ * links, forms and cookies name that origin, so `localhost` and `127.0.0.1` are not interchangeable in a browser),
+ * with the port and address it listens on; without AUTH_SERVER_URL, the address it listens on.
+ */
+export function announcedAddress(settings: Pick<LauncherSettings, 'PORT' | 'HOSTNAME'>, authServerUrl: string | undefined): string {
+  const url = authServerUrl?.trim()
+  if (!url) return `http://${settings.HOSTNAME ?? 'localhost'}:${settings.PORT}`
+  return `${url} (listening on ${settings.HOSTNAME ?? 'every address'}, port ${settings.PORT})`
+}
+
 const log = (msg: string) => console.log(`[serve] ${msg}`)
 const loud = (msg: string) => console.error(`[serve] !!! ${msg}`)
 
@@ -159,7 +170,7 @@ export function serve(env: Record<string, string | undefined> = {}): void {
   cluster.setupPrimary({ exec: fileURLToPath(import.meta.url), args: [], cwd: webDir, execArgv: [...process.execArgv, ...heapArgs] })
 
   const host = settings.HOSTNAME
-  const where = `http://${host ?? 'localhost'}:${settings.PORT}`
+  const where = announcedAddress(settings, merged.AUTH_SERVER_URL)
   const workerEnv = {
     ...env,
     PORT: String(settings.PORT),

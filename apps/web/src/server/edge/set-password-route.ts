@@ -33,7 +33,10 @@ export function setPasswordRoute(subject: LinkSubject, next: { path: string; tex
       case 'problem':
         return pages.linkProblem(result.problem)
       case 'refused':
-        return setPasswordPage({ accountName: result.accountName, invitation: result.linkKind === 'invitation' }, formState.invalid(result.reason))
+        return setPasswordPage(
+          { accountName: result.accountName, invitation: result.linkKind === 'invitation' },
+          formState.invalid(result.reason, result.field),
+        )
       case 'done':
         return pages.passwordSet({ href: `${deps.config.authServerUrl}${next.path}`, text: next.text })
     }

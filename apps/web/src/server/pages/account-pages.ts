@@ -1,6 +1,6 @@
 import type { ConnectedApp, HistoryEntry } from '@gnap/domain/operator'
 import { html, type Html } from './html'
-import { formPage, renderPage, signInForm, type FormState } from './pages'
+import { errorIsAbout, formPage, problemUnder, renderPage, signInForm, type FormState } from './pages'
 
 // The owner's own pages under /account (docs/protocol.md §2.12): server-rendered like the consent screen, plain
 // forms without script, every value escaped by the html tag. Every form carries the session's CSRF token.
@@ -30,25 +30,30 @@ const NOTICES: Record<string, string> = {
   'password-changed': 'Your password has been changed. You have been signed out everywhere else.',
 }
 
+/** What the app can do, each access in words with its amounts and times: on its card and on the revoke confirmation. */
+function accessList(app: ConnectedApp): Html {
+  return html`<ul>
+    ${app.access.map(
+      (a) =>
+        html`<li>
+          <strong>${a.title}</strong>${
+            a.lines.length
+              ? html`<ul>
+                  ${a.lines.map((l) => html`<li>${l}</li>`)}
+                </ul>`
+              : null
+          }
+        </li>`,
+    )}
+  </ul>`
+}
+
 function appCard(app: ConnectedApp): Html {
   return html`<section class="item app" aria-labelledby="app-${app.grantId}">
     <h3 id="app-${app.grantId}">${app.clientName}</h3>
     <p class="client">Wallet address: <span>${app.clientWalletAddress}</span></p>
     <p class="can">It can:</p>
-    <ul>
-      ${app.access.map(
-        (a) =>
-          html`<li>
-            <strong>${a.title}</strong>${
-              a.lines.length
-                ? html`<ul>
-                    ${a.lines.map((l) => html`<li>${l}</li>`)}
-                  </ul>`
-                : null
-            }
-          </li>`,
-      )}
-    </ul>
+    ${accessList(app)}
     <dl class="facts">
       <dt>Approved</dt>
       <dd>${app.approvedAt ? formatWhen(app.approvedAt) : 'Did not need your approval (receiving payments only)'}</dd>
@@ -120,9 +125,7 @@ export function revokeConfirmPage(app: ConnectedApp, csrf: string): Response {
       <h1>Revoke access for ${app.clientName}?</h1>
       <p class="client">Wallet address: <span>${app.clientWalletAddress}</span></p>
       <p>It will stop at once: the app can no longer do any of this.</p>
-      <ul>
-        ${app.access.map((a) => html`<li>${a.title}</li>`)}
-      </ul>
+      ${accessList(app)}
       <p>To give it access again, the app has to ask you again.</p>
       <form method="post" action="/account/apps/${encodeURIComponent(app.grantId)}/revoke">
         ${csrfField(csrf)}
@@ -134,23 +137,39 @@ export function revokeConfirmPage(app: ConnectedApp, csrf: string): Response {
   )
 }
 
+/** The owner's password form; the state's field is `current`, `new` or `confirm` (null: above the form). */
 export function passwordPage(view: { csrf: string; minLength: number }, state: FormState): Response {
+  const about = (field: 'current' | 'new' | 'confirm') => errorIsAbout(state, field)
+  // A field the error is about points to it and is marked invalid; "new" keeps its hint as well.
+  const marked = (field: 'current' | 'confirm') => (about(field) ? html`aria-describedby="problem" aria-invalid="true"` : null)
   return formPage(
     state,
     'Change your password',
     html`<p class="eyebrow">Your account</p>
       <h1>Change your password</h1>
       <p>Changing it signs you out everywhere else.</p>
+      ${problemUnder(state, null)}
       <form class="sign-in" method="post" action="/account/password">
         ${csrfField(view.csrf)}
         <label for="current">Current password</label>
-        <input id="current" name="current" type="password" autocomplete="current-password" required />
+        <input id="current" name="current" type="password" autocomplete="current-password" required ${marked('current')} />
+        ${problemUnder(state, 'current')}
         <label for="new">New password</label>
-        <input id="new" name="new" type="password" autocomplete="new-password" minlength="${view.minLength}" required aria-describedby="new-hint" />
+        <input
+          id="new"
+          name="new"
+          type="password"
+          autocomplete="new-password"
+          minlength="${view.minLength}"
+          required
+          aria-describedby="new-hint${about('new') ? ' problem' : ''}"
+          ${about('new') ? html`aria-invalid="true"` : null}
+        />
         <p class="hint" id="new-hint">At least ${view.minLength} characters, not your email address.</p>
+        ${problemUnder(state, 'new')}
         <label for="confirm">New password again</label>
-        <input id="confirm" name="confirm" type="password" autocomplete="new-password" required />
-        ${state.error ? html`<p class="error" role="alert">${state.error}</p>` : null}
+        <input id="confirm" name="confirm" type="password" autocomplete="new-password" required ${marked('confirm')} />
+        ${problemUnder(state, 'confirm')}
         <button class="primary" type="submit">Change password</button>
       </form>
       <p><a class="onward" href="/account">Back to your apps</a></p>`,

@@ -13,6 +13,7 @@ export function renderPage(status: number, title: string, body: Html, headers: R
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <meta name="referrer" content="no-referrer" />
         <title>${title}</title>
+        <link rel="icon" href="/favicon.svg" type="image/svg+xml" />
         <link rel="stylesheet" href="/pages.css" />
       </head>
       <body>
@@ -26,18 +27,27 @@ export function renderPage(status: number, title: string, body: Html, headers: R
  * Why a page with a form is shown, which decides its status: `shown` first or after a plain miss (200), `invalid`
  * input refused (400), `disabled` account (403, docs/protocol.md §2.13), `too-many` attempts (429 with Retry-After).
  */
+/** `field`: the form field an error is shown under (its input's id); null, above the form. */
 export type FormState =
-  { outcome: 'shown' | 'invalid' | 'disabled'; error: string | null } | { outcome: 'too-many'; error: string; retryAfterSeconds: number }
+  | { outcome: 'shown' | 'invalid' | 'disabled'; error: string | null; field: string | null }
+  | { outcome: 'too-many'; error: string; retryAfterSeconds: number; field: null }
 
 /** The statuses of the form pages: a form page never takes a status of its own. */
 const FORM_STATUS: Readonly<Record<FormState['outcome'], number>> = { shown: 200, invalid: 400, disabled: 403, 'too-many': 429 }
 
 export const formState = {
-  shown: (error: string | null = null): FormState => ({ outcome: 'shown', error }),
-  invalid: (error: string): FormState => ({ outcome: 'invalid', error }),
-  disabled: (error: string): FormState => ({ outcome: 'disabled', error }),
-  tooMany: (error: string, retryAfterSeconds: number): FormState => ({ outcome: 'too-many', error, retryAfterSeconds }),
+  shown: (error: string | null = null): FormState => ({ outcome: 'shown', error, field: null }),
+  invalid: (error: string, field: string | null = null): FormState => ({ outcome: 'invalid', error, field }),
+  disabled: (error: string): FormState => ({ outcome: 'disabled', error, field: null }),
+  tooMany: (error: string, retryAfterSeconds: number): FormState => ({ outcome: 'too-many', error, retryAfterSeconds, field: null }),
 }
+
+/** Whether the state's error is shown under `field` (null: above the form). */
+export const errorIsAbout = (state: FormState, field: string | null): boolean => state.error !== null && state.field === field
+
+/** The error's paragraph where it is about `field`, else nothing; `id="problem"` for the field's aria-describedby. */
+export const problemUnder = (state: FormState, field: string | null): Html | null =>
+  errorIsAbout(state, field) ? html`<p class="error" id="problem" role="alert">${state.error}</p>` : null
 
 /** A page with a form, its status and headers from its state. */
 export function formPage(state: FormState, title: string, body: Html): Response {

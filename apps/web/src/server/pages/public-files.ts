@@ -3,4 +3,4 @@
  * plain-text 500 (as on the build's `/_next/static/` assets), so the proxy (src/proxy.ts) refuses those methods first. A test keeps this list equal to the
  * directory.
  */
-export const PUBLIC_FILES: ReadonlySet<string> = new Set(['/pages.css'])
+export const PUBLIC_FILES: ReadonlySet<string> = new Set(['/favicon.svg', '/pages.css'])

@@ -159,14 +159,14 @@ describe('changeOwnerPassword', () => {
   })
 
   it.each([
-    ['a wrong current password', { currentPassword: 'not-my-password' }, 'Your current password is not right.'],
-    ['a short new password', { newPassword: 'short' }, 'The password is too short: use at least 12 characters.'],
-    ['my email as the new password', { newPassword: 'alice@example.com' }, 'The password is your email address: choose another one.'],
-    ['a confirmation that differs', { confirmPassword: 'another-new-password' }, 'The new password and its confirmation differ.'],
-  ])('refuses %s and changes nothing', async (_name, over, problem) => {
+    ['a wrong current password', { currentPassword: 'not-my-password' }, 'Your current password is not right.', 'current'],
+    ['a short new password', { newPassword: 'short' }, 'The password is too short: use at least 12 characters.', 'new'],
+    ['my email as the new password', { newPassword: 'alice@example.com' }, 'The password is your email address: choose another one.', 'new'],
+    ['a confirmation that differs', { confirmPassword: 'another-new-password' }, 'The new password and its confirmation differ.', 'confirm'],
+  ])('refuses %s, naming the field, and changes nothing', async (_name, over, problem, field) => {
     const current = (await signInOwner(t.deps, { email: ALICE.email, password: ALICE.password }))!
     const other = (await signInOwner(t.deps, { email: ALICE.email, password: ALICE.password }))!
-    expect(await change(current.value, over)).toEqual({ ok: false, problem })
+    expect(await change(current.value, over)).toEqual({ ok: false, problem, field })
     expect(await findSession(t.sql, 'owner', other.value, t.deps.clock())).not.toBeNull()
     expect(await signInOwner(t.deps, { email: ALICE.email, password: ALICE.password })).not.toBeNull()
   })

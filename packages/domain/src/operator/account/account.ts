@@ -146,7 +146,8 @@ export async function ownerHistory(deps: Deps, ownerId: string, take = 20): Prom
   return entries.sort((a, b) => b.at.getTime() - a.at.getTime()).slice(0, take)
 }
 
-export type PasswordChange = { ok: true; endedSessions: number } | { ok: false; problem: string }
+/** A refusal names the field it is about (`field`), for the page to show it there; null when it is about none. */
+export type PasswordChange = { ok: true; endedSessions: number } | { ok: false; problem: string; field: 'current' | 'new' | 'confirm' | null }
 
 /**
  * The owner changes their password: the new one must follow the password rules and match its confirmation, then the
@@ -160,10 +161,10 @@ export async function changeOwnerPassword(
   input: { ownerId: string; sessionId: string; currentPassword: string; newPassword: string; confirmPassword: string; ip: string | null },
 ): Promise<PasswordChange> {
   const owner = await findAccountOwner(deps.sql, input.ownerId)
-  if (!owner) return { ok: false, problem: 'Your account could not be found. Sign in again.' }
+  if (!owner) return { ok: false, problem: 'Your account could not be found. Sign in again.', field: null }
   const problem = passwordProblem(input.newPassword, { email: owner.email, name: owner.name })
-  if (problem) return { ok: false, problem }
-  if (input.newPassword !== input.confirmPassword) return { ok: false, problem: 'The new password and its confirmation differ.' }
+  if (problem) return { ok: false, problem, field: 'new' }
+  if (input.newPassword !== input.confirmPassword) return { ok: false, problem: 'The new password and its confirmation differ.', field: 'confirm' }
   const checked = await attemptSignIn(deps, {
     scope: 'owner',
     email: owner.email,
@@ -171,7 +172,7 @@ export async function changeOwnerPassword(
     ip: input.ip,
     find: findOwnerByEmail,
   })
-  if (!checked || checked.id !== owner.id) return { ok: false, problem: 'Your current password is not right.' }
+  if (!checked || checked.id !== owner.id) return { ok: false, problem: 'Your current password is not right.', field: 'current' }
   const passwordHash = await hashPassword(input.newPassword)
   const endedSessions = await deps.sql.transaction(async (tx) => {
     const ended = await setOwnerPasswordEndingOtherSessions(tx, { ownerId: owner.id, passwordHash, keepSessionId: input.sessionId })

@@ -54,7 +54,7 @@ describe('setPasswordWithLink', () => {
     expect(await verifyPassword(await storedHash(), ALICE.password)).toBe(false)
     expect(await t.db.session.count({ where: { subjectId: ownerId } })).toBe(0)
     const audit = await t.db.auditLog.findMany()
-    expect(audit).toMatchObject([{ actor: 'alice@example.com', action: 'owner.set-password', target: `owner:${ownerId}`, detail: 'reset' }])
+    expect(audit).toMatchObject([{ actor: 'owner:alice@example.com', action: 'owner.set-password', target: `owner:${ownerId}`, detail: 'reset' }])
     expect(await databaseText(t)).not.toContain(NEW_PASSWORD)
   })
 
@@ -103,14 +103,14 @@ describe('setPasswordWithLink', () => {
   })
 
   it.each([
-    ['passwords that differ', NEW_PASSWORD, `${NEW_PASSWORD}!`, /not the same/],
-    ['a short password', 'short pass', 'short pass', /too short/],
-    ['a common password', 'qwerty123456', 'qwerty123456', /commonly used/],
-    ['the email as password', 'alice@example.com', 'alice@example.com', /your email/],
-  ])('refuses %s, keeps the link usable and writes nothing', async (_name, password, confirm, reason) => {
+    ['passwords that differ', NEW_PASSWORD, `${NEW_PASSWORD}!`, /not the same/, 'confirm'],
+    ['a short password', 'short pass', 'short pass', /too short/, 'password'],
+    ['a common password', 'qwerty123456', 'qwerty123456', /commonly used/, 'password'],
+    ['the email as password', 'alice@example.com', 'alice@example.com', /your email/, 'password'],
+  ])('refuses %s, naming the field it is about, keeps the link usable and writes nothing', async (_name, password, confirm, reason, field) => {
     const url = (await issue()).url
     const result = await use(url, password, confirm)
-    expect(result).toMatchObject({ kind: 'refused', reason: expect.stringMatching(reason) })
+    expect(result).toMatchObject({ kind: 'refused', reason: expect.stringMatching(reason), field })
     expect(await verifyPassword(await storedHash(), ALICE.password)).toBe(true)
     expect((await checkPasswordLink(t.deps, 'owner', secretOf(url))).kind).toBe('usable')
     expect(await t.db.auditLog.count()).toBe(0)

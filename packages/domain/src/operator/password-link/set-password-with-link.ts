@@ -106,7 +106,10 @@ export async function checkPasswordLink(deps: Pick<Deps, 'sql' | 'clock'>, subje
 const InputSchema = z.object({ subject: z.enum(['owner', 'admin']), secret: z.string(), password: z.string(), confirm: z.string() })
 
 export type SetPasswordResult =
-  { kind: 'done' } | { kind: 'problem'; problem: LinkProblem } | { kind: 'refused'; reason: string; accountName: string; linkKind: LinkKind }
+  | { kind: 'done' }
+  | { kind: 'problem'; problem: LinkProblem }
+  /** `field`: the one the reason is about, the new password or its second typing. */
+  | { kind: 'refused'; reason: string; field: 'password' | 'confirm'; accountName: string; linkKind: LinkKind }
 
 /**
  * Sets an owner's or an administrator's password with a one-time link (docs/protocol.md §7, §2.14): the password
@@ -122,10 +125,16 @@ export async function setPasswordWithLink(
   const state = await linkState(deps, subject, secret, deps.clock())
   if (typeof state === 'string') return { kind: 'problem', problem: state }
   const { link, account } = state
-  const refused = (reason: string): SetPasswordResult => ({ kind: 'refused', reason, accountName: account.name, linkKind: link.kind })
-  if (password !== confirm) return refused('The two passwords are not the same: type the new password twice.')
+  const refused = (reason: string, field: 'password' | 'confirm'): SetPasswordResult => ({
+    kind: 'refused',
+    reason,
+    field,
+    accountName: account.name,
+    linkKind: link.kind,
+  })
+  if (password !== confirm) return refused('The two passwords are not the same: type the new password twice.', 'confirm')
   const problem = passwordProblem(password, { email: account.email, name: subject === 'owner' ? account.name : null })
-  if (problem) return refused(problem)
+  if (problem) return refused(problem, 'password')
   // Hashed before the transaction: no slow work while the write lock is held.
   const passwordHash = await hashPassword(password)
   const now = deps.clock()
@@ -137,7 +146,9 @@ export async function setPasswordWithLink(
     await deleteUnusedPasswordLinks(tx, subject, account.id)
     if (subject === 'admin') await deleteSignInChallengesOf(tx, account.id)
     const target = subject === 'owner' ? `owner:${account.id}` : `admin:${account.email}`
-    await insertAuditEntry(tx, { actor: account.email, action: ACCOUNTS[subject].action, target, detail: link.kind, now })
+    // Owners act as `owner:<email>` in the audit log, as on /account (docs/protocol.md §2.15); administrators by their email.
+    const actor = subject === 'owner' ? `owner:${account.email}` : account.email
+    await insertAuditEntry(tx, { actor, action: ACCOUNTS[subject].action, target, detail: link.kind, now })
     return true
   })
   if (done) return { kind: 'done' }

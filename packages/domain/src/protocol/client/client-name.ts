@@ -1,4 +1,5 @@
-import { badClient } from '../../kernel/errors'
+import { GnapError, badClient } from '../../kernel/errors'
+import type { WalletAddressResolver } from './wallet-address'
 
 // The client's name as the resource owner sees it: its wallet address's `publicName`, shown on the consent screen
 // inside sentences ("… asks for access to your account") and handed to the identity provider (docs/protocol.md §4.3).
@@ -22,4 +23,21 @@ export function clientDisplayName(publicName: string | undefined): string {
   }
   if (UNSHOWABLE.test(publicName)) throw badClient('the client wallet address publicName contains control or text-direction characters')
   return publicName
+}
+
+/**
+ * The name a grant records for the console when no owner is asked (a non-interactive grant, docs/protocol.md §2.1
+ * step 5): the `publicName` of the client's wallet address when its document can be fetched and the name is fit to
+ * show, else null. Never a reason to refuse the grant: such a client needs only its keys.
+ */
+export async function publishedClientName(
+  walletAddresses: Pick<WalletAddressResolver, 'getWalletAddress'>,
+  walletAddress: string,
+): Promise<string | null> {
+  try {
+    return clientDisplayName((await walletAddresses.getWalletAddress(walletAddress)).publicName)
+  } catch (e) {
+    if (e instanceof GnapError) return null
+    throw e
+  }
 }

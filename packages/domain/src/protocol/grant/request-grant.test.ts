@@ -268,11 +268,25 @@ describe('requestGrant: non-interactive (docs/protocol.md §2.1 step 5)', () => 
     expect(response.interact).toBeUndefined()
   })
 
-  it('does not fetch the client wallet address', async () => {
-    const walletAddresses = stubWalletAddresses()
+  it("records the client's publicName, from its wallet address, for the console", async () => {
+    const walletAddresses = stubWalletAddresses({ [TEST_CLIENT]: { publicName: 'Meter Reader' } })
     await t.reset({ walletAddresses })
-    await requestGrant(t.deps, grantRequest({ access: [incomingAccess()], interact: null }), authAs(null))
-    expect(walletAddresses.fetched).toEqual([])
+    const response = await requestGrant(t.deps, grantRequest({ access: [incomingAccess()], interact: null }), authAs(null))
+    expect(walletAddresses.fetched).toEqual([TEST_CLIENT])
+    const grant = await t.db.grant.findUniqueOrThrow({ where: { continueId: lastSegment(response.continue.uri) } })
+    expect(grant.clientName).toBe('Meter Reader')
+  })
+
+  it.each<[string, Partial<{ publicName: string | undefined }> | Error]>([
+    ['cannot be fetched', badClient('could not fetch client wallet address')],
+    ['has no publicName', { publicName: undefined }],
+    ['has a publicName unfit to show', { publicName: 'Shop\u202eoc' }],
+  ])('issues the grant, without a name, when the wallet address %s', async (_name, document) => {
+    await t.reset({ walletAddresses: stubWalletAddresses({ [TEST_CLIENT]: document }) })
+    const response = await requestGrant(t.deps, grantRequest({ access: [incomingAccess()], interact: null }), authAs(null))
+    expect(response.access_token).toBeDefined()
+    const grant = await t.db.grant.findUniqueOrThrow({ where: { continueId: lastSegment(response.continue.uri) } })
+    expect(grant).toMatchObject({ finalizedReason: 'issued', clientName: null })
   })
 
   it('persists nothing when the transaction fails half-way (step 7)', async () => {

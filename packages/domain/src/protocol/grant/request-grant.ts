@@ -6,7 +6,7 @@ import { createAccessItems } from '../access/access.repo'
 import { insertAccessToken } from '../access-token/access-token.repo'
 import { identifyClient } from '../client/client-instance'
 import { isAllowedWalletAddressUrl } from '../client/wallet-address'
-import { clientDisplayName } from '../client/client-name'
+import { clientDisplayName, publishedClientName } from '../client/client-name'
 import { refuseBlockedClient } from '../client/client-block'
 import type { RequestAuth } from '../client/request-auth'
 import { admitDirectedIdentityGrantRequest, admitGrantRequestFromClient } from '../rate-limit/grant-rate-limit'
@@ -48,6 +48,8 @@ export async function requestGrant(deps: Deps, request: GrantRequest, auth: Requ
   const continueId = newId()
 
   if (!interactive) {
+    // The client's name, for the console (§2.1 step 5); a directed identity has no wallet address document.
+    const clientName = client.jwk ? null : await publishedClientName(deps.walletAddresses, client.id)
     const token = await deps.sql.transaction(async (tx) => {
       await insertGrant(tx, {
         id: grantId,
@@ -55,6 +57,7 @@ export async function requestGrant(deps: Deps, request: GrantRequest, auth: Requ
         finalizedReason: 'issued',
         finalizedAt: now,
         client: client.id,
+        clientName,
         clientJwk: client.jwk ? JSON.stringify(client.jwk) : null,
         continueId,
         continueTokenHash: hashSecret(continueToken),

@@ -28,7 +28,7 @@ export const POST = accountRoute(async (deps, req, session) => {
       confirmPassword: form.get('confirm') ?? '',
       ip: callerIp(req, deps.config),
     })
-    if (!result.ok) return passwordPage({ csrf, minLength: PASSWORD_LENGTH.min }, formState.invalid(result.problem))
+    if (!result.ok) return passwordPage({ csrf, minLength: PASSWORD_LENGTH.min }, formState.invalid(result.problem, result.field))
   } catch (e) {
     const limited = tooManySignIns(e)
     if (!limited) throw e

@@ -52,9 +52,10 @@ export function RecoveryCodes({ codes }: { codes: string[] }) {
 
 /**
  * Enrolment in two-step sign-in (docs/protocol.md §2.17): a new secret as a QR code and as text, then a code from
- * the app to confirm it; then the recovery codes, once. `onDone` is called when the person has seen them.
+ * the app to confirm it; then the recovery codes, once. `onEnabled` is called as soon as it is on (the codes still
+ * showing), `onDone` when the person has seen them.
  */
-export function TwoStepSetup({ onDone, doneLabel }: { onDone(): void; doneLabel: string }) {
+export function TwoStepSetup({ onDone, onEnabled, doneLabel }: { onDone(): void; onEnabled?: () => void; doneLabel: string }) {
   const trpc = useTRPC()
   const start = useMutation(trpc.account.startTotp.mutationOptions())
   const confirm = useMutation(trpc.account.confirmTotp.mutationOptions())
@@ -99,7 +100,15 @@ export function TwoStepSetup({ onDone, doneLabel }: { onDone(): void; doneLabel:
   function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault()
     const code = String(new FormData(event.currentTarget).get('code') ?? '')
-    confirm.mutate({ code }, { onSuccess: (r) => setCodes(r.recoveryCodes) })
+    confirm.mutate(
+      { code },
+      {
+        onSuccess: (r) => {
+          setCodes(r.recoveryCodes)
+          onEnabled?.()
+        },
+      },
+    )
   }
 
   return (

@@ -52,8 +52,12 @@ export function AdminProviders({ csrfToken, children }: { csrfToken: string | nu
       new QueryClient({
         defaultOptions: {
           queries: {
-            staleTime: 15_000,
-            refetchOnWindowFocus: false,
+            // A page opened, or the window come back to, asks again: what it shows may have changed elsewhere (an
+            // invitee set their password, another administrator revoked a grant). It shows what it had meanwhile;
+            // components that mount together share one request.
+            staleTime: 0,
+            refetchOnMount: true,
+            refetchOnWindowFocus: true,
             // An answer of the server (not found, refused…) will not change on a retry; a lost connection may.
             retry: (count, error) => errorCode(error) === null && count < 2,
           },

@@ -28,11 +28,14 @@ function TwoStepSection() {
   const status = useQuery(trpc.account.twoStep.queryOptions())
   const [notice, setNotice] = useState<string | null>(null)
   const [codes, setCodes] = useState<string[] | null>(null)
+  // Turned on here, the recovery codes still showing: the status read before no longer holds.
+  const [justEnabled, setJustEnabled] = useState(false)
   const refresh = () => queryClient.invalidateQueries(trpc.account.pathFilter())
   const disable = useMutation(
     trpc.account.disableTotp.mutationOptions({
       onSuccess: async () => {
         setCodes(null)
+        setJustEnabled(false)
         setNotice('Two-step sign-in is off. You sign in with your password alone.')
         await refresh()
       },
@@ -63,13 +66,16 @@ function TwoStepSection() {
       {status.isError && <ErrorMessage title="This could not be loaded.">{errorMessage(status.error)}</ErrorMessage>}
       {status.data && !status.data.enabled && (
         <>
-          <p>
-            Off: your password alone signs you in.
-            {status.data.required && ' This server requires it: set it up now.'} With two-step sign-in, a code from an app on your phone is asked for
-            too, so a stolen password is not enough.
-          </p>
+          {!justEnabled && (
+            <p>
+              Off: your password alone signs you in.
+              {status.data.required && ' This server requires it: set it up now.'} With two-step sign-in, a code from an app on your phone is asked
+              for too, so a stolen password is not enough.
+            </p>
+          )}
           <TwoStepSetup
             key={notice ?? 'setup'}
+            onEnabled={() => setJustEnabled(true)}
             onDone={() => {
               setNotice('Two-step sign-in is on.')
               void refresh()

@@ -2,12 +2,13 @@
 
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import Link from 'next/link'
-import { useEffect, useRef, useState, type FormEvent } from 'react'
+import { useState, type FormEvent } from 'react'
 import { ADMIN_ROLES, type AdminRole } from '@gnap/domain/roles'
 import { useTRPC } from '../../_lib/trpc'
 import { errorMessage } from '../../_lib/errors'
 import { ForRole, useSignedInAdminId } from '../../_lib/role'
 import { Empty, ErrorMessage, Loading, Time } from '../../_components/ui'
+import { OneTimeLink } from '../../_components/one-time-link'
 import { AdminStatusBadge, ROLE_TEXT } from './admin-words'
 
 /** Every administrator, and for an admin the invitation form. */
@@ -94,7 +95,6 @@ function InviteForm() {
   const queryClient = useQueryClient()
   const [formKey, setFormKey] = useState(0)
   const [invited, setInvited] = useState<{ email: string; role: AdminRole; url: string; expiresAt: Date } | null>(null)
-  const resultRef = useRef<HTMLDivElement>(null)
   const invite = useMutation(
     trpc.admins.invite.mutationOptions({
       onSuccess: async (r, input) => {
@@ -104,9 +104,6 @@ function InviteForm() {
       },
     }),
   )
-  useEffect(() => {
-    if (invited) resultRef.current?.focus()
-  }, [invited])
 
   function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault()
@@ -138,15 +135,18 @@ function InviteForm() {
       </form>
       {invite.isError && <ErrorMessage title="Nobody was invited.">{errorMessage(invite.error)}</ErrorMessage>}
       {invited && (
-        <div className="message success" role="status" tabIndex={-1} ref={resultRef}>
-          <p>
-            {invited.email} was invited as {ROLE_TEXT[invited.role].label.toLowerCase()}. Their invitation link, valid until{' '}
-            <Time value={invited.expiresAt} />, is shown only now:
-          </p>
-          <p className="link-box mono" data-testid="invitation-link">
-            {invited.url}
-          </p>
-        </div>
+        <OneTimeLink
+          id="invitation"
+          heading={`Invitation for ${invited.email}`}
+          intro={
+            <p>
+              {invited.email} was invited as {ROLE_TEXT[invited.role].label.toLowerCase()}. Their link works until <Time value={invited.expiresAt} />.
+            </p>
+          }
+          label="Invitation link"
+          url={invited.url}
+          onDone={() => setInvited(null)}
+        />
       )}
     </section>
   )

@@ -38,7 +38,7 @@ function Target({ target }: { target: string }) {
 
 const href = (q: AuditQuery) => `/admin/audit${auditQueryString(q)}`
 
-/** What administrators did, newest first: filters in the URL, one page of the server's keyset pagination at a time. */
+/** Who changed what, newest first: filters in the URL, one page of the server's keyset pagination at a time. */
 export function AuditLog() {
   const params = useSearchParams()
   const router = useRouter()
@@ -71,7 +71,8 @@ export function AuditLog() {
         <div>
           <h1>Audit log</h1>
           <p>
-            What administrators did in this console, newest first: sign-ins, revocations and changes to owners. Entries are never changed or removed.
+            Who changed what, newest first: administrators in this console, API keys, owners (their own password and revocations) and the owner
+            import. Entries are never changed or removed.
           </p>
         </div>
         <a href={exportHref} className="button secondary" download>
@@ -94,7 +95,8 @@ export function AuditLog() {
               input={{ 'aria-describedby': 'f-actor-hint' }}
             >
               <span className="hint" id="f-actor-hint">
-                An administrator&apos;s email, as written (capitals count).
+                An administrator&apos;s email, <code>api key &quot;name&quot;</code>, <code>owner:</code> and an owner&apos;s email, or{' '}
+                <code>owners import</code>, as written (capitals count).
               </span>
             </MatchField>
             <div>

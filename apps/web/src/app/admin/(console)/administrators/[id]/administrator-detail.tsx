@@ -11,6 +11,7 @@ import { errorMessage, isUnauthorized } from '../../../_lib/errors'
 import { ForRole, useSignedInAdminId } from '../../../_lib/role'
 import { ConfirmedAction, useConfirmation } from '../../../_components/confirm-dialog'
 import { Notice } from '../../../_components/notice'
+import { OneTimeLink } from '../../../_components/one-time-link'
 import { ErrorMessage, Loading, Time } from '../../../_components/ui'
 import { AdminStatusBadge, ROLE_TEXT } from '../admin-words'
 import { RoleSelect } from '../administrators-view'
@@ -290,14 +291,18 @@ function Access({ admin, isMe, onDone }: { admin: Admin; isMe: boolean; onDone(m
       )}
       {enable.isError && <ErrorMessage title="Not enabled.">{errorMessage(enable.error)}</ErrorMessage>}
       {link && (
-        <div className="message success" role="status">
-          <p>
-            {link.invitation ? 'Invitation link' : 'Password-reset link'}, valid until <Time value={link.expiresAt} />, shown only now:
-          </p>
-          <p className="link-box mono" data-testid="reset-link">
-            {link.url}
-          </p>
-        </div>
+        <OneTimeLink
+          id="reset-link"
+          heading={link.invitation ? `New invitation for ${admin.email}` : `Password reset for ${admin.email}`}
+          intro={
+            <p>
+              The link works until <Time value={link.expiresAt} />.
+            </p>
+          }
+          label={link.invitation ? 'Invitation link' : 'Password-reset link'}
+          url={link.url}
+          onDone={() => setLink(null)}
+        />
       )}
     </section>
   )

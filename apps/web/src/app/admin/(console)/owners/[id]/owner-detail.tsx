@@ -12,6 +12,7 @@ import { formatSeconds } from '../../../_lib/format'
 import { ConfirmedAction, useConfirmation } from '../../../_components/confirm-dialog'
 import { ForRole, useCan } from '../../../_lib/role'
 import { Notice } from '../../../_components/notice'
+import { OneTimeLink } from '../../../_components/one-time-link'
 import { AuditEntries, Empty, ErrorMessage, GrantStatusBadge, Loading, Time } from '../../../_components/ui'
 import { OwnerStatusBadge } from '../owner-status'
 
@@ -261,12 +262,18 @@ function IssueLinks({ owner }: { owner: OwnerDetail }) {
       </div>
       {issue.isError && <ErrorMessage title="No link was created.">{errorMessage(issue.error)}</ErrorMessage>}
       {link && (
-        <div className="message success" role="status">
-          <p>
-            {link.kind === 'invitation' ? 'Invitation link' : 'Password-reset link'}, valid until <Time value={link.expiresAt} />:
-          </p>
-          <p className="link-box mono">{link.url}</p>
-        </div>
+        <OneTimeLink
+          id="owner-link"
+          heading={`${link.kind === 'invitation' ? 'Invitation' : 'Password reset'} for ${owner.name}`}
+          intro={
+            <p>
+              The link works until <Time value={link.expiresAt} />.
+            </p>
+          }
+          label={link.kind === 'invitation' ? 'Invitation link' : 'Password-reset link'}
+          url={link.url}
+          onDone={() => setLink(null)}
+        />
       )}
     </>
   )
