@@ -75,14 +75,14 @@ const noChromium = `[test] no chromium at ${chromium}: the browser suite (apps/w
 if (!hasChromium) console.log(noChromium)
 
 const built = await step('build', () => [run(path.join(root, 'node_modules/.bin/turbo'), ['run', 'build', '//#db:generate', ...extra])])
-const units = await step('domain, api and launcher (SQLite) beside domain and api (PostgreSQL)', () => [
+const units = await step('domain, api, launcher beside PostgreSQL', () => [
   wantsUnits ? turbo(['test'], '--filter=!@gnap/web') : 0,
   pgUrl ? run(process.execPath, [path.join(root, 'scripts', 'test-pg.mjs')], { env: { ...env, TEST_DATABASE_URL: pgUrl }, prefix: '[pg] ' }) : 0,
 ])
 if (!pgUrl) console.log('[test] TEST_DATABASE_URL not set: the PostgreSQL run is skipped (pnpm test:pg; CI sets it)')
 // Without a build there is no server to test: the web suites are not run, and the build's failure fails the run.
 const webTasks = hasChromium ? ['test', 'test:e2e'] : ['test']
-const web = built === 0 && wantsWeb ? await step('web (HTTP, then browser)', () => [turbo(webTasks, '--filter=@gnap/web')]) : 0
+const web = built === 0 && wantsWeb ? await step('web HTTP and browser', () => [turbo(webTasks, '--filter=@gnap/web')]) : 0
 
 const { passed, failed: failedTests, skipped, failures } = summarizeReports(reports, root)
 let failed = failedTests
