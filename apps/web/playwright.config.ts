@@ -11,8 +11,10 @@ export default defineConfig({
   outputDir: 'test-results/playwright',
   forbidOnly: !!process.env.CI,
   retries: 0,
-  // One `next start` per worker is enough for the two cores of CI machines.
-  workers: 1,
+  // Two spec files at a time, each worker with its own `next start` and browser: one alone leaves a core of a 2-core
+  // CI machine idle while the browser waits on the server and the server on the browser (docs/architecture.md,
+  // "Where the test time goes").
+  workers: 2,
   timeout: 60_000,
   expect: { timeout: 10_000 },
   reporter: [['list'], ['json', { outputFile: path.join(reportDir, 'playwright.json') }]],

@@ -7,6 +7,7 @@ import { spawn, spawnSync } from 'node:child_process'
 import { createRequire } from 'node:module'
 import net from 'node:net'
 import path from 'node:path'
+import { migrateFile } from '@gnap/domain/testing'
 
 /** The repository. */
 export const root = path.resolve(import.meta.dirname, '..', '..', '..')
@@ -68,8 +69,12 @@ export async function freePort(host = '127.0.0.1'): Promise<number> {
   })
 }
 
-/** `prisma migrate deploy` on `databaseUrl` (prisma.config.ts picks the SQLite or PostgreSQL migrations). */
+/**
+ * `prisma migrate deploy` on `databaseUrl` (prisma.config.ts picks the SQLite or PostgreSQL migrations); a SQLite file
+ * that does not exist yet becomes a copy of the migrated template instead (@gnap/domain/testing's migrateFile).
+ */
 export function migrateDatabase(databaseUrl: string): void {
+  if (databaseUrl.startsWith('file:')) return migrateFile(databaseUrl.slice('file:'.length))
   const run = spawnSync(path.join(root, 'node_modules', '.bin', 'prisma'), ['migrate', 'deploy'], {
     cwd: root,
     env: { ...process.env, DATABASE_URL: databaseUrl, CHECKPOINT_DISABLE: '1' },

@@ -2,13 +2,38 @@ import { createHash, randomUUID } from 'node:crypto'
 import { createAuthenticatedClient, OpenPaymentsClientError, type AuthenticatedClient } from '@interledger/open-payments'
 import { generateClientKey, startWalletAddressServer } from '@gnap/domain/testing'
 import { IDP_SECRET, INTROSPECTION_SECRET, startServer, type RunningServer } from '@gnap/test-support'
+import type { LeasedServer } from './server-pool'
 import { checkEveryResponse } from './spec'
 
 export type ClientKey = Awaited<ReturnType<typeof generateClientKey>>
 
-/** A running server, a wallet-address server on loopback, and an SDK client whose keys it publishes. */
+/**
+ * A server with the default test settings from the HTTP suite's pool (support/server-pool.ts), leased until `stop()`;
+ * null outside that suite (Playwright, a script), where the caller starts its own.
+ */
+async function leaseFromPool(): Promise<RunningServer | null> {
+  const pool = process.env.GNAP_TEST_SERVER_POOL
+  if (!pool) return null
+  const res = await fetch(`${pool}lease`, { method: 'POST' })
+  if (res.status !== 200) throw new Error(`the server pool could not start a server: ${await res.text()}`)
+  const leased = (await res.json()) as LeasedServer
+  const refuse = () => Promise.reject(new Error('a pooled server is shared by the files after this one: use startWorld({ … }) for one of your own'))
+  return {
+    ...leased,
+    logs: () => `(a pooled server: its log is at GET ${pool}logs/${leased.port})`,
+    kill: refuse,
+    stop: async () => {
+      await fetch(`${pool}release/${leased.port}`, { method: 'POST' })
+    },
+  }
+}
+
+/**
+ * A running server, a wallet-address server on loopback, and an SDK client whose keys it publishes. Without `env`,
+ * in the HTTP suite, the server is the pool's (one started per file running at once, not one per file).
+ */
 export async function startWorld(env: Record<string, string | undefined> = {}) {
-  const server = await startServer(env)
+  const server = (Object.keys(env).length === 0 ? await leaseFromPool() : null) ?? (await startServer(env))
   const wallets = await startWalletAddressServer({})
   const key = await generateClientKey('key-1')
   const walletAddress = wallets.addClient('app', { publicName: 'Test App', keys: [key.jwk], authServer: server.url })

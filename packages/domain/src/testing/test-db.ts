@@ -1,7 +1,7 @@
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import { randomBytes } from 'node:crypto'
+import { createHash, randomBytes } from 'node:crypto'
 import { execFileSync } from 'node:child_process'
 import { openStore, type Store } from '../kernel/db/store'
 
@@ -24,11 +24,9 @@ export async function setupTemplateDb(label: string): Promise<() => Promise<void
       await adminQuery(admin, `DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`)
     }
   }
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), `gnap-${label}-template-`))
-  const file = path.join(dir, 'template.db')
-  migrateFile(file)
-  process.env.GNAP_TEMPLATE_DB = file
-  return () => Promise.resolve(fs.rmSync(dir, { recursive: true, force: true }))
+  // SQLite: the template kept between runs (test files copy it, never write to it).
+  process.env.GNAP_TEMPLATE_DB = sqliteTemplate()
+  return () => Promise.resolve()
 }
 
 /**
@@ -74,9 +72,37 @@ export async function createTestDb(): Promise<{ store: Store; url: string; clean
   }
 }
 
-/** Applies the migrations to a SQLite file with the Prisma CLI. */
+/**
+ * Applies the migrations to a SQLite file. A file that does not exist yet becomes a copy of a migrated template
+ * (sqliteTemplate), so a test server or a suite's template costs a file copy, not a Prisma CLI process of about 3 s;
+ * an existing file gets `prisma migrate deploy`.
+ */
 export function migrateFile(file: string): void {
-  migrate(`file:${file}`)
+  if (fs.existsSync(file)) return migrate(`file:${file}`)
+  fs.mkdirSync(path.dirname(file), { recursive: true })
+  fs.copyFileSync(sqliteTemplate(), file)
+}
+
+/**
+ * A SQLite file migrated by the Prisma CLI, kept in the system's temp folder under a hash of prisma/migrations: it is
+ * made once per set of migrations (on a fresh CI machine, once per run), and a changed migration makes a new one.
+ */
+export function sqliteTemplate(): string {
+  const migrations = path.join(repoRoot, 'prisma', 'migrations')
+  const hash = createHash('sha256')
+  for (const name of fs.readdirSync(migrations, { recursive: true, encoding: 'utf8' }).sort()) {
+    const full = path.join(migrations, name)
+    if (fs.statSync(full).isFile()) hash.update(name).update(fs.readFileSync(full))
+  }
+  const dir = path.join(os.tmpdir(), 'gnap-test-templates')
+  const file = path.join(dir, `sqlite-${hash.digest('hex').slice(0, 16)}.db`)
+  if (fs.existsSync(file)) return file
+  fs.mkdirSync(dir, { recursive: true })
+  // Migrated under a name of its own, then renamed: processes that race here each make one, and the last rename wins.
+  const scratch = `${file}.${process.pid}-${randomBytes(4).toString('hex')}`
+  migrate(`file:${scratch}`)
+  fs.renameSync(scratch, file)
+  return file
 }
 
 /** Applies the migrations of the store `url` names (prisma.config.ts picks the folder) with the Prisma CLI. */
