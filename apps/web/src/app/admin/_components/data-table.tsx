@@ -8,7 +8,6 @@ import { useEffect, useRef, useState, type ReactNode } from 'react'
 // order in the URL): a sortable column carries `meta.sort`, its header a link that flips the order and `aria-sort`.
 
 declare module '@tanstack/react-table' {
-  // eslint-disable-next-line @typescript-eslint/no-unused-vars -- the names must match the library's declaration
   interface ColumnMeta<TData extends RowData, TValue> {
     /** The order of the list by this column, when it is sortable: the header links to the flipped order. */
     sort?: { direction: 'ascending' | 'descending' | undefined; href: string }
@@ -41,6 +40,9 @@ export function DataTable<T>({
   /** Classes of the scrolling frame (`endpoints-table`). */
   className?: string
 }) {
+  // TanStack Table keeps its state in a mutable object the React compiler cannot memoize: left uncompiled.
+  'use no memo'
+  // eslint-disable-next-line react-hooks/incompatible-library -- see 'use no memo' above
   const table = useReactTable({ data: rows, columns, getCoreRowModel: getCoreRowModel(), getRowId: (row) => rowKey(row) })
   return (
     <ScrollFrame className={className}>

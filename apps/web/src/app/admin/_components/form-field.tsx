@@ -1,6 +1,6 @@
 'use client'
 
-import { useCallback, useRef, useState, type InputHTMLAttributes, type ReactNode } from 'react'
+import { useCallback, useState, type InputHTMLAttributes, type ReactNode } from 'react'
 import type { z } from 'zod'
 
 // Form fields checked by the domain's own input schemas (the ones the tRPC procedures take as `.input()`), so the
@@ -23,7 +23,6 @@ type Shape = Record<string, z.ZodType>
  */
 export function useSchemaForm<S extends Shape>(shape: S): SchemaForm<keyof S & string> {
   const [issues, setIssues] = useState<Partial<Record<keyof S, string>>>({})
-  const inputs = useRef(new Map<keyof S & string, HTMLInputElement>())
   const check = useCallback(
     (name: keyof S & string, value: unknown) => {
       const issue = issueOf(shape[name]!, value)
@@ -32,18 +31,18 @@ export function useSchemaForm<S extends Shape>(shape: S): SchemaForm<keyof S & s
     },
     [shape],
   )
-  /** Whether every field given passes; if not, the first refused one takes the focus. */
+  /** Whether every field given passes; if not, the first refused one of `form` takes the focus. */
   const validate = useCallback(
-    (values: Partial<Record<keyof S & string, unknown>>) => {
+    (form: HTMLFormElement, values: Partial<Record<keyof S & string, unknown>>) => {
       const refused = (Object.keys(values) as (keyof S & string)[]).filter((name) => !check(name, values[name]))
-      if (refused[0] !== undefined) inputs.current.get(refused[0])?.focus()
+      const first = refused[0] === undefined ? null : form.elements.namedItem(refused[0])
+      if (first instanceof HTMLElement) first.focus()
       return refused.length === 0
     },
     [check],
   )
   const field = (name: keyof S & string) => ({
     issue: issues[name],
-    ref: (el: HTMLInputElement | null) => void (el ? inputs.current.set(name, el) : inputs.current.delete(name)),
     // An untouched empty field is not refused on the way past; once it was refused, each change checks it again.
     onBlur: (value: string) => void ((value !== '' || issues[name]) && check(name, value)),
     onChange: (value: string) => void (issues[name] && check(name, value)),
@@ -55,11 +54,10 @@ export function useSchemaForm<S extends Shape>(shape: S): SchemaForm<keyof S & s
 export interface SchemaForm<K extends string> {
   field(name: K): {
     issue: string | undefined
-    ref(el: HTMLInputElement | null): void
     onBlur(value: string): void
     onChange(value: string): void
   }
-  validate(values: Partial<Record<K, unknown>>): boolean
+  validate(form: HTMLFormElement, values: Partial<Record<K, unknown>>): boolean
 }
 
 /** A labelled input bound to one field of a schema form: its hint, and the schema's issue with aria-invalid. */
@@ -88,7 +86,6 @@ export function SchemaField<K extends string>({
         {...input}
         id={id}
         name={name}
-        ref={field.ref}
         onBlur={(e) => field.onBlur(e.currentTarget.value)}
         onChange={(e) => field.onChange(e.currentTarget.value)}
         aria-invalid={field.issue ? 'true' : undefined}

@@ -146,7 +146,7 @@ function CreateKeyForm({ onCreated }: { onCreated(c: { secret: string; name: str
   function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault()
     const f = new FormData(event.currentTarget)
-    if (!fields.validate({ name: String(f.get('name') ?? '') })) return
+    if (!fields.validate(event.currentTarget, { name: String(f.get('name') ?? '') })) return
     const day = String(f.get('expires') ?? '')
     // Valid through the chosen day (UTC): it stops working when the next day begins.
     const expiresAt = /^\d{4}-\d\d-\d\d$/.test(day) ? new Date(Date.parse(`${day}T00:00:00Z`) + 86_400_000) : null

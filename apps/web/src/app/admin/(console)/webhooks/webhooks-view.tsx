@@ -140,7 +140,7 @@ function CreateEndpointForm({ onCreated }: { onCreated(c: { id: string; url: str
   function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault()
     const f = new FormData(event.currentTarget)
-    if (!fields.validate({ url: String(f.get('url') ?? ''), description: String(f.get('description') ?? '') })) return
+    if (!fields.validate(event.currentTarget, { url: String(f.get('url') ?? ''), description: String(f.get('description') ?? '') })) return
     const eventTypes = checkedEventTypes(f)
     if (eventTypes.length === 0) {
       setMissingTypes((n) => n + 1)
