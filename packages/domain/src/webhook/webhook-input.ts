@@ -9,7 +9,11 @@ export const MAX_WEBHOOK_DESCRIPTION_LENGTH = 200
 
 const WebhookEventTypeSchema = z.enum(WEBHOOK_EVENT_TYPES)
 
-export const UrlSchema = z.string().trim().min(1, 'give the endpoint’s URL').max(MAX_WEBHOOK_URL_LENGTH, `at most ${MAX_WEBHOOK_URL_LENGTH} characters`)
+export const UrlSchema = z
+  .string()
+  .trim()
+  .min(1, 'give the endpoint’s URL')
+  .max(MAX_WEBHOOK_URL_LENGTH, `at most ${MAX_WEBHOOK_URL_LENGTH} characters`)
 export const DescriptionSchema = z.string().trim().max(MAX_WEBHOOK_DESCRIPTION_LENGTH, `at most ${MAX_WEBHOOK_DESCRIPTION_LENGTH} characters`)
 export const EventTypesSchema = z
   .array(WebhookEventTypeSchema)

@@ -16,7 +16,7 @@ import {
   parseAuditQuery,
   toAuditFilters,
   type AuditQuery,
-}  from '../../_lib/audit-query'
+} from '../../_lib/audit-query'
 import { DataTable, type Columns } from '../../_components/data-table'
 import { QueryBoundary } from '../../_components/query-boundary'
 import { Empty, MatchField, Pager, Time } from '../../_components/ui'
@@ -145,78 +145,78 @@ function AuditFilters({ query, filtered, onApply }: { query: AuditQuery; filtere
     <section className="panel" aria-labelledby="filters-heading">
       <h2 id="filters-heading">Filters</h2>
       <form onSubmit={applyFilters} role="search" aria-labelledby="filters-heading">
-          <div className="filters">
-            <MatchField
-              id="f-actor"
-              label="Who"
-              name="actor"
-              value={query.actor}
-              matchName="actorMatch"
-              match={query.actorMatch}
-              matchLabel="How who matches"
-              input={{ 'aria-describedby': 'f-actor-hint' }}
-            >
-              <span className="hint" id="f-actor-hint">
-                An administrator&apos;s email, as written (capitals count).
-              </span>
-            </MatchField>
-            <div>
-              <label htmlFor="f-action">What</label>
-              <select id="f-action" name="action" defaultValue={query.action ?? ''}>
-                <option value="">Any action</option>
-                <optgroup label="Groups">
-                  {Object.entries(AUDIT_ACTION_GROUPS).map(([value, label]) => (
-                    <option key={value} value={value}>
-                      {label}
-                    </option>
-                  ))}
-                </optgroup>
-                <optgroup label="Actions">
-                  {Object.entries(AUDIT_ACTION_LABEL).map(([value, label]) => (
-                    <option key={value} value={value}>
-                      {label}
-                    </option>
-                  ))}
-                </optgroup>
-              </select>
-            </div>
-            <MatchField
-              id="f-target"
-              label="Target"
-              name="target"
-              value={query.target}
-              matchName="targetMatch"
-              match={query.targetMatch}
-              matchLabel="How the target matches"
-              input={{ 'aria-describedby': 'f-target-hint' }}
-            >
-              <span className="hint" id="f-target-hint">
-                For example <code>grant:</code> and an id, or <code>owner:</code> with “starts with” for every owner.
-              </span>
-            </MatchField>
-            <div>
-              <label htmlFor="f-from">From</label>
-              <input id="f-from" name="from" type="date" defaultValue={query.from?.slice(0, 10) ?? ''} />
-            </div>
-            <div>
-              <label htmlFor="f-to">Until</label>
-              <input id="f-to" name="to" type="date" defaultValue={query.to?.slice(0, 10) ?? ''} aria-describedby="f-to-hint" />
-              <span className="hint" id="f-to-hint">
-                Days in UTC, both included.
-              </span>
-            </div>
+        <div className="filters">
+          <MatchField
+            id="f-actor"
+            label="Who"
+            name="actor"
+            value={query.actor}
+            matchName="actorMatch"
+            match={query.actorMatch}
+            matchLabel="How who matches"
+            input={{ 'aria-describedby': 'f-actor-hint' }}
+          >
+            <span className="hint" id="f-actor-hint">
+              An administrator&apos;s email, as written (capitals count).
+            </span>
+          </MatchField>
+          <div>
+            <label htmlFor="f-action">What</label>
+            <select id="f-action" name="action" defaultValue={query.action ?? ''}>
+              <option value="">Any action</option>
+              <optgroup label="Groups">
+                {Object.entries(AUDIT_ACTION_GROUPS).map(([value, label]) => (
+                  <option key={value} value={value}>
+                    {label}
+                  </option>
+                ))}
+              </optgroup>
+              <optgroup label="Actions">
+                {Object.entries(AUDIT_ACTION_LABEL).map(([value, label]) => (
+                  <option key={value} value={value}>
+                    {label}
+                  </option>
+                ))}
+              </optgroup>
+            </select>
           </div>
-          <div className="filter-actions">
-            <button type="submit" className="button">
-              Apply
-            </button>
-            {filtered && (
-              <Link href="/admin/audit" className="button quiet">
-                Clear filters
-              </Link>
-            )}
+          <MatchField
+            id="f-target"
+            label="Target"
+            name="target"
+            value={query.target}
+            matchName="targetMatch"
+            match={query.targetMatch}
+            matchLabel="How the target matches"
+            input={{ 'aria-describedby': 'f-target-hint' }}
+          >
+            <span className="hint" id="f-target-hint">
+              For example <code>grant:</code> and an id, or <code>owner:</code> with “starts with” for every owner.
+            </span>
+          </MatchField>
+          <div>
+            <label htmlFor="f-from">From</label>
+            <input id="f-from" name="from" type="date" defaultValue={query.from?.slice(0, 10) ?? ''} />
           </div>
-        </form>
-      </section>
+          <div>
+            <label htmlFor="f-to">Until</label>
+            <input id="f-to" name="to" type="date" defaultValue={query.to?.slice(0, 10) ?? ''} aria-describedby="f-to-hint" />
+            <span className="hint" id="f-to-hint">
+              Days in UTC, both included.
+            </span>
+          </div>
+        </div>
+        <div className="filter-actions">
+          <button type="submit" className="button">
+            Apply
+          </button>
+          {filtered && (
+            <Link href="/admin/audit" className="button quiet">
+              Clear filters
+            </Link>
+          )}
+        </div>
+      </form>
+    </section>
   )
 }

@@ -129,7 +129,9 @@ export function ClientsList() {
             busy={clients.isFetching}
             caption={
               <>
-                {data.items.length === 100 ? 'The 100 clients with the most grants' : `${data.items.length} client${data.items.length === 1 ? '' : 's'}`}
+                {data.items.length === 100
+                  ? 'The 100 clients with the most grants'
+                  : `${data.items.length} client${data.items.length === 1 ? '' : 's'}`}
                 {q ? `, wallet address starting with “${q}”` : ''}
                 {clients.isFetching ? ' (updating…)' : ''}
               </>

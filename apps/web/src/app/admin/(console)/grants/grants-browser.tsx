@@ -177,69 +177,69 @@ function GrantFilters({ query, clearHref, onApply }: { query: GrantQuery; clearH
     <section className="panel" aria-labelledby="filters-heading">
       <h2 id="filters-heading">Search and filters</h2>
       <form onSubmit={applyFilters} role="search" aria-labelledby="filters-heading">
-          <div className="filters">
-            <div className="wide">
-              <label htmlFor="f-q">Search by id</label>
-              <input id="f-q" name="q" defaultValue={query.q ?? ''} autoComplete="off" spellCheck={false} aria-describedby="f-q-hint" />
-              <span className="hint" id="f-q-hint">
-                A grant id, a continuation id or a token&apos;s management id, exactly.
-              </span>
-            </div>
-            <FilterSelect id="f-state" name="state" label="State" anyLabel="Any state" options={STATES} value={query.state} />
-            <FilterSelect id="f-reason" name="reason" label="Finalization reason" anyLabel="Any reason" options={REASONS} value={query.reason} />
-            <FilterSelect id="f-type" name="type" label="Access type" anyLabel="Any type" options={ACCESS_TYPES} value={query.type} />
-            <MatchField
-              id="f-client"
-              label="Client wallet address"
-              name="client"
-              value={query.client}
-              matchName="match"
-              match={query.match}
-              matchLabel="How the address matches"
-              input={{ inputMode: 'url', list: 'known-clients' }}
-            >
-              <datalist id="known-clients">
-                {clients.data?.items.map((c) => (
-                  <option key={c.walletAddress} value={c.walletAddress}>
-                    {c.name ?? ''}
-                  </option>
-                ))}
-              </datalist>
-            </MatchField>
-            <div>
-              <label htmlFor="f-from">Requested from</label>
-              <input id="f-from" name="from" type="date" defaultValue={query.from ?? ''} />
-            </div>
-            <div>
-              <label htmlFor="f-to">Requested until</label>
-              <input id="f-to" name="to" type="date" defaultValue={query.to ?? ''} aria-describedby="f-to-hint" />
-              <span className="hint" id="f-to-hint">
-                Days in UTC, both included.
-              </span>
-            </div>
-            <div>
-              <label htmlFor="f-sort">Order</label>
-              <select id="f-sort" name="sort" defaultValue={query.sort}>
-                {Object.entries(SORTS).map(([v, s]) => (
-                  <option key={v} value={v}>
-                    {s.label}
-                  </option>
-                ))}
-              </select>
-            </div>
+        <div className="filters">
+          <div className="wide">
+            <label htmlFor="f-q">Search by id</label>
+            <input id="f-q" name="q" defaultValue={query.q ?? ''} autoComplete="off" spellCheck={false} aria-describedby="f-q-hint" />
+            <span className="hint" id="f-q-hint">
+              A grant id, a continuation id or a token&apos;s management id, exactly.
+            </span>
           </div>
-          <div className="filter-actions">
-            <button type="submit" className="button">
-              Apply
-            </button>
-            {clearHref && (
-              <Link href={clearHref} className="button quiet">
-                Clear filters
-              </Link>
-            )}
+          <FilterSelect id="f-state" name="state" label="State" anyLabel="Any state" options={STATES} value={query.state} />
+          <FilterSelect id="f-reason" name="reason" label="Finalization reason" anyLabel="Any reason" options={REASONS} value={query.reason} />
+          <FilterSelect id="f-type" name="type" label="Access type" anyLabel="Any type" options={ACCESS_TYPES} value={query.type} />
+          <MatchField
+            id="f-client"
+            label="Client wallet address"
+            name="client"
+            value={query.client}
+            matchName="match"
+            match={query.match}
+            matchLabel="How the address matches"
+            input={{ inputMode: 'url', list: 'known-clients' }}
+          >
+            <datalist id="known-clients">
+              {clients.data?.items.map((c) => (
+                <option key={c.walletAddress} value={c.walletAddress}>
+                  {c.name ?? ''}
+                </option>
+              ))}
+            </datalist>
+          </MatchField>
+          <div>
+            <label htmlFor="f-from">Requested from</label>
+            <input id="f-from" name="from" type="date" defaultValue={query.from ?? ''} />
           </div>
-        </form>
-      </section>
+          <div>
+            <label htmlFor="f-to">Requested until</label>
+            <input id="f-to" name="to" type="date" defaultValue={query.to ?? ''} aria-describedby="f-to-hint" />
+            <span className="hint" id="f-to-hint">
+              Days in UTC, both included.
+            </span>
+          </div>
+          <div>
+            <label htmlFor="f-sort">Order</label>
+            <select id="f-sort" name="sort" defaultValue={query.sort}>
+              {Object.entries(SORTS).map(([v, s]) => (
+                <option key={v} value={v}>
+                  {s.label}
+                </option>
+              ))}
+            </select>
+          </div>
+        </div>
+        <div className="filter-actions">
+          <button type="submit" className="button">
+            Apply
+          </button>
+          {clearHref && (
+            <Link href={clearHref} className="button quiet">
+              Clear filters
+            </Link>
+          )}
+        </div>
+      </form>
+    </section>
   )
 }
 

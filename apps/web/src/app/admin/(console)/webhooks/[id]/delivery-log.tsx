@@ -165,13 +165,7 @@ function deliveryColumns(canReplay: boolean, onNotice: (message: string) => void
 function LastAnswer({ delivery: d }: { delivery: WebhookDelivery }) {
   return (
     <>
-      {d.lastStatus !== null ? (
-        `HTTP ${d.lastStatus}`
-      ) : d.attempts > 0 ? (
-        <span className="muted">No answer</span>
-      ) : (
-        <span className="muted">—</span>
-      )}
+      {d.lastStatus !== null ? `HTTP ${d.lastStatus}` : d.attempts > 0 ? <span className="muted">No answer</span> : <span className="muted">—</span>}
       {d.lastError && <span className="cell-note">{d.lastError}</span>}
       {d.lastAttemptAt && (
         <span className="cell-note">
