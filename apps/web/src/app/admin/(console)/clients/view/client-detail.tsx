@@ -99,7 +99,6 @@ function ClientPage({
   notice: string | null
   onNotice(text: string): void
 }) {
-  const live = c.grantCounts.pending + c.grantCounts.approved + c.grantCounts.issued
   return (
     <>
       <Breadcrumb />
@@ -157,38 +156,7 @@ function ClientPage({
           </dl>
         </section>
 
-        <section className="panel" aria-labelledby="block-heading">
-          <h2 id="block-heading">{c.block ? 'Blocked' : 'Block this client'}</h2>
-          {c.thumbprint !== null && (
-            <p className="hint">
-              A directed identity is known only by its key. A block refuses this key; the same software can make a new key and ask again as another
-              client.
-            </p>
-          )}
-          {c.block ? (
-            <>
-              <dl className="facts">
-                <dt>Reason</dt>
-                <dd>{c.block.reason}</dd>
-                <dt>Blocked by</dt>
-                <dd>{c.block.blockedBy}</dd>
-                <dt>Since</dt>
-                <dd>
-                  <Time value={c.block.blockedAt} />
-                </dd>
-              </dl>
-              {mayBlock ? (
-                <Unblock client={c} onDone={setNotice} />
-              ) : (
-                <p className="muted">Only an operator or an administrator can unblock a client.</p>
-              )}
-            </>
-          ) : mayBlock ? (
-            <Block client={c} live={live} onDone={setNotice} />
-          ) : (
-            <p className="muted">Only an operator or an administrator can block a client.</p>
-          )}
-        </section>
+        <BlockPanel client={c} mayBlock={mayBlock} onNotice={setNotice} />
       </div>
 
       <section className="panel" aria-labelledby="grants-heading">
@@ -238,5 +206,40 @@ function Breadcrumb() {
     <p className="breadcrumb">
       <Link href="/admin/clients">← Clients</Link>
     </p>
+  )
+}
+
+/** Whether the client is blocked and why; block or unblock for an operator. */
+function BlockPanel({ client: c, mayBlock, onNotice: setNotice }: { client: ClientDetail; mayBlock: boolean; onNotice(text: string): void }) {
+  const live = c.grantCounts.pending + c.grantCounts.approved + c.grantCounts.issued
+  return (
+    <section className="panel" aria-labelledby="block-heading">
+      <h2 id="block-heading">{c.block ? 'Blocked' : 'Block this client'}</h2>
+      {c.thumbprint !== null && (
+        <p className="hint">
+          A directed identity is known only by its key. A block refuses this key; the same software can make a new key and ask again as another
+          client.
+        </p>
+      )}
+      {c.block ? (
+        <>
+          <dl className="facts">
+            <dt>Reason</dt>
+            <dd>{c.block.reason}</dd>
+            <dt>Blocked by</dt>
+            <dd>{c.block.blockedBy}</dd>
+            <dt>Since</dt>
+            <dd>
+              <Time value={c.block.blockedAt} />
+            </dd>
+          </dl>
+          {mayBlock ? <Unblock client={c} onDone={setNotice} /> : <p className="muted">Only an operator or an administrator can unblock a client.</p>}
+        </>
+      ) : mayBlock ? (
+        <Block client={c} live={live} onDone={setNotice} />
+      ) : (
+        <p className="muted">Only an operator or an administrator can block a client.</p>
+      )}
+    </section>
   )
 }
