@@ -7,6 +7,7 @@ import { hitRateLimit } from '../../kernel/rate-limit/rate-limit'
 import { insertAuditEntry } from '../audit/audit.repo'
 import { ConsoleError } from '../admin/console-error'
 import { ADMIN_ROLES, roleAllows, type AdminRole, type ConsoleActor } from '../admin/roles'
+import { CreateApiKeyInputSchema } from './api-key-input'
 import { findApiKeyById, insertApiKey, listApiKeyRows, liveApiKeyNamed, markApiKeyRevoked, touchApiKey, type ApiKeyRow } from './api-key.repo'
 
 // API keys of back ends (docs/protocol.md §2.18): `gnap_ak_<id>_<secret>`, the id a random 64-bit handle that finds
@@ -18,17 +19,7 @@ const KEY_SHAPE = /^gnap_ak_([0-9a-f]{16})_([A-Za-z0-9_-]{43})$/
 /** How often at most a key's last use is written: a busy back end does not write a row per call. */
 export const API_KEY_LAST_USE_PRECISION_SECONDS = 60
 
-export const CreateApiKeyInputSchema = z.strictObject({
-  name: z
-    .string()
-    .trim()
-    .min(1, 'give the key a name')
-    .max(64)
-    .regex(/^[\p{L}\p{N} ._:@/-]+$/u, 'use letters, digits, spaces and . _ : @ / - only'),
-  role: z.enum(ADMIN_ROLES),
-  /** Optional: the key stops working at this instant. */
-  expiresAt: z.date().nullish(),
-})
+export { CreateApiKeyInputSchema }
 
 export const ApiKeyIdInputSchema = z.strictObject({ id: z.string().regex(/^[0-9a-f]{16}$/, 'not an API key id') })
 

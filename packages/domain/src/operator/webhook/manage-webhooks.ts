@@ -11,6 +11,14 @@ import type { SqlRunner } from '../../kernel/db/sql'
 import { isId, newId } from '../../kernel/secrets'
 import { WEBHOOK_EVENT_TYPES } from '../../protocol/events/event-types'
 import { consoleEventActor, WebhookEventTypeSchema } from '../../protocol/events/webhook-events'
+import {
+  CreateWebhookEndpointInputSchema,
+  DescriptionSchema,
+  EventTypesSchema,
+  MAX_WEBHOOK_DESCRIPTION_LENGTH,
+  MAX_WEBHOOK_URL_LENGTH,
+  UrlSchema,
+} from './webhook-input'
 import { newWebhookSecret } from './webhook-signing'
 import { isAllowedWebhookScheme } from './webhook-url'
 import { recordTestEvent, replayFailedDelivery } from '../../protocol/events/outbox.repo'
@@ -42,8 +50,7 @@ import {
 
 /** At most this many endpoints: each event is one delivery per subscribed endpoint. */
 export const MAX_WEBHOOK_ENDPOINTS = 50
-export const MAX_WEBHOOK_URL_LENGTH = 2048
-export const MAX_WEBHOOK_DESCRIPTION_LENGTH = 200
+export { CreateWebhookEndpointInputSchema, MAX_WEBHOOK_DESCRIPTION_LENGTH, MAX_WEBHOOK_URL_LENGTH }
 /** How long an endpoint's host name may take to resolve when it is saved. */
 export const WEBHOOK_RESOLVE_TIMEOUT_MS = 5_000
 export const DEFAULT_SECRET_OVERLAP_HOURS = 24
@@ -54,21 +61,6 @@ export const DELIVERY_PAGE_MAX = 100
 export const DELIVERY_STATES = ['pending', 'delivered', 'failed'] as const satisfies readonly DeliveryState[]
 
 const EndpointIdSchema = z.string().trim().min(1).max(64)
-const UrlSchema = z.string().trim().min(1, 'give the endpoint’s URL').max(MAX_WEBHOOK_URL_LENGTH, `at most ${MAX_WEBHOOK_URL_LENGTH} characters`)
-const DescriptionSchema = z.string().trim().max(MAX_WEBHOOK_DESCRIPTION_LENGTH, `at most ${MAX_WEBHOOK_DESCRIPTION_LENGTH} characters`)
-const EventTypesSchema = z
-  .array(WebhookEventTypeSchema)
-  .min(1, 'choose at least one event type')
-  .max(WEBHOOK_EVENT_TYPES.length)
-  .refine((types) => new Set(types).size === types.length, 'name each event type once')
-
-export const CreateWebhookEndpointInputSchema = z.strictObject({
-  url: UrlSchema,
-  /** What the endpoint is for, in the operator's words. */
-  description: DescriptionSchema.optional(),
-  eventTypes: EventTypesSchema,
-})
-
 /** Only the fields given change; `eventTypes` replaces the whole list. */
 export const UpdateWebhookEndpointInputSchema = z.strictObject({
   id: EndpointIdSchema,

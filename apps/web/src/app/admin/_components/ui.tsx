@@ -3,7 +3,6 @@ import type { InputHTMLAttributes, ReactNode } from 'react'
 import type { GrantStatusName } from '@gnap/domain/protocol'
 import type { TokenStatus } from '@gnap/domain/operator'
 import { auditActionLabel, formatDateTime, GRANT_STATUS_LABEL, TOKEN_STATUS_LABEL } from '../_lib/format'
-import { errorCode, errorMessage } from '../_lib/errors'
 
 // Small building blocks shared by the console's pages (no state, usable from server and client components).
 
@@ -36,42 +35,6 @@ export function ErrorMessage({ title, children, action }: { title: string; child
       <p>{children}</p>
       {action}
     </div>
-  )
-}
-
-/**
- * A list that could not be loaded: on a later page, a cursor the server refused (BAD_REQUEST) means the page is
- * out of date, and the way out is the first page; anything else may pass, so the action is to try again.
- */
-export function ListError({
-  what,
-  error,
-  firstPageHref,
-  onRetry,
-}: {
-  /** `The grants`, as in "The grants could not be loaded." */
-  what: string
-  error: unknown
-  /** The list's first page, when this is a later one. */
-  firstPageHref: string | null
-  onRetry: () => void
-}) {
-  const staleCursor = firstPageHref !== null && errorCode(error) === 'BAD_REQUEST'
-  return (
-    <ErrorMessage
-      title={staleCursor ? 'This page of results is no longer valid.' : `${what} could not be loaded.`}
-      action={
-        staleCursor ? (
-          <Link href={firstPageHref}>Go to the first page</Link>
-        ) : (
-          <button type="button" className="button secondary" onClick={onRetry}>
-            Try again
-          </button>
-        )
-      }
-    >
-      {errorMessage(error)}
-    </ErrorMessage>
   )
 }
 

@@ -1,15 +1,41 @@
 'use client'
 
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import type { inferRouterOutputs } from '@trpc/server'
+import type { AppRouter } from '@gnap/api'
 import Link from 'next/link'
 import { useState, type FormEvent } from 'react'
 import { ADMIN_ROLES, type AdminRole } from '@gnap/domain/roles'
 import { useTRPC } from '../../_lib/trpc'
 import { errorMessage } from '../../_lib/errors'
 import { ForRole, useSignedInAdminId } from '../../_lib/role'
-import { Empty, ErrorMessage, Loading, Time } from '../../_components/ui'
+import { Empty, ErrorMessage, Time } from '../../_components/ui'
 import { OneTimeLink } from '../../_components/one-time-link'
+import { DataTable, type Columns } from '../../_components/data-table'
+import { QueryBoundary } from '../../_components/query-boundary'
 import { AdminStatusBadge, ROLE_TEXT } from './admin-words'
+
+type AdminRow = inferRouterOutputs<AppRouter>['admins']['list'][number]
+
+/** The columns of the administrators table; `me` is marked "You". */
+function adminColumns(me: string | null | undefined): Columns<AdminRow> {
+  return [
+    {
+      id: 'email',
+      header: 'Email',
+      cell: ({ row: { original: a } }) => (
+        <>
+          <Link href={`/admin/administrators/${a.id}`}>{a.email}</Link>
+          {a.id === me && <span className="cell-sub">You</span>}
+        </>
+      ),
+    },
+    { id: 'role', header: 'Role', cell: ({ row }) => ROLE_TEXT[row.original.role].label },
+    { id: 'status', header: 'Status', cell: ({ row }) => <AdminStatusBadge status={row.original.status} /> },
+    { id: 'last', header: 'Last sign-in', cell: ({ row }) => <Time value={row.original.lastSignInAt} empty="Never" /> },
+    { id: 'added', header: 'Added', cell: ({ row }) => <Time value={row.original.createdAt} /> },
+  ]
+}
 
 /** Every administrator, and for an admin the invitation form. */
 export function AdministratorsView() {
@@ -29,48 +55,16 @@ export function AdministratorsView() {
       </ForRole>
       <section className="panel" aria-labelledby="admins-heading">
         <h2 id="admins-heading">Everyone with access</h2>
-        {admins.isPending ? (
-          <Loading>Loading administrators…</Loading>
-        ) : admins.isError ? (
-          <ErrorMessage title="The administrators could not be shown.">{errorMessage(admins.error)}</ErrorMessage>
-        ) : admins.data.length === 0 ? (
-          <Empty title="No administrators." />
-        ) : (
-          <div className="table-wrap">
-            <table>
-              <caption className="visually-hidden">Administrators by email</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Email</th>
-                  <th scope="col">Role</th>
-                  <th scope="col">Status</th>
-                  <th scope="col">Last sign-in</th>
-                  <th scope="col">Added</th>
-                </tr>
-              </thead>
-              <tbody>
-                {admins.data.map((a) => (
-                  <tr key={a.id}>
-                    <td>
-                      <Link href={`/admin/administrators/${a.id}`}>{a.email}</Link>
-                      {a.id === me && <span className="cell-sub">You</span>}
-                    </td>
-                    <td>{ROLE_TEXT[a.role].label}</td>
-                    <td>
-                      <AdminStatusBadge status={a.status} />
-                    </td>
-                    <td>
-                      <Time value={a.lastSignInAt} empty="Never" />
-                    </td>
-                    <td>
-                      <Time value={a.createdAt} />
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        )}
+        <QueryBoundary
+          query={admins}
+          loading="Loading administrators…"
+          what="The administrators"
+          failedTitle="The administrators could not be shown."
+          isEmpty={(data) => data.length === 0}
+          empty={<Empty title="No administrators." />}
+        >
+          {(data) => <DataTable columns={adminColumns(me)} rows={data} rowKey={(a) => a.id} caption="Administrators by email" captionHidden />}
+        </QueryBoundary>
       </section>
     </>
   )

@@ -2,11 +2,17 @@
 
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { useState, type FormEvent } from 'react'
+import type { inferRouterOutputs } from '@trpc/server'
+import type { AppRouter } from '@gnap/api'
 import type { AdminRole } from '@gnap/domain/operator'
+import { CreateApiKeyInputSchema } from '@gnap/domain/console-inputs'
 import { useFocusOnFailure } from '../../_lib/focus-on-failure'
 import { useTRPC } from '../../_lib/trpc'
 import { errorMessage } from '../../_lib/errors'
-import { Empty, ErrorMessage, Loading, Time } from '../../_components/ui'
+import { Empty, ErrorMessage, Time } from '../../_components/ui'
+import { DataTable, type Columns } from '../../_components/data-table'
+import { QueryBoundary } from '../../_components/query-boundary'
+import { SchemaField, useSchemaForm } from '../../_components/form-field'
 import { ConfirmedAction, useConfirmation } from '../../_components/confirm-dialog'
 import { Notice } from '../../_components/notice'
 import { ShownOnceSecret } from '../../_components/shown-once-secret'
@@ -16,6 +22,8 @@ const ROLE_TEXT: Record<AdminRole, string> = {
   operator: 'Operator (also revokes)',
   admin: 'Admin (also manages owners)',
 }
+
+type ApiKeyRow = inferRouterOutputs<AppRouter>['apiKeys']['list']['items'][number]
 
 const STATUS_LABEL = { active: 'Active', expired: 'Expired', revoked: 'Revoked' } as const
 
@@ -62,90 +70,83 @@ export function ApiKeysView() {
 
       <section aria-labelledby="keys-heading">
         <h2 id="keys-heading">Keys</h2>
-        {keys.isPending && <Loading>Loading API keys…</Loading>}
-        {keys.isError && (
-          <ErrorMessage
-            title="The API keys could not be loaded."
-            action={
-              <button type="button" className="button secondary" onClick={() => void keys.refetch()}>
-                Try again
-              </button>
-            }
-          >
-            {errorMessage(keys.error)}
-          </ErrorMessage>
-        )}
-        {keys.data && keys.data.items.length === 0 && (
-          <div className="panel">
-            <Empty title="No API keys yet.">
-              <p>Create one above for each back end, with the lowest role it needs.</p>
-            </Empty>
-          </div>
-        )}
-        {keys.data && keys.data.items.length > 0 && (
-          <div className="table-wrap">
-            <table>
-              <caption>
-                {keys.data.items.length} key{keys.data.items.length === 1 ? '' : 's'}, newest first
-              </caption>
-              <thead>
-                <tr>
-                  <th scope="col">Name</th>
-                  <th scope="col">Key starts with</th>
-                  <th scope="col">Role</th>
-                  <th scope="col">Status</th>
-                  <th scope="col">Created</th>
-                  <th scope="col">Expires</th>
-                  <th scope="col">Last used</th>
-                  <th scope="col">Actions</th>
-                </tr>
-              </thead>
-              <tbody>
-                {keys.data.items.map((k) => (
-                  <tr key={k.id}>
-                    <td>{k.name}</td>
-                    <td>
-                      <code>{k.prefix}</code>
-                    </td>
-                    <td>{k.role}</td>
-                    <td>
-                      <span className={`badge ${k.status}`}>{STATUS_LABEL[k.status]}</span>
-                      {k.revokedAt && (
-                        <span className="cell-sub">
-                          <Time value={k.revokedAt} />
-                        </span>
-                      )}
-                    </td>
-                    <td>
-                      <Time value={k.createdAt} />
-                      <span className="cell-sub">by {k.createdBy}</span>
-                    </td>
-                    <td>
-                      <Time value={k.expiresAt} empty="Never" />
-                    </td>
-                    <td>
-                      <Time value={k.lastUsedAt} empty="Not used yet" />
-                    </td>
-                    <td>{k.status !== 'revoked' && <RevokeKey id={k.id} name={k.name} onRevoked={(text) => (setNotice(text), void refresh())} />}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        )}
+        <QueryBoundary
+          query={keys}
+          loading="Loading API keys…"
+          what="The API keys"
+          isEmpty={(data) => data.items.length === 0}
+          empty={
+            <div className="panel">
+              <Empty title="No API keys yet.">
+                <p>Create one above for each back end, with the lowest role it needs.</p>
+              </Empty>
+            </div>
+          }
+        >
+          {(data) => (
+            <DataTable
+              columns={keyColumns((text) => (setNotice(text), void refresh()))}
+              rows={data.items}
+              rowKey={(k) => k.id}
+              caption={`${data.items.length} key${data.items.length === 1 ? '' : 's'}, newest first`}
+            />
+          )}
+        </QueryBoundary>
       </section>
     </>
   )
+}
+
+/** The keys' columns; the last one revokes, and tells the page what happened. */
+function keyColumns(onRevoked: (text: string) => void): Columns<ApiKeyRow> {
+  return [
+    { id: 'name', header: 'Name', cell: ({ row }) => row.original.name, meta: { sticky: true } },
+    { id: 'prefix', header: 'Key starts with', cell: ({ row }) => <code>{row.original.prefix}</code> },
+    { id: 'role', header: 'Role', cell: ({ row }) => row.original.role },
+    {
+      id: 'status',
+      header: 'Status',
+      cell: ({ row: { original: k } }) => (
+        <>
+          <span className={`badge ${k.status}`}>{STATUS_LABEL[k.status]}</span>
+          {k.revokedAt && (
+            <span className="cell-sub">
+              <Time value={k.revokedAt} />
+            </span>
+          )}
+        </>
+      ),
+    },
+    {
+      id: 'created',
+      header: 'Created',
+      cell: ({ row: { original: k } }) => (
+        <>
+          <Time value={k.createdAt} />
+          <span className="cell-sub">by {k.createdBy}</span>
+        </>
+      ),
+    },
+    { id: 'expires', header: 'Expires', cell: ({ row }) => <Time value={row.original.expiresAt} empty="Never" /> },
+    { id: 'used', header: 'Last used', cell: ({ row }) => <Time value={row.original.lastUsedAt} empty="Not used yet" /> },
+    {
+      id: 'actions',
+      header: 'Actions',
+      cell: ({ row: { original: k } }) => k.status !== 'revoked' && <RevokeKey id={k.id} name={k.name} onRevoked={onRevoked} />,
+    },
+  ]
 }
 
 function CreateKeyForm({ onCreated }: { onCreated(c: { secret: string; name: string }): void }) {
   const trpc = useTRPC()
   const create = useMutation(trpc.apiKeys.create.mutationOptions({ onSuccess: (r) => onCreated({ secret: r.key, name: r.apiKey.name }) }))
   const errorRef = useFocusOnFailure(create)
+  const fields = useSchemaForm(CreateApiKeyInputSchema.shape)
 
   function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault()
     const f = new FormData(event.currentTarget)
+    if (!fields.validate(event.currentTarget, { name: String(f.get('name') ?? '') })) return
     const day = String(f.get('expires') ?? '')
     // Valid through the chosen day (UTC): it stops working when the next day begins.
     const expiresAt = /^\d{4}-\d\d-\d\d$/.test(day) ? new Date(Date.parse(`${day}T00:00:00Z`) + 86_400_000) : null
@@ -160,13 +161,20 @@ function CreateKeyForm({ onCreated }: { onCreated(c: { secret: string; name: str
           <ErrorMessage title="The key was not created.">{errorMessage(create.error)}</ErrorMessage>
         </div>
       )}
-      <div className="field">
-        <label htmlFor="key-name">Name</label>
-        <input id="key-name" name="name" required maxLength={64} autoComplete="off" aria-describedby="key-name-hint" />
-        <span className="hint" id="key-name-hint">
-          Which back end uses it, such as <code>billing-sync</code>. The audit log names its actions “api key "billing-sync"”.
-        </span>
-      </div>
+      <SchemaField
+        form={fields}
+        name="name"
+        id="key-name"
+        label="Name"
+        required
+        maxLength={64}
+        autoComplete="off"
+        hint={
+          <>
+            Which back end uses it, such as <code>billing-sync</code>. The audit log names its actions “api key "billing-sync"”.
+          </>
+        }
+      />
       <div className="field">
         <label htmlFor="key-role">Role</label>
         <select id="key-role" name="role" defaultValue="viewer" aria-describedby="key-role-hint">

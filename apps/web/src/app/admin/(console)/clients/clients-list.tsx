@@ -1,28 +1,67 @@
 'use client'
 
 import { keepPreviousData, useQuery } from '@tanstack/react-query'
+import type { inferRouterOutputs } from '@trpc/server'
 import Link from 'next/link'
-import { useRouter, useSearchParams } from 'next/navigation'
+import { useRouter } from 'next/navigation'
 import type { FormEvent } from 'react'
+import { z } from 'zod'
+import type { AppRouter } from '@gnap/api'
 import { useTRPC } from '../../_lib/trpc'
-import { errorMessage } from '../../_lib/errors'
-import { Empty, ErrorMessage, Loading, Time } from '../../_components/ui'
+import { useUrlState } from '../../_lib/url-state'
+import { DataTable, type Columns } from '../../_components/data-table'
+import { QueryBoundary } from '../../_components/query-boundary'
+import { Empty, Time } from '../../_components/ui'
 import { ClientStatusBadge, ClientSubline, clientHref, clientTitle } from './client-status'
 
-const listHref = (q: string) => `/admin/clients${q ? `?${new URLSearchParams({ q }).toString()}` : ''}`
+type Outputs = inferRouterOutputs<AppRouter>['clients']
+
+/** The clients list's query: the beginning of a wallet address. */
+const ClientsQuerySchema = z.object({
+  q: z
+    .string()
+    .transform((q) => q.slice(0, 2048))
+    .optional(),
+})
+
+const columns: Columns<Outputs['list']['items'][number]> = [
+  {
+    id: 'client',
+    header: 'Client',
+    cell: ({ row: { original: c } }) => (
+      <>
+        <Link href={clientHref(c.walletAddress)}>{clientTitle(c)}</Link>
+        <ClientSubline client={c} />
+      </>
+    ),
+  },
+  { id: 'status', header: 'Status', cell: ({ row }) => <ClientStatusBadge blocked={row.original.blocked} /> },
+  { id: 'grants', header: 'Grants', cell: ({ row }) => row.original.grants },
+  { id: 'latest', header: 'Latest grant', cell: ({ row }) => <Time value={row.original.lastGrantAt} /> },
+]
+
+const blockedColumns: Columns<Outputs['blocked']['items'][number]> = [
+  {
+    id: 'address',
+    header: 'Wallet address',
+    cell: ({ row }) => <Link href={clientHref(row.original.walletAddress)}>{row.original.walletAddress}</Link>,
+  },
+  { id: 'reason', header: 'Reason', cell: ({ row }) => row.original.reason },
+  { id: 'by', header: 'Blocked by', cell: ({ row }) => row.original.blockedBy },
+  { id: 'since', header: 'Since', cell: ({ row }) => <Time value={row.original.blockedAt} /> },
+]
 
 /** The clients (wallet addresses that asked for grants), a search by the start of the address, and the blocked ones. */
 export function ClientsList() {
-  const params = useSearchParams()
   const router = useRouter()
   const trpc = useTRPC()
-  const q = (params.get('q') ?? '').slice(0, 2048)
+  const url = useUrlState(ClientsQuerySchema)
+  const q = url.state.q ?? ''
   const clients = useQuery({ ...trpc.clients.list.queryOptions({ search: q || undefined, limit: 100 }), placeholderData: keepPreviousData })
-  const blocked = useQuery(trpc.clients.blocked.queryOptions())
 
   function search(event: FormEvent<HTMLFormElement>) {
     event.preventDefault()
-    router.push(listHref(String(new FormData(event.currentTarget).get('q') ?? '').trim()))
+    url.set({ q: String(new FormData(event.currentTarget).get('q') ?? '').trim() })
   }
 
   function open(event: FormEvent<HTMLFormElement>) {
@@ -31,7 +70,6 @@ export function ClientsList() {
     if (address) router.push(clientHref(address))
   }
 
-  const items = clients.data?.items ?? []
   return (
     <>
       <div className="page-head">
@@ -43,7 +81,7 @@ export function ClientsList() {
 
       <section className="panel" aria-labelledby="search-heading">
         <h2 id="search-heading">Search</h2>
-        <form key={q} onSubmit={search} role="search" aria-labelledby="search-heading" className="inline-form">
+        <form key={url.key} onSubmit={search} role="search" aria-labelledby="search-heading" className="inline-form">
           <div className="grow">
             <label htmlFor="clients-q">Wallet address</label>
             <input id="clients-q" name="q" defaultValue={q} autoComplete="off" spellCheck={false} aria-describedby="clients-q-hint" />
@@ -62,107 +100,47 @@ export function ClientsList() {
         </form>
       </section>
 
-      {clients.isPending && <Loading>Loading clients…</Loading>}
-      {clients.isError && (
-        <ErrorMessage
-          title="The clients could not be loaded."
-          action={
-            <button type="button" className="button secondary" onClick={() => void clients.refetch()}>
-              Try again
-            </button>
-          }
-        >
-          {errorMessage(clients.error)}
-        </ErrorMessage>
-      )}
-      {clients.data && items.length === 0 && (
-        <div className="panel">
-          {q ? (
-            <Empty title="No client found.">
-              <p>
-                No client&apos;s wallet address starts with <code>{q}</code>.
-              </p>
-            </Empty>
-          ) : (
-            <Empty title="No clients yet.">
-              <p>A client appears here once it has asked for a grant.</p>
-            </Empty>
-          )}
-        </div>
-      )}
-      {items.length > 0 && (
-        <div className="table-wrap">
-          <table aria-busy={clients.isFetching ? 'true' : 'false'}>
-            <caption>
-              {items.length === 100 ? 'The 100 clients with the most grants' : `${items.length} client${items.length === 1 ? '' : 's'}`}
-              {q ? `, wallet address starting with “${q}”` : ''}
-              {clients.isFetching && !clients.isPending ? ' (updating…)' : ''}
-            </caption>
-            <thead>
-              <tr>
-                <th scope="col">Client</th>
-                <th scope="col">Status</th>
-                <th scope="col">Grants</th>
-                <th scope="col">Latest grant</th>
-              </tr>
-            </thead>
-            <tbody>
-              {items.map((c) => (
-                <tr key={c.walletAddress}>
-                  <td>
-                    <Link href={clientHref(c.walletAddress)}>{clientTitle(c)}</Link>
-                    <ClientSubline client={c} />
-                  </td>
-                  <td>
-                    <ClientStatusBadge blocked={c.blocked} />
-                  </td>
-                  <td>{c.grants}</td>
-                  <td>
-                    <Time value={c.lastGrantAt} />
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
-
-      <section className="panel" aria-labelledby="blocked-heading">
-        <h2 id="blocked-heading">Blocked clients</h2>
-        <p className="hint">A blocked client cannot ask for grants, continue them, or use or renew its tokens, until someone unblocks it.</p>
-        {blocked.isPending && <Loading>Loading blocked clients…</Loading>}
-        {blocked.isError && <ErrorMessage title="The blocked clients could not be loaded.">{errorMessage(blocked.error)}</ErrorMessage>}
-        {blocked.data && blocked.data.items.length === 0 && <p className="muted">No client is blocked.</p>}
-        {blocked.data && blocked.data.items.length > 0 && (
-          <div className="table-wrap">
-            <table>
-              <caption className="visually-hidden">Blocked clients, most recently blocked first</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Wallet address</th>
-                  <th scope="col">Reason</th>
-                  <th scope="col">Blocked by</th>
-                  <th scope="col">Since</th>
-                </tr>
-              </thead>
-              <tbody>
-                {blocked.data.items.map((b) => (
-                  <tr key={b.walletAddress}>
-                    <td>
-                      <Link href={clientHref(b.walletAddress)}>{b.walletAddress}</Link>
-                    </td>
-                    <td>{b.reason}</td>
-                    <td>{b.blockedBy}</td>
-                    <td>
-                      <Time value={b.blockedAt} />
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
+      <QueryBoundary
+        query={clients}
+        loading="Loading clients…"
+        what="The clients"
+        isEmpty={(data) => data.items.length === 0}
+        empty={
+          <div className="panel">
+            {q ? (
+              <Empty title="No client found.">
+                <p>
+                  No client&apos;s wallet address starts with <code>{q}</code>.
+                </p>
+              </Empty>
+            ) : (
+              <Empty title="No clients yet.">
+                <p>A client appears here once it has asked for a grant.</p>
+              </Empty>
+            )}
           </div>
+        }
+      >
+        {(data) => (
+          <DataTable
+            columns={columns}
+            rows={data.items}
+            rowKey={(c) => c.walletAddress}
+            busy={clients.isFetching}
+            caption={
+              <>
+                {data.items.length === 100
+                  ? 'The 100 clients with the most grants'
+                  : `${data.items.length} client${data.items.length === 1 ? '' : 's'}`}
+                {q ? `, wallet address starting with “${q}”` : ''}
+                {clients.isFetching ? ' (updating…)' : ''}
+              </>
+            }
+          />
         )}
-      </section>
+      </QueryBoundary>
+
+      <BlockedClients />
 
       <section className="panel" aria-labelledby="open-heading">
         <h2 id="open-heading">Open a wallet address</h2>
@@ -189,5 +167,33 @@ export function ClientsList() {
         </form>
       </section>
     </>
+  )
+}
+
+function BlockedClients() {
+  const trpc = useTRPC()
+  const blocked = useQuery(trpc.clients.blocked.queryOptions())
+  return (
+    <section className="panel" aria-labelledby="blocked-heading">
+      <h2 id="blocked-heading">Blocked clients</h2>
+      <p className="hint">A blocked client cannot ask for grants, continue them, or use or renew its tokens, until someone unblocks it.</p>
+      <QueryBoundary
+        query={blocked}
+        loading="Loading blocked clients…"
+        what="The blocked clients"
+        isEmpty={(data) => data.items.length === 0}
+        empty={<p className="muted">No client is blocked.</p>}
+      >
+        {(data) => (
+          <DataTable
+            columns={blockedColumns}
+            rows={data.items}
+            rowKey={(b) => b.walletAddress}
+            caption="Blocked clients, most recently blocked first"
+            captionHidden
+          />
+        )}
+      </QueryBoundary>
+    </section>
   )
 }

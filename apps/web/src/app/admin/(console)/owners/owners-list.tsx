@@ -1,40 +1,64 @@
 'use client'
 
 import { keepPreviousData, useQuery } from '@tanstack/react-query'
+import type { inferRouterOutputs } from '@trpc/server'
 import Link from 'next/link'
-import { useRouter, useSearchParams } from 'next/navigation'
 import type { FormEvent } from 'react'
+import { z } from 'zod'
+import type { AppRouter } from '@gnap/api'
 import { useTRPC } from '../../_lib/trpc'
-import { Empty, ListError, Loading, Pager, Time } from '../../_components/ui'
+import { useUrlState } from '../../_lib/url-state'
+import { DataTable, type Columns } from '../../_components/data-table'
+import { QueryBoundary } from '../../_components/query-boundary'
+import { Empty, Pager, Time } from '../../_components/ui'
 import { ForRole } from '../../_lib/role'
 import { OwnerStatusBadge } from './owner-status'
 
-const listHref = (q: string, after?: string) => {
-  const p = new URLSearchParams()
-  if (q) p.set('q', q)
-  if (after) p.set('after', after)
-  const s = p.toString()
-  return `/admin/owners${s ? `?${s}` : ''}`
-}
+type OwnerRow = inferRouterOutputs<AppRouter>['owners']['list']['items'][number]
+
+/** The owners list's query: a search (the beginning of an email, a name or an address) and the page's cursor. */
+const OwnersQuerySchema = z.object({
+  q: z
+    .string()
+    .transform((q) => q.slice(0, 200))
+    .optional(),
+  after: z.string().optional(),
+})
+
+const columns: Columns<OwnerRow> = [
+  {
+    id: 'name',
+    header: 'Name',
+    cell: ({ row: { original: o } }) => (
+      <>
+        <Link href={`/admin/owners/${o.id}`}>{o.name}</Link>
+        {o.matchedWalletAddress && <span className="cell-sub">{o.matchedWalletAddress}</span>}
+      </>
+    ),
+    meta: { sticky: true },
+  },
+  { id: 'email', header: 'Email', cell: ({ row }) => row.original.email },
+  { id: 'status', header: 'Status', cell: ({ row }) => <OwnerStatusBadge status={row.original.status} /> },
+  { id: 'created', header: 'Created', cell: ({ row }) => <Time value={row.original.createdAt} /> },
+]
 
 /** The owners table: a search in the URL, one page of the server's keyset pagination at a time. */
 export function OwnersList() {
-  const params = useSearchParams()
-  const router = useRouter()
   const trpc = useTRPC()
-  const q = (params.get('q') ?? '').slice(0, 200)
-  const after = params.get('after') ?? undefined
+  const url = useUrlState(OwnersQuerySchema)
+  const q = url.state.q ?? ''
+  const after = url.state.after
   const owners = useQuery({
     ...trpc.owners.list.queryOptions({ search: q || undefined, cursor: after ?? null, limit: 50 }),
     placeholderData: keepPreviousData,
   })
+  const firstPage = url.href({ q })
 
   function search(event: FormEvent<HTMLFormElement>) {
     event.preventDefault()
-    router.push(listHref(String(new FormData(event.currentTarget).get('q') ?? '').trim()))
+    url.set({ q: String(new FormData(event.currentTarget).get('q') ?? '').trim() })
   }
 
-  const items = owners.data?.items ?? []
   return (
     <>
       <div className="page-head">
@@ -51,7 +75,7 @@ export function OwnersList() {
 
       <section className="panel" aria-labelledby="search-heading">
         <h2 id="search-heading">Search</h2>
-        <form key={q} onSubmit={search} role="search" aria-labelledby="search-heading" className="inline-form">
+        <form key={url.key} onSubmit={search} role="search" aria-labelledby="search-heading" className="inline-form">
           <div className="grow">
             <label htmlFor="owners-q">Email, name or wallet address</label>
             <input id="owners-q" name="q" defaultValue={q} autoComplete="off" spellCheck={false} aria-describedby="owners-q-hint" />
@@ -71,79 +95,60 @@ export function OwnersList() {
         </form>
       </section>
 
-      {owners.isPending && <Loading>Loading owners…</Loading>}
-      {owners.isError && (
-        <ListError what="The owners" error={owners.error} firstPageHref={after ? listHref(q) : null} onRetry={() => void owners.refetch()} />
-      )}
-
-      {owners.data && items.length === 0 && (
-        <div className="panel">
-          {q ? (
-            <Empty title="No owner found.">
-              <p>
-                No owner&apos;s email, name or wallet address starts with <code>{q}</code>.
-              </p>
-            </Empty>
-          ) : after ? (
-            <Empty title="No more owners.">
-              <p>
-                <Link href={listHref(q)}>Back to the first page</Link>
-              </p>
-            </Empty>
-          ) : (
-            <Empty title="No owners yet.">
-              <ForRole role="admin">
-                <p>
-                  <Link href="/admin/owners/new">Create the first owner</Link>, then give them an invitation link to set their password.
-                </p>
-              </ForRole>
-            </Empty>
-          )}
-        </div>
-      )}
-
-      {items.length > 0 && (
-        <>
-          <div className="table-wrap">
-            <table aria-busy={owners.isFetching ? 'true' : 'false'}>
-              <caption>
-                {items.length} owner{items.length === 1 ? '' : 's'} on this page{q ? `, matching “${q}”` : ''}
-                {owners.isFetching && !owners.isPending ? ' (updating…)' : ''}
-              </caption>
-              <thead>
-                <tr>
-                  <th scope="col">Name</th>
-                  <th scope="col">Email</th>
-                  <th scope="col">Status</th>
-                  <th scope="col">Created</th>
-                </tr>
-              </thead>
-              <tbody>
-                {items.map((o) => (
-                  <tr key={`${o.id}-${o.matchedWalletAddress ?? ''}`}>
-                    <td>
-                      <Link href={`/admin/owners/${o.id}`}>{o.name}</Link>
-                      {o.matchedWalletAddress && <span className="cell-sub">{o.matchedWalletAddress}</span>}
-                    </td>
-                    <td>{o.email}</td>
-                    <td>
-                      <OwnerStatusBadge status={o.status} />
-                    </td>
-                    <td>
-                      <Time value={o.createdAt} />
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-          <Pager
-            noun="owners"
-            firstHref={after ? listHref(q) : null}
-            nextHref={owners.data?.nextCursor ? listHref(q, owners.data.nextCursor) : null}
-          />
-        </>
-      )}
+      <QueryBoundary
+        query={owners}
+        loading="Loading owners…"
+        what="The owners"
+        firstPageHref={after ? firstPage : null}
+        isEmpty={(data) => data.items.length === 0}
+        empty={<NoOwners q={q} firstPage={after ? firstPage : null} />}
+      >
+        {(data) => (
+          <>
+            <DataTable
+              columns={columns}
+              rows={data.items}
+              rowKey={(o) => `${o.id}-${o.matchedWalletAddress ?? ''}`}
+              busy={owners.isFetching}
+              caption={
+                <>
+                  {data.items.length} owner{data.items.length === 1 ? '' : 's'} on this page{q ? `, matching “${q}”` : ''}
+                  {owners.isFetching ? ' (updating…)' : ''}
+                </>
+              }
+            />
+            <Pager noun="owners" firstHref={after ? firstPage : null} nextHref={data.nextCursor ? url.href({ q, after: data.nextCursor }) : null} />
+          </>
+        )}
+      </QueryBoundary>
     </>
+  )
+}
+
+function NoOwners({ q, firstPage }: { q: string; firstPage: string | null }) {
+  return (
+    <div className="panel">
+      {q ? (
+        <Empty title="No owner found.">
+          <p>
+            No owner&apos;s email, name or wallet address starts with <code>{q}</code>.
+          </p>
+        </Empty>
+      ) : firstPage ? (
+        <Empty title="No more owners.">
+          <p>
+            <Link href={firstPage}>Back to the first page</Link>
+          </p>
+        </Empty>
+      ) : (
+        <Empty title="No owners yet.">
+          <ForRole role="admin">
+            <p>
+              <Link href="/admin/owners/new">Create the first owner</Link>, then give them an invitation link to set their password.
+            </p>
+          </ForRole>
+        </Empty>
+      )}
+    </div>
   )
 }

@@ -4,7 +4,9 @@ import type { inferRouterOutputs } from '@trpc/server'
 import { useEffect, useRef } from 'react'
 import type { AppRouter } from '@gnap/api'
 import { WEBHOOK_EVENT_DESCRIPTIONS, WEBHOOK_EVENT_TYPES, type WebhookEventType } from '@gnap/domain/webhook-types'
+import { EventTypesSchema } from '@gnap/domain/console-inputs'
 import { ShownOnceSecret } from '../../_components/shown-once-secret'
+import { issueOf } from '../../_components/form-field'
 
 // What the two webhook pages share: the event-type checkboxes, the secret shown once, and the badges.
 
@@ -39,6 +41,9 @@ export function EventTypeTags({ types }: { types: readonly string[] }) {
     </ul>
   )
 }
+
+/** What the server says of an endpoint with no event type, said before sending it. */
+const NO_EVENT_TYPE = issueOf(EventTypesSchema, [])
 
 /** Picked event types of a form (the checkboxes below), in the list's order. */
 export const checkedEventTypes = (form: FormData): WebhookEventType[] => WEBHOOK_EVENT_TYPES.filter((t) => form.getAll('eventTypes').includes(t))
@@ -79,7 +84,7 @@ export function EventTypeFields({
       </span>
       {missing > 0 && (
         <span className="error-text" id={errorId} role="alert">
-          Choose at least one event type.
+          {NO_EVENT_TYPE}
         </span>
       )}
       {WEBHOOK_EVENT_TYPES.map((t, i) => (

@@ -3,13 +3,17 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import Link from 'next/link'
 import { useState, type FormEvent } from 'react'
+import { CreateWebhookEndpointInputSchema } from '@gnap/domain/console-inputs'
 import { useTRPC } from '../../_lib/trpc'
 import { errorMessage } from '../../_lib/errors'
 import { useFocusOnFailure } from '../../_lib/focus-on-failure'
 import { useCan } from '../../_lib/role'
 import { Notice } from '../../_components/notice'
-import { Empty, ErrorMessage, Loading, Time } from '../../_components/ui'
-import { checkedEventTypes, EndpointStatusBadge, EventTypeFields, EventTypeTags, NewSecret, webhookHref } from './webhook-parts'
+import { Empty, ErrorMessage, Time } from '../../_components/ui'
+import { DataTable, type Columns } from '../../_components/data-table'
+import { QueryBoundary } from '../../_components/query-boundary'
+import { SchemaField, useSchemaForm } from '../../_components/form-field'
+import { checkedEventTypes, EndpointStatusBadge, EventTypeFields, EventTypeTags, NewSecret, webhookHref, type WebhookEndpoint } from './webhook-parts'
 
 /** The webhook endpoints with their delivery counts; for an admin, the form that adds one and its secret, shown once. */
 export function WebhooksView({ deleted }: { deleted: boolean }) {
@@ -62,73 +66,66 @@ export function WebhooksView({ deleted }: { deleted: boolean }) {
 
       <section aria-labelledby="endpoints-heading">
         <h2 id="endpoints-heading">Endpoints</h2>
-        {endpoints.isPending && <Loading>Loading webhook endpoints…</Loading>}
-        {endpoints.isError && (
-          <ErrorMessage
-            title="The webhook endpoints could not be loaded."
-            action={
-              <button type="button" className="button secondary" onClick={() => void endpoints.refetch()}>
-                Try again
-              </button>
-            }
-          >
-            {errorMessage(endpoints.error)}
-          </ErrorMessage>
-        )}
-        {endpoints.data && endpoints.data.items.length === 0 && (
-          <div className="panel">
-            <Empty title="No webhook endpoints yet.">
-              <p>{canManage ? 'Add one above to be told of grant and token changes.' : 'An administrator adds them.'}</p>
-            </Empty>
-          </div>
-        )}
-        {endpoints.data && endpoints.data.items.length > 0 && (
-          <div className="table-wrap endpoints-table">
-            <table>
-              <caption>
-                {endpoints.data.items.length} endpoint{endpoints.data.items.length === 1 ? '' : 's'}
-              </caption>
-              <thead>
-                <tr>
-                  <th scope="col">Endpoint</th>
-                  <th scope="col">Event types</th>
-                  <th scope="col">Status</th>
-                  <th scope="col">Pending</th>
-                  <th scope="col">Failed</th>
-                  <th scope="col">Added</th>
-                </tr>
-              </thead>
-              <tbody>
-                {endpoints.data.items.map((e) => (
-                  <tr key={e.id}>
-                    <td>
-                      <Link href={webhookHref(e.id)} className="mono">
-                        {e.url}
-                      </Link>
-                      {e.description && <span className="cell-note">{e.description}</span>}
-                    </td>
-                    <td>
-                      <EventTypeTags types={e.eventTypes} />
-                    </td>
-                    <td>
-                      <EndpointStatusBadge enabled={e.enabled} />
-                    </td>
-                    <td>{e.counts.pending}</td>
-                    <td>{e.counts.failed > 0 ? <strong className="error-text">{e.counts.failed}</strong> : e.counts.failed}</td>
-                    <td>
-                      <Time value={e.createdAt} />
-                      <span className="cell-sub">by {e.createdBy}</span>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        )}
+        <QueryBoundary
+          query={endpoints}
+          loading="Loading webhook endpoints…"
+          what="The webhook endpoints"
+          isEmpty={(data) => data.items.length === 0}
+          empty={
+            <div className="panel">
+              <Empty title="No webhook endpoints yet.">
+                <p>{canManage ? 'Add one above to be told of grant and token changes.' : 'An administrator adds them.'}</p>
+              </Empty>
+            </div>
+          }
+        >
+          {(data) => (
+            <DataTable
+              className="endpoints-table"
+              columns={columns}
+              rows={data.items}
+              rowKey={(e) => e.id}
+              caption={`${data.items.length} endpoint${data.items.length === 1 ? '' : 's'}`}
+            />
+          )}
+        </QueryBoundary>
       </section>
     </>
   )
 }
+
+const columns: Columns<WebhookEndpoint> = [
+  {
+    id: 'endpoint',
+    header: 'Endpoint',
+    cell: ({ row: { original: e } }) => (
+      <>
+        <Link href={webhookHref(e.id)} className="mono">
+          {e.url}
+        </Link>
+        {e.description && <span className="cell-note">{e.description}</span>}
+      </>
+    ),
+  },
+  { id: 'types', header: 'Event types', cell: ({ row }) => <EventTypeTags types={row.original.eventTypes} /> },
+  { id: 'status', header: 'Status', cell: ({ row }) => <EndpointStatusBadge enabled={row.original.enabled} /> },
+  { id: 'pending', header: 'Pending', cell: ({ row }) => row.original.counts.pending },
+  {
+    id: 'failed',
+    header: 'Failed',
+    cell: ({ row: { original: e } }) => (e.counts.failed > 0 ? <strong className="error-text">{e.counts.failed}</strong> : e.counts.failed),
+  },
+  {
+    id: 'added',
+    header: 'Added',
+    cell: ({ row: { original: e } }) => (
+      <>
+        <Time value={e.createdAt} />
+        <span className="cell-sub">by {e.createdBy}</span>
+      </>
+    ),
+  },
+]
 
 function CreateEndpointForm({ onCreated }: { onCreated(c: { id: string; url: string; secret: string }): void }) {
   const trpc = useTRPC()
@@ -138,10 +135,12 @@ function CreateEndpointForm({ onCreated }: { onCreated(c: { id: string; url: str
     trpc.webhooks.create.mutationOptions({ gcTime: 0, onSuccess: (r) => onCreated({ id: r.endpoint.id, url: r.endpoint.url, secret: r.secret }) }),
   )
   const errorRef = useFocusOnFailure(create)
+  const fields = useSchemaForm(CreateWebhookEndpointInputSchema.shape)
 
   function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault()
     const f = new FormData(event.currentTarget)
+    if (!fields.validate(event.currentTarget, { url: String(f.get('url') ?? ''), description: String(f.get('description') ?? '') })) return
     const eventTypes = checkedEventTypes(f)
     if (eventTypes.length === 0) {
       setMissingTypes((n) => n + 1)
@@ -159,31 +158,33 @@ function CreateEndpointForm({ onCreated }: { onCreated(c: { id: string; url: str
           <ErrorMessage title="The endpoint was not added.">{errorMessage(create.error)}</ErrorMessage>
         </div>
       )}
-      <div className="field">
-        <label htmlFor="endpoint-url">URL</label>
-        <input
-          id="endpoint-url"
-          name="url"
-          type="url"
-          required
-          maxLength={2048}
-          placeholder="https://hooks.example.com/gnap"
-          spellCheck={false}
-          autoComplete="off"
-          aria-describedby="endpoint-url-hint"
-        />
-        <span className="hint" id="endpoint-url-hint">
-          Where your receiver listens for POST requests; https in production. Private and loopback addresses are refused unless the server&apos;s
-          WEBHOOK_ALLOWED_NETWORKS setting lists them.
-        </span>
-      </div>
-      <div className="field">
-        <label htmlFor="endpoint-description">Description (optional)</label>
-        <input id="endpoint-description" name="description" maxLength={200} autoComplete="off" aria-describedby="endpoint-description-hint" />
-        <span className="hint" id="endpoint-description-hint">
-          For your colleagues: which system this is, such as “billing: stop subscriptions”.
-        </span>
-      </div>
+      <SchemaField
+        form={fields}
+        name="url"
+        id="endpoint-url"
+        label="URL"
+        type="url"
+        required
+        maxLength={2048}
+        placeholder="https://hooks.example.com/gnap"
+        spellCheck={false}
+        autoComplete="off"
+        hint={
+          <>
+            Where your receiver listens for POST requests; https in production. Private and loopback addresses are refused unless the server&apos;s
+            WEBHOOK_ALLOWED_NETWORKS setting lists them.
+          </>
+        }
+      />
+      <SchemaField
+        form={fields}
+        name="description"
+        id="endpoint-description"
+        label="Description (optional)"
+        maxLength={200}
+        autoComplete="off"
+        hint="For your colleagues: which system this is, such as “billing: stop subscriptions”."
+      />
       <EventTypeFields idPrefix="create" checked={[]} missing={missingTypes} onPicked={() => setMissingTypes(0)} />
       <div className="filter-actions">
         <button type="submit" className="button" disabled={create.isPending}>

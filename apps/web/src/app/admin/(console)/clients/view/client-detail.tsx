@@ -1,21 +1,52 @@
 'use client'
 
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
-import type { inferRouterOutputs } from '@trpc/server'
+import { useQuery } from '@tanstack/react-query'
 import Link from 'next/link'
-import { useRef, useState } from 'react'
-import type { AppRouter } from '@gnap/api'
+import { useState } from 'react'
 import { useTRPC } from '../../../_lib/trpc'
-import { errorMessage } from '../../../_lib/errors'
 import { ACCESS_TYPE_LABEL, GRANT_STATUS_LABEL } from '../../../_lib/format'
-import { ConfirmedAction, useConfirmation } from '../../../_components/confirm-dialog'
 import { Notice } from '../../../_components/notice'
-import { AuditEntries, Empty, ErrorMessage, GrantStatusBadge, Loading, Time, TokenStatusBadge } from '../../../_components/ui'
+import { DataTable, type Columns } from '../../../_components/data-table'
+import { QueryBoundary } from '../../../_components/query-boundary'
+import { AuditEntries, Empty, ErrorMessage, GrantStatusBadge, Time, TokenStatusBadge } from '../../../_components/ui'
+import { Block, Unblock, type ClientDetail } from './block-client'
 import { ClientStatusBadge, clientTitle } from '../client-status'
 
-type ClientDetail = inferRouterOutputs<AppRouter>['clients']['byWalletAddress']
+const grantColumns: Columns<ClientDetail['grants'][number]> = [
+  {
+    id: 'grant',
+    header: 'Grant',
+    cell: ({ row }) => (
+      <Link href={`/admin/grants/${row.original.id}`} className="mono">
+        {row.original.id}
+      </Link>
+    ),
+  },
+  { id: 'status', header: 'Status', cell: ({ row }) => <GrantStatusBadge status={row.original.status} /> },
+  { id: 'access', header: 'Access', cell: ({ row }) => row.original.accessTypes.map((t) => ACCESS_TYPE_LABEL[t] ?? t).join(', ') },
+  { id: 'requested', header: 'Requested', cell: ({ row }) => <Time value={row.original.createdAt} /> },
+  { id: 'updated', header: 'Last change', cell: ({ row }) => <Time value={row.original.updatedAt} /> },
+]
 
-const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`
+const tokenColumns: Columns<ClientDetail['tokens'][number]> = [
+  {
+    id: 'token',
+    header: 'Token',
+    cell: ({ row: { original: t } }) => (
+      <>
+        <Link href={`/admin/tokens/${t.managementId}`} className="mono">
+          {t.managementId}
+        </Link>
+        <span className="cell-sub">
+          Grant <span className="mono">{t.grantId}</span>
+        </span>
+      </>
+    ),
+  },
+  { id: 'status', header: 'Status', cell: ({ row }) => <TokenStatusBadge status={row.original.status} /> },
+  { id: 'issued', header: 'Issued', cell: ({ row }) => <Time value={row.original.issuedAt} /> },
+  { id: 'expires', header: 'Expires', cell: ({ row }) => <Time value={row.original.expiresAt} /> },
+]
 
 /** One client: whether it is blocked, its grants and tokens, its last activity, and block or unblock. */
 export function ClientDetailView({ address }: { address: string }) {
@@ -37,20 +68,37 @@ export function ClientDetailView({ address }: { address: string }) {
       </>
     )
   }
-  if (client.isPending) return <Loading>Loading the client…</Loading>
-  if (client.isError) {
-    return (
-      <>
-        <Breadcrumb />
-        <h1>Client</h1>
-        <ErrorMessage title="This client could not be shown." action={<Link href="/admin/clients">Back to the clients</Link>}>
-          {errorMessage(client.error)}
-        </ErrorMessage>
-      </>
-    )
-  }
-  const c = client.data
-  const live = c.grantCounts.pending + c.grantCounts.approved + c.grantCounts.issued
+  return (
+    <QueryBoundary
+      query={client}
+      loading="Loading the client…"
+      what="This client"
+      failedTitle="This client could not be shown."
+      back={{ href: '/admin/clients', label: 'Back to the clients' }}
+      frame={(failure) => (
+        <>
+          <Breadcrumb />
+          <h1>Client</h1>
+          {failure}
+        </>
+      )}
+    >
+      {(c) => <ClientPage client={c} mayBlock={mayBlock} notice={notice} onNotice={setNotice} />}
+    </QueryBoundary>
+  )
+}
+
+function ClientPage({
+  client: c,
+  mayBlock,
+  notice,
+  onNotice: setNotice,
+}: {
+  client: ClientDetail
+  mayBlock: boolean
+  notice: string | null
+  onNotice(text: string): void
+}) {
   return (
     <>
       <Breadcrumb />
@@ -108,38 +156,7 @@ export function ClientDetailView({ address }: { address: string }) {
           </dl>
         </section>
 
-        <section className="panel" aria-labelledby="block-heading">
-          <h2 id="block-heading">{c.block ? 'Blocked' : 'Block this client'}</h2>
-          {c.thumbprint !== null && (
-            <p className="hint">
-              A directed identity is known only by its key. A block refuses this key; the same software can make a new key and ask again as another
-              client.
-            </p>
-          )}
-          {c.block ? (
-            <>
-              <dl className="facts">
-                <dt>Reason</dt>
-                <dd>{c.block.reason}</dd>
-                <dt>Blocked by</dt>
-                <dd>{c.block.blockedBy}</dd>
-                <dt>Since</dt>
-                <dd>
-                  <Time value={c.block.blockedAt} />
-                </dd>
-              </dl>
-              {mayBlock ? (
-                <Unblock client={c} onDone={setNotice} />
-              ) : (
-                <p className="muted">Only an operator or an administrator can unblock a client.</p>
-              )}
-            </>
-          ) : mayBlock ? (
-            <Block client={c} live={live} onDone={setNotice} />
-          ) : (
-            <p className="muted">Only an operator or an administrator can block a client.</p>
-          )}
-        </section>
+        <BlockPanel client={c} mayBlock={mayBlock} onNotice={setNotice} />
       </div>
 
       <section className="panel" aria-labelledby="grants-heading">
@@ -149,41 +166,13 @@ export function ClientDetailView({ address }: { address: string }) {
             <p>This client has not asked for anything yet.</p>
           </Empty>
         ) : (
-          <div className="table-wrap">
-            <table>
-              <caption className="visually-hidden">The client’s grants, newest first{c.grants.length === 50 ? ' (the latest 50)' : ''}</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Grant</th>
-                  <th scope="col">Status</th>
-                  <th scope="col">Access</th>
-                  <th scope="col">Requested</th>
-                  <th scope="col">Last change</th>
-                </tr>
-              </thead>
-              <tbody>
-                {c.grants.map((g) => (
-                  <tr key={g.id}>
-                    <td>
-                      <Link href={`/admin/grants/${g.id}`} className="mono">
-                        {g.id}
-                      </Link>
-                    </td>
-                    <td>
-                      <GrantStatusBadge status={g.status} />
-                    </td>
-                    <td>{g.accessTypes.map((t) => ACCESS_TYPE_LABEL[t] ?? t).join(', ')}</td>
-                    <td>
-                      <Time value={g.createdAt} />
-                    </td>
-                    <td>
-                      <Time value={g.updatedAt} />
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <DataTable
+            columns={grantColumns}
+            rows={c.grants}
+            rowKey={(g) => g.id}
+            caption={`The client’s grants, newest first${c.grants.length === 50 ? ' (the latest 50)' : ''}`}
+            captionHidden
+          />
         )}
         {c.grants.length > 0 && (
           <p>
@@ -197,44 +186,13 @@ export function ClientDetailView({ address }: { address: string }) {
         {c.tokens.length === 0 ? (
           <p className="muted">No access token was issued to this client.</p>
         ) : (
-          <div className="table-wrap">
-            <table>
-              <caption className="visually-hidden">
-                The client’s access tokens, newest first{c.tokens.length === 50 ? ' (the latest 50)' : ''}
-              </caption>
-              <thead>
-                <tr>
-                  <th scope="col">Token</th>
-                  <th scope="col">Status</th>
-                  <th scope="col">Issued</th>
-                  <th scope="col">Expires</th>
-                </tr>
-              </thead>
-              <tbody>
-                {c.tokens.map((t) => (
-                  <tr key={t.managementId}>
-                    <td>
-                      <Link href={`/admin/tokens/${t.managementId}`} className="mono">
-                        {t.managementId}
-                      </Link>
-                      <span className="cell-sub">
-                        Grant <span className="mono">{t.grantId}</span>
-                      </span>
-                    </td>
-                    <td>
-                      <TokenStatusBadge status={t.status} />
-                    </td>
-                    <td>
-                      <Time value={t.issuedAt} />
-                    </td>
-                    <td>
-                      <Time value={t.expiresAt} />
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <DataTable
+            columns={tokenColumns}
+            rows={c.tokens}
+            rowKey={(t) => t.managementId}
+            caption={`The client’s access tokens, newest first${c.tokens.length === 50 ? ' (the latest 50)' : ''}`}
+            captionHidden
+          />
         )}
       </section>
 
@@ -251,110 +209,37 @@ function Breadcrumb() {
   )
 }
 
-/** The reason, then a confirmation: blocking revokes every grant at once. */
-function Block({ client, live, onDone }: { client: ClientDetail; live: number; onDone(message: string): void }) {
-  const trpc = useTRPC()
-  const queryClient = useQueryClient()
-  const confirmation = useConfirmation()
-  const reasonRef = useRef<HTMLTextAreaElement>(null)
-  const [reason, setReason] = useState('')
-  const [missing, setMissing] = useState(false)
-  const block = useMutation(
-    trpc.clients.block.mutationOptions({
-      onSuccess: async (r) => {
-        confirmation.close()
-        setReason('')
-        onDone(`Client blocked. ${plural(r.revokedGrants, 'grant')} and ${plural(r.revokedTokens, 'live token')} revoked.`)
-        await queryClient.invalidateQueries()
-      },
-      onError: (e) => confirmation.fail(errorMessage(e)),
-    }),
-  )
+/** Whether the client is blocked and why; block or unblock for an operator. */
+function BlockPanel({ client: c, mayBlock, onNotice: setNotice }: { client: ClientDetail; mayBlock: boolean; onNotice(text: string): void }) {
+  const live = c.grantCounts.pending + c.grantCounts.approved + c.grantCounts.issued
   return (
-    <>
-      <p className="hint">
-        Use this when a client misbehaves or its key has leaked. It stops at once, on every server: its grants are revoked, its tokens stop working,
-        and its new requests are refused until someone unblocks it.
-      </p>
-      <div className="field">
-        <label htmlFor="block-reason">Reason</label>
-        <textarea
-          id="block-reason"
-          ref={reasonRef}
-          value={reason}
-          onChange={(e) => {
-            setReason(e.target.value)
-            if (e.target.value.trim()) setMissing(false)
-          }}
-          maxLength={500}
-          rows={3}
-          aria-describedby={missing ? 'block-reason-hint block-reason-error' : 'block-reason-hint'}
-          aria-invalid={missing ? 'true' : undefined}
-        />
-        <span className="hint" id="block-reason-hint">
-          Kept with the block and in the audit log, for your colleagues. The client is only told that it is blocked.
-        </span>
-        {missing && (
-          <span className="error-text" id="block-reason-error" role="alert">
-            Give a reason before blocking.
-          </span>
-        )}
-      </div>
-      <ConfirmedAction
-        label="Block client"
-        {...confirmation.props}
-        onOpen={() => {
-          if (!reason.trim()) {
-            setMissing(true)
-            reasonRef.current?.focus()
-            return
-          }
-          confirmation.props.onOpen()
-        }}
-        title="Block this client?"
-        busyLabel="Blocking…"
-        busy={block.isPending}
-        onConfirm={() => block.mutate({ walletAddress: client.walletAddress, reason: reason.trim() })}
-      >
-        <p>
-          <code>{client.walletAddress}</code> will be refused from now on.
+    <section className="panel" aria-labelledby="block-heading">
+      <h2 id="block-heading">{c.block ? 'Blocked' : 'Block this client'}</h2>
+      {c.thumbprint !== null && (
+        <p className="hint">
+          A directed identity is known only by its key. A block refuses this key; the same software can make a new key and ask again as another
+          client.
         </p>
-        <p>
-          {live > 0
-            ? `Its ${plural(live, 'grant')} still pending, approved or in use will be revoked, with their tokens. This cannot be undone: unblocking does not bring them back.`
-            : 'It holds no live grant.'}
-        </p>
-      </ConfirmedAction>
-    </>
-  )
-}
-
-function Unblock({ client, onDone }: { client: ClientDetail; onDone(message: string): void }) {
-  const trpc = useTRPC()
-  const queryClient = useQueryClient()
-  const confirmation = useConfirmation()
-  const unblock = useMutation(
-    trpc.clients.unblock.mutationOptions({
-      onSuccess: async () => {
-        confirmation.close()
-        onDone('Client unblocked: it may ask for grants again.')
-        await queryClient.invalidateQueries()
-      },
-      onError: (e) => confirmation.fail(errorMessage(e)),
-    }),
-  )
-  return (
-    <ConfirmedAction
-      label="Unblock client"
-      {...confirmation.props}
-      title="Unblock this client?"
-      busyLabel="Unblocking…"
-      busy={unblock.isPending}
-      onConfirm={() => unblock.mutate({ walletAddress: client.walletAddress })}
-    >
-      <p>
-        <code>{client.walletAddress}</code> may ask for grants again. The grants revoked when it was blocked stay revoked.
-      </p>
-    </ConfirmedAction>
+      )}
+      {c.block ? (
+        <>
+          <dl className="facts">
+            <dt>Reason</dt>
+            <dd>{c.block.reason}</dd>
+            <dt>Blocked by</dt>
+            <dd>{c.block.blockedBy}</dd>
+            <dt>Since</dt>
+            <dd>
+              <Time value={c.block.blockedAt} />
+            </dd>
+          </dl>
+          {mayBlock ? <Unblock client={c} onDone={setNotice} /> : <p className="muted">Only an operator or an administrator can unblock a client.</p>}
+        </>
+      ) : mayBlock ? (
+        <Block client={c} live={live} onDone={setNotice} />
+      ) : (
+        <p className="muted">Only an operator or an administrator can block a client.</p>
+      )}
+    </section>
   )
 }

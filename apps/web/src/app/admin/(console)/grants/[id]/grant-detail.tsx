@@ -1,41 +1,47 @@
 'use client'
 
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
-import type { inferRouterOutputs } from '@trpc/server'
+import { useQuery } from '@tanstack/react-query'
 import Link from 'next/link'
 import { useState } from 'react'
-import type { AppRouter } from '@gnap/api'
 import { useTRPC } from '../../../_lib/trpc'
-import { errorMessage } from '../../../_lib/errors'
-import { ACCESS_TYPE_LABEL, GRANT_STATUS_MEANING, formatAmount, formatSeconds, sentenceCase } from '../../../_lib/format'
-import { ConfirmedAction, useConfirmation } from '../../../_components/confirm-dialog'
-import { useCan } from '../../../_lib/role'
+import { GRANT_STATUS_MEANING } from '../../../_lib/format'
 import { Notice } from '../../../_components/notice'
-import { ErrorMessage, GrantStatusBadge, Loading, Time } from '../../../_components/ui'
+import { QueryBoundary } from '../../../_components/query-boundary'
+import { GrantStatusBadge, Time } from '../../../_components/ui'
+import { ClientSubline } from '../../clients/client-status'
+import { AccessItem } from './access-item'
+import type { GrantDetail } from './grant-words'
+import { Interaction } from './interaction-panel'
+import { RevokeGrant } from './revoke-grant'
 import { TokenChain } from './token-chain'
-import { ClientSubline, clientTitle } from '../../clients/client-status'
-
-type GrantDetail = inferRouterOutputs<AppRouter>['grants']['byId']
-type AccessItemView = GrantDetail['accessItems'][number]
 
 export function GrantDetailView({ id }: { id: string }) {
   const trpc = useTRPC()
   const grant = useQuery(trpc.grants.byId.queryOptions({ id }))
   const [notice, setNotice] = useState<string | null>(null)
 
-  if (grant.isPending) return <Loading>Loading the grant…</Loading>
-  if (grant.isError) {
-    return (
-      <>
-        <Breadcrumb />
-        <h1>Grant</h1>
-        <ErrorMessage title="This grant could not be shown." action={<Link href="/admin/grants">Back to the grants</Link>}>
-          {errorMessage(grant.error, { notFound: `No grant has the id ${id}. It may have been mistyped.` })}
-        </ErrorMessage>
-      </>
-    )
-  }
-  const g = grant.data
+  return (
+    <QueryBoundary
+      query={grant}
+      loading="Loading the grant…"
+      what="This grant"
+      failedTitle="This grant could not be shown."
+      notFound={`No grant has the id ${id}. It may have been mistyped.`}
+      back={{ href: '/admin/grants', label: 'Back to the grants' }}
+      frame={(failure) => (
+        <>
+          <Breadcrumb />
+          <h1>Grant</h1>
+          {failure}
+        </>
+      )}
+    >
+      {(g) => <GrantPage grant={g} notice={notice} onNotice={setNotice} />}
+    </QueryBoundary>
+  )
+}
+
+function GrantPage({ grant: g, notice, onNotice: setNotice }: { grant: GrantDetail; notice: string | null; onNotice(text: string): void }) {
   return (
     <>
       <Breadcrumb />
@@ -144,181 +150,5 @@ function Breadcrumb() {
     <p className="breadcrumb">
       <Link href="/admin/grants">← Grants</Link>
     </p>
-  )
-}
-
-function AccessItem({ access, index }: { access: AccessItemView; index: number }) {
-  const { item, description } = access
-  const headingId = `access-${index}`
-  const limits = item.limits
-  return (
-    <article className="access-item" aria-labelledby={headingId}>
-      <h3 id={headingId}>{description.title}</h3>
-      <ul className="plain">
-        {description.lines.map((line, i) => (
-          <li key={i}>{line}</li>
-        ))}
-      </ul>
-      <dl className="facts">
-        <dt>Type</dt>
-        <dd>
-          {ACCESS_TYPE_LABEL[item.type] ?? item.type} <code>({item.type})</code>
-        </dd>
-        <dt>Actions</dt>
-        <dd>
-          {item.actions.map((a) => (
-            <span key={a} className="tag">
-              {a}
-            </span>
-          ))}
-        </dd>
-        <dt>Identifier</dt>
-        <dd>{item.identifier ? <code>{item.identifier}</code> : <span className="muted">None: any account the resource server allows</span>}</dd>
-        <dt>Limits</dt>
-        <dd>
-          {!limits || Object.keys(limits).length === 0 ? (
-            <span className="muted">No limits</span>
-          ) : (
-            <ul className="plain" style={{ margin: 0 }}>
-              {limits.debitAmount && (
-                <li>
-                  Debit at most {formatAmount(limits.debitAmount)}{' '}
-                  <span className="muted">
-                    (value {limits.debitAmount.value}, scale {limits.debitAmount.assetScale})
-                  </span>
-                </li>
-              )}
-              {limits.receiveAmount && (
-                <li>
-                  Receive at most {formatAmount(limits.receiveAmount)}{' '}
-                  <span className="muted">
-                    (value {limits.receiveAmount.value}, scale {limits.receiveAmount.assetScale})
-                  </span>
-                </li>
-              )}
-              {limits.receiver && (
-                <li>
-                  Only to <code>{limits.receiver}</code>
-                </li>
-              )}
-              {limits.interval && (
-                <li>
-                  Interval <code>{limits.interval}</code>
-                </li>
-              )}
-            </ul>
-          )}
-        </dd>
-      </dl>
-    </article>
-  )
-}
-
-function Interaction({ interaction: i }: { interaction: GrantDetail['interaction'] }) {
-  return (
-    <section className="panel" aria-labelledby="interaction-heading">
-      <h2 id="interaction-heading">Owner&apos;s consent</h2>
-      {!i ? (
-        <p>No interaction: the grant was issued without asking the resource owner.</p>
-      ) : (
-        <dl className="facts">
-          <dt>Outcome</dt>
-          <dd>
-            <strong>{sentenceCase(i.outcome)}</strong>
-          </dd>
-          <dt>Decided</dt>
-          <dd>
-            {i.decidedAt ? (
-              <>
-                <Time value={i.decidedAt} />
-                <span className="cell-sub">
-                  {i.decidedBy ? `by ${i.decidedBy.name} (${i.decidedBy.email}) on the consent screen` : 'through the identity provider'}
-                </span>
-              </>
-            ) : (
-              <span className="muted">No decision</span>
-            )}
-          </dd>
-          <dt>Started with</dt>
-          <dd>{i.startModes.length ? i.startModes.join(', ') : <span className="muted">—</span>}</dd>
-          <dt>Back at the client</dt>
-          <dd>
-            {i.finishedAt ? (
-              <>
-                <Time value={i.finishedAt} />
-                {i.finishMethod && i.finishUri && (
-                  <span className="cell-sub">
-                    by {i.finishMethod} to {i.finishUri}
-                  </span>
-                )}
-              </>
-            ) : i.finishMethod ? (
-              <span className="muted">
-                Not yet ({i.finishMethod} to {i.finishUri ?? 'the client'})
-              </span>
-            ) : (
-              <span className="muted">The client polls instead (no finish URI)</span>
-            )}
-          </dd>
-          <dt>Reference used</dt>
-          <dd>
-            <Time value={i.refUsedAt} empty="Not yet" />
-          </dd>
-          <dt>Link valid until</dt>
-          <dd>
-            <Time value={i.expiresAt} />
-            <span className="cell-sub">Open for {formatSeconds((i.expiresAt.getTime() - i.createdAt.getTime()) / 1000)} from the request</span>
-          </dd>
-        </dl>
-      )}
-    </section>
-  )
-}
-
-/** The Revoke grant button and its confirmation, for grants a revocation still changes. */
-function RevokeGrant({ grant, onRevoked }: { grant: GrantDetail; onRevoked(message: string): void }) {
-  const trpc = useTRPC()
-  const queryClient = useQueryClient()
-  const confirmation = useConfirmation()
-  const canRevoke = useCan('operator')
-  const liveTokens = grant.tokens.filter((t) => t.status === 'active' || t.status === 'expired').length
-
-  const revoke = useMutation(
-    trpc.grants.revoke.mutationOptions({
-      onSuccess: async (r) => {
-        confirmation.close()
-        onRevoked(
-          r.revokedTokens === 0
-            ? 'Grant revoked. It had no live token.'
-            : `Grant revoked. ${r.revokedTokens} live token${r.revokedTokens === 1 ? '' : 's'} stopped working.`,
-        )
-        await queryClient.invalidateQueries()
-      },
-      onError: (e) => {
-        confirmation.fail(errorMessage(e, { notFound: 'This grant no longer exists.' }))
-        void queryClient.invalidateQueries()
-      },
-    }),
-  )
-
-  // `revocable` is the domain's canRevoke: the grants DELETE /continue/{id} would revoke too. A viewer may not revoke.
-  if (!canRevoke || (!grant.revocable && !confirmation.open)) return null
-  return (
-    <ConfirmedAction
-      label="Revoke grant"
-      {...confirmation.props}
-      title="Revoke this grant?"
-      busyLabel="Revoking…"
-      busy={revoke.isPending}
-      onConfirm={() => revoke.mutate({ id: grant.id })}
-    >
-      <p>
-        {clientTitle(grant.client, grant.client.walletAddress)} will lose access granted by <span className="mono">{grant.id}</span>
-        {liveTokens > 0 ? `, and its ${liveTokens} live token${liveTokens === 1 ? '' : 's'} will stop working` : ''}. This cannot be undone.
-      </p>
-      <p className="muted">
-        It can no longer continue the grant or rotate a token, as after its own DELETE /continue. The revocation is recorded in the audit log.
-      </p>
-    </ConfirmedAction>
   )
 }

@@ -1,0 +1,106 @@
+'use client'
+
+import { useCallback, useState, type InputHTMLAttributes, type ReactNode } from 'react'
+import type { z } from 'zod'
+
+// Form fields checked by the domain's own input schemas (the ones the tRPC procedures take as `.input()`), so the
+// browser says what the server would: the first issue of a field, as a sentence, under it.
+
+/** The first issue of `value` against `schema`, as a sentence; null when the schema accepts it. */
+export function issueOf(schema: z.ZodType, value: unknown): string | null {
+  const result = schema.safeParse(value)
+  if (result.success) return null
+  const text = result.error.issues[0]?.message.trim() || 'invalid value'
+  const s = text[0]!.toUpperCase() + text.slice(1)
+  return /[.!?]$/.test(s) ? s : `${s}.`
+}
+
+type Shape = Record<string, z.ZodType>
+
+/**
+ * The fields of one form, each checked by its schema: when it loses the focus after a change, and all at once by
+ * `validate` on submit, which puts the focus on the first field refused.
+ */
+export function useSchemaForm<S extends Shape>(shape: S): SchemaForm<keyof S & string> {
+  const [issues, setIssues] = useState<Partial<Record<keyof S, string>>>({})
+  const check = useCallback(
+    (name: keyof S & string, value: unknown) => {
+      const issue = issueOf(shape[name]!, value)
+      setIssues((all) => (all[name] === (issue ?? undefined) ? all : { ...all, [name]: issue ?? undefined }))
+      return issue === null
+    },
+    [shape],
+  )
+  /** Whether every field given passes; if not, the first refused one of `form` takes the focus. */
+  const validate = useCallback(
+    (form: HTMLFormElement, values: Partial<Record<keyof S & string, unknown>>) => {
+      const refused = (Object.keys(values) as (keyof S & string)[]).filter((name) => !check(name, values[name]))
+      const first = refused[0] === undefined ? null : form.elements.namedItem(refused[0])
+      if (first instanceof HTMLElement) first.focus()
+      return refused.length === 0
+    },
+    [check],
+  )
+  const field = (name: keyof S & string) => ({
+    issue: issues[name],
+    // An untouched empty field is not refused on the way past; once it was refused, each change checks it again.
+    onBlur: (value: string) => void ((value !== '' || issues[name]) && check(name, value)),
+    onChange: (value: string) => void (issues[name] && check(name, value)),
+  })
+  return { field, validate }
+}
+
+/** A form's fields, by name: each one's binding, and the check of them all. */
+export interface SchemaForm<K extends string> {
+  field(name: K): {
+    issue: string | undefined
+    onBlur(value: string): void
+    onChange(value: string): void
+  }
+  validate(form: HTMLFormElement, values: Partial<Record<K, unknown>>): boolean
+}
+
+/** A labelled input bound to one field of a schema form: its hint, and the schema's issue with aria-invalid. */
+export function SchemaField<K extends string>({
+  form,
+  name,
+  id,
+  label,
+  hint,
+  ...input
+}: {
+  form: SchemaForm<K>
+  name: NoInfer<K>
+  id: string
+  label: string
+  hint?: ReactNode
+} & Omit<InputHTMLAttributes<HTMLInputElement>, 'form' | 'name' | 'id'>) {
+  const field = form.field(name)
+  const hintId = hint ? `${id}-hint` : null
+  const issueId = `${id}-issue`
+  const describedBy = [hintId, field.issue ? issueId : null].filter(Boolean).join(' ')
+  return (
+    <div className="field">
+      <label htmlFor={id}>{label}</label>
+      <input
+        {...input}
+        id={id}
+        name={name}
+        onBlur={(e) => field.onBlur(e.currentTarget.value)}
+        onChange={(e) => field.onChange(e.currentTarget.value)}
+        aria-invalid={field.issue ? 'true' : undefined}
+        aria-describedby={describedBy || undefined}
+      />
+      {hint && (
+        <span className="hint" id={hintId!}>
+          {hint}
+        </span>
+      )}
+      {field.issue && (
+        <span className="error-text" id={issueId} role="alert">
+          {field.issue}
+        </span>
+      )}
+    </div>
+  )
+}

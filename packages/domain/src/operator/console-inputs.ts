@@ -1,0 +1,5 @@
+// The operator inputs the console's browser code validates its forms with: the same zod schemas the tRPC procedures
+// take as `.input()`, from files that import nothing server-side.
+
+export { CreateApiKeyInputSchema } from './api-key/api-key-input'
+export { CreateWebhookEndpointInputSchema, DescriptionSchema, EventTypesSchema, UrlSchema } from './webhook/webhook-input'
