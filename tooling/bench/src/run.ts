@@ -236,6 +236,256 @@ async function measurePostgres(clients: BenchClient[], wallets: Awaited<ReturnTy
 
 const pgTarget = `pg-${settings.postgres?.instances ?? 2}x${settings.postgres?.workers ?? 1}`
 
+type Wallets = Awaited<ReturnType<typeof startWalletAddressServer>>
+
+/** One database size: seed it, start the server on it, measure every scenario, and on the fresh database the baselines. */
+async function measureSize(
+  size: { label: string; tokens: number },
+  report: SizeReport,
+  clients: BenchClient[],
+  wallets: Wallets,
+  baselineRows: Row[],
+): Promise<void> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gnap-bench-'))
+  const dbFile = path.join(dir, 'bench.db')
+  try {
+    migrateFile(dbFile)
+    let sample: string[] = []
+    if (size.tokens > 0) {
+      log(`seeding ${size.tokens.toLocaleString('en')} access tokens into ${dbFile}`)
+      const seeded = seedTokens(dbFile, size.tokens)
+      sample = seeded.sample
+      report.seed = { tokens: seeded.tokens, grants: seeded.grants, seconds: seeded.seconds }
+      log(`seeded ${seeded.tokens.toLocaleString('en')} tokens in ${seeded.grants.toLocaleString('en')} grants in ${seeded.seconds} s`)
+      report.plans = await hotQueryPlans(dbFile, sample[0]!)
+    }
+
+    const listenerPort = await freePort()
+    const server = await startGnap(dbFile, { ...SERVER_ENV, INTROSPECTION_PORT: String(listenerPort) }, settings.workers)
+    const target: Target = { name: 'next', url: server.url }
+    // The same server's introspection listener: requests go to its port, tokens are made through the app.
+    const listenerTarget: Target = { name: 'next', url: server.url, connect: `http://127.0.0.1:${listenerPort}/` }
+    const targetFor = (scenario: Scenario) => (scenario.op === LISTENER_OP ? listenerTarget : target)
+    for (const c of clients) c.walletAddress = wallets.addClient(c.name, { publicName: `Bench ${c.name}`, keys: [c.key.jwk], authServer: server.url })
+    log(
+      `${size.label}: the launcher with ${settings.workers} worker(s) of next start on ${server.url}, introspection listener on port ${listenerPort} (pid ${server.pid})`,
+    )
+
+    const { rotation, introspection, chosen } = scenariosFor(clients, sample)
+    let stopped = false
+    try {
+      await warmServer([target], chosen, targetFor)
+      for (const scenario of chosen) await measure(server.pid, targetFor(scenario), scenario, report.rows)
+      if (size.tokens === 0 && settings.baselines) {
+        await measureBaselines(server.pid, target, { rotation, introspection }, dbFile, baselineRows, async () => {
+          await server.stop()
+          stopped = true
+        })
+      }
+    } finally {
+      if (!stopped) await server.stop()
+    }
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true })
+  }
+}
+
+/**
+ * The baselines beside our figures, on the fresh database: our app's shell, the floor (bare node:http on the same file)
+ * and the ceiling (constant JSON under next start). Stops our server before the floor starts.
+ */
+async function measureBaselines(
+  pid: number,
+  target: Target,
+  { rotation, introspection }: Pick<ReturnType<typeof scenariosFor>, 'rotation' | 'introspection'>,
+  dbFile: string,
+  baselineRows: Row[],
+  stopServer: () => Promise<void>,
+): Promise<void> {
+  // Our app's shell: Next's routing and our handler, no database: GET on a POST-only route is a 405 (the GNAP
+  // endpoints skip the proxy and set the security headers themselves).
+  await measure(pid, target, constantScenario('app-shell', '/introspect', 405), baselineRows)
+  // The floor serves the same file: enough live chains and tokens for it, prepared now, then Next stops.
+  const most = Math.max(...settings.concurrency)
+  await rotation.ensure(target, settings.concurrency.reduce((a, c) => a + 2 * c, 0) + most + 8)
+  await introspection.prepare(target, most, settings.seconds)
+  await stopServer()
+  const floor = await startFloor(dbFile, INTROSPECTION_SECRET)
+  try {
+    const floorTarget: Target = { name: 'floor', url: floor.url }
+    await measure(floor.pid, floorTarget, rotation, baselineRows, { prepareWith: target })
+    await measure(floor.pid, floorTarget, introspection, baselineRows, { prepareWith: target })
+  } finally {
+    await floor.stop()
+  }
+  const ceiling = await startCeiling()
+  try {
+    await measure(ceiling.pid, { name: 'ceiling', url: ceiling.url }, constantScenario('constant', '/ping', 200), baselineRows)
+  } finally {
+    await ceiling.stop()
+  }
+}
+
+const findRow = (rows: Row[], op: string, c: number, target = 'next') => rows.find((r) => r.op === op && r.connections === c && r.target === target)
+const rpsOf = (rows: Row[], op: string, c: number, target = 'next') => findRow(rows, op, c, target)?.rps
+
+/** How much each size slows each operation against the fresh database; printed, and returned for the results file. */
+function reportSlowdowns(reports: SizeReport[]) {
+  const fresh = reports[0]!
+  const slowdowns: {
+    size: string
+    op: string
+    connections: number
+    freshRps: number
+    rps: number
+    slowdownPct: number
+    /** Change of the server's CPU time per request: the figure other load on the machine disturbs least. */
+    cpuPerRequestChangePct: number
+  }[] = []
+  const pct = (x: number) => Math.round(x * 1000) / 10
+  for (const r of reports.slice(1)) {
+    for (const row of r.rows) {
+      const base = findRow(fresh.rows, row.op, row.connections)
+      if (!base?.rps) continue
+      slowdowns.push({
+        size: r.label,
+        op: row.op,
+        connections: row.connections,
+        freshRps: base.rps,
+        rps: row.rps,
+        slowdownPct: pct(1 - row.rps / base.rps),
+        cpuPerRequestChangePct: base.serverCpuMsPerRequest > 0 ? pct(row.serverCpuMsPerRequest / base.serverCpuMsPerRequest - 1) : 0,
+      })
+    }
+  }
+  if (slowdowns.length > 0) {
+    console.log('== slowdown vs. the fresh database (target: at most 20%); CPU/req is the change of the server CPU time per request')
+    console.log(
+      table(
+        ['size', 'operation', 'conc', 'fresh req/s', 'req/s', 'slowdown', 'CPU/req'],
+        slowdowns.map((s) => [
+          s.size,
+          s.op,
+          s.connections,
+          s.freshRps,
+          s.rps,
+          `${s.slowdownPct}%${s.slowdownPct > 20 ? '  !!! over 20%' : ''}`,
+          `${s.cpuPerRequestChangePct > 0 ? '+' : ''}${s.cpuPerRequestChangePct}%`,
+        ]),
+      ),
+    )
+    console.log('')
+  }
+  return slowdowns
+}
+
+/** Our figures on the fresh database as ratios of the floor and the ceiling; printed, and returned for the results file. */
+function reportRatios(fresh: SizeReport, baselineRows: Row[]) {
+  const ratios: { op: string; connections: number; rps: number; floorRps?: number; ofFloor?: number; ceilingRps?: number; ofCeiling?: number }[] = []
+  if (baselineRows.length > 0) {
+    for (const row of fresh.rows) {
+      // The floor's introspection is the same work as either of ours.
+      const floorRps = rpsOf(baselineRows, row.op === LISTENER_OP ? 'introspect' : row.op, row.connections, 'floor')
+      const ceilingRps = rpsOf(baselineRows, 'constant', row.connections, 'ceiling')
+      ratios.push({
+        op: row.op,
+        connections: row.connections,
+        rps: row.rps,
+        ...(floorRps ? { floorRps, ofFloor: Math.round((row.rps / floorRps) * 1000) / 1000 } : {}),
+        ...(ceilingRps ? { ceilingRps, ofCeiling: Math.round((row.rps / ceilingRps) * 1000) / 1000 } : {}),
+      })
+    }
+    console.log(
+      `== our figures (${settings.workers} worker(s)) as ratios of the floor (same work, bare node:http) and the ceiling (constant JSON under next start), each one process`,
+    )
+    console.log(
+      table(
+        ['operation', 'conc', 'req/s', 'floor req/s', 'of floor', 'ceiling req/s', 'of ceiling'],
+        ratios.map((r) => [r.op, r.connections, r.rps, r.floorRps ?? '-', r.ofFloor ?? '-', r.ceilingRps ?? '-', r.ofCeiling ?? '-']),
+      ),
+    )
+    console.log('')
+  }
+  return ratios
+}
+
+/** The PostgreSQL instances' figures, beside one instance on SQLite. */
+function reportPostgres(fresh: SizeReport, pgRows: Row[]): void {
+  if (pgRows.length > 0) {
+    const pg = settings.postgres!
+    console.log(`== PostgreSQL: ${pg.instances} instances (${pg.workers} worker(s) each) on one database (${pgTarget})`)
+    console.log(resultTable(pgRows))
+    console.log('')
+    console.log(`== ${pgTarget} beside one instance on SQLite (${settings.workers} worker(s)), fresh databases`)
+    console.log(
+      table(
+        ['operation', 'conc', 'sqlite req/s', 'p50', 'p99', 'pg req/s', 'p50', 'p99', 'errors', 'non-2xx', 'pg/sqlite'],
+        pgRows.map((r) => {
+          const lite = findRow(fresh.rows, r.op, r.connections)
+          return [
+            r.op,
+            r.connections,
+            lite?.rps ?? '-',
+            lite?.p50 ?? '-',
+            lite?.p99 ?? '-',
+            r.rps,
+            r.p50,
+            r.p99,
+            r.errors,
+            r.failures,
+            lite?.rps ? Math.round((r.rps / lite.rps) * 100) / 100 : '-',
+          ]
+        }),
+      ),
+    )
+    console.log(
+      `   ${pgTarget}: each run is ${pg.instances} autocannon runs at the same time, one per instance, with the connections split\n` +
+        '   ceil/floor between them (at 1 connection only the first instance gets load); req/s, errors and non-2xx are\n' +
+        '   summed; p50, p99 and max are taken over the merged response times of every 2xx answer of both runs (not\n' +
+        "   averaged). CPU ms/req counts our processes only, not PostgreSQL's.",
+    )
+    console.log('')
+  }
+}
+
+/** The query plans of the hot queries, per seeded size. */
+function reportPlans(reports: SizeReport[]): void {
+  for (const r of reports.filter((x) => x.plans.length > 0)) {
+    console.log(
+      `== query plans of the hot queries (${r.tokensSeeded.toLocaleString('en')} tokens seeded; EXPLAIN QUERY PLAN of the SQL the server sends)`,
+    )
+    for (const p of r.plans) {
+      console.log(`${p.indexedOnly ? '  ' : '!!'} ${p.operation}: ${p.sql.replace(/\s+/g, ' ').slice(0, 160)}${p.sql.length > 160 ? '…' : ''}`)
+      for (const line of p.plan) console.log(`       ${line}`)
+    }
+    console.log('')
+  }
+}
+
+/** The machine, the settings and every figure, as JSON under bench/results/. */
+function writeResults(startedAt: Date, loadBefore: number[], figures: Record<string, unknown>): void {
+  const outDir = path.join(root, 'bench', 'results')
+  fs.mkdirSync(outDir, { recursive: true })
+  const outFile = path.join(outDir, `${startedAt.toISOString().replace(/[:.]/g, '-')}.json`)
+  const json = {
+    startedAt,
+    finishedAt: new Date(),
+    machine: {
+      cpus: os.cpus().length,
+      model: os.cpus()[0]?.model,
+      memoryMb: Math.round(os.totalmem() / 2 ** 20),
+      node: process.version,
+      loadBefore,
+      loadAfter: os.loadavg(),
+    },
+    settings,
+    serverEnv: SERVER_ENV,
+    ...figures,
+  }
+  fs.writeFileSync(outFile, JSON.stringify(json, null, 2) + '\n')
+  log(`results written to ${path.relative(root, outFile)}`)
+}
+
 async function main() {
   requireBuild()
   const startedAt = new Date()
@@ -267,70 +517,9 @@ async function main() {
 
   try {
     for (const size of sizes) {
-      const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gnap-bench-'))
-      const dbFile = path.join(dir, 'bench.db')
       const report: SizeReport = { label: size.label, tokensSeeded: size.tokens, rows: [], plans: [] }
       reports.push(report)
-      try {
-        migrateFile(dbFile)
-        let sample: string[] = []
-        if (size.tokens > 0) {
-          log(`seeding ${size.tokens.toLocaleString('en')} access tokens into ${dbFile}`)
-          const seeded = seedTokens(dbFile, size.tokens)
-          sample = seeded.sample
-          report.seed = { tokens: seeded.tokens, grants: seeded.grants, seconds: seeded.seconds }
-          log(`seeded ${seeded.tokens.toLocaleString('en')} tokens in ${seeded.grants.toLocaleString('en')} grants in ${seeded.seconds} s`)
-          report.plans = await hotQueryPlans(dbFile, sample[0]!)
-        }
-
-        const listenerPort = await freePort()
-        const server = await startGnap(dbFile, { ...SERVER_ENV, INTROSPECTION_PORT: String(listenerPort) }, settings.workers)
-        const target: Target = { name: 'next', url: server.url }
-        // The same server's introspection listener: requests go to its port, tokens are made through the app.
-        const listenerTarget: Target = { name: 'next', url: server.url, connect: `http://127.0.0.1:${listenerPort}/` }
-        const targetFor = (scenario: Scenario) => (scenario.op === LISTENER_OP ? listenerTarget : target)
-        for (const c of clients)
-          c.walletAddress = wallets.addClient(c.name, { publicName: `Bench ${c.name}`, keys: [c.key.jwk], authServer: server.url })
-        log(
-          `${size.label}: the launcher with ${settings.workers} worker(s) of next start on ${server.url}, introspection listener on port ${listenerPort} (pid ${server.pid})`,
-        )
-
-        const { rotation, introspection, chosen } = scenariosFor(clients, sample)
-        let stopped = false
-        try {
-          await warmServer([target], chosen, targetFor)
-          for (const scenario of chosen) await measure(server.pid, targetFor(scenario), scenario, report.rows)
-          if (size.tokens === 0 && settings.baselines) {
-            // Our app's shell: Next's routing and our handler, no database: GET on a POST-only route is a 405 (the GNAP
-            // endpoints skip the proxy and set the security headers themselves).
-            await measure(server.pid, target, constantScenario('app-shell', '/introspect', 405), baselineRows)
-            // The floor serves the same file: enough live chains and tokens for it, prepared now, then Next stops.
-            const most = Math.max(...settings.concurrency)
-            await rotation.ensure(target, settings.concurrency.reduce((a, c) => a + 2 * c, 0) + most + 8)
-            await introspection.prepare(target, most, settings.seconds)
-            await server.stop()
-            stopped = true
-            const floor = await startFloor(dbFile, INTROSPECTION_SECRET)
-            try {
-              const floorTarget: Target = { name: 'floor', url: floor.url }
-              await measure(floor.pid, floorTarget, rotation, baselineRows, { prepareWith: target })
-              await measure(floor.pid, floorTarget, introspection, baselineRows, { prepareWith: target })
-            } finally {
-              await floor.stop()
-            }
-            const ceiling = await startCeiling()
-            try {
-              await measure(ceiling.pid, { name: 'ceiling', url: ceiling.url }, constantScenario('constant', '/ping', 200), baselineRows)
-            } finally {
-              await ceiling.stop()
-            }
-          }
-        } finally {
-          if (!stopped) await server.stop()
-        }
-      } finally {
-        fs.rmSync(dir, { recursive: true, force: true })
-      }
+      await measureSize(size, report, clients, wallets, baselineRows)
     }
     if (settings.postgres) await measurePostgres(clients, wallets, pgRows)
   } finally {
@@ -355,126 +544,10 @@ async function main() {
   }
 
   const fresh = reports[0]!
-  const find = (rows: Row[], op: string, c: number, target = 'next') => rows.find((r) => r.op === op && r.connections === c && r.target === target)
-  const rpsOf = (rows: Row[], op: string, c: number, target = 'next') => find(rows, op, c, target)?.rps
-  const slowdowns: {
-    size: string
-    op: string
-    connections: number
-    freshRps: number
-    rps: number
-    slowdownPct: number
-    /** Change of the server's CPU time per request: the figure other load on the machine disturbs least. */
-    cpuPerRequestChangePct: number
-  }[] = []
-  const pct = (x: number) => Math.round(x * 1000) / 10
-  for (const r of reports.slice(1)) {
-    for (const row of r.rows) {
-      const base = find(fresh.rows, row.op, row.connections)
-      if (!base?.rps) continue
-      slowdowns.push({
-        size: r.label,
-        op: row.op,
-        connections: row.connections,
-        freshRps: base.rps,
-        rps: row.rps,
-        slowdownPct: pct(1 - row.rps / base.rps),
-        cpuPerRequestChangePct: base.serverCpuMsPerRequest > 0 ? pct(row.serverCpuMsPerRequest / base.serverCpuMsPerRequest - 1) : 0,
-      })
-    }
-  }
-  if (slowdowns.length > 0) {
-    console.log('== slowdown vs. the fresh database (target: at most 20%); CPU/req is the change of the server CPU time per request')
-    console.log(
-      table(
-        ['size', 'operation', 'conc', 'fresh req/s', 'req/s', 'slowdown', 'CPU/req'],
-        slowdowns.map((s) => [
-          s.size,
-          s.op,
-          s.connections,
-          s.freshRps,
-          s.rps,
-          `${s.slowdownPct}%${s.slowdownPct > 20 ? '  !!! over 20%' : ''}`,
-          `${s.cpuPerRequestChangePct > 0 ? '+' : ''}${s.cpuPerRequestChangePct}%`,
-        ]),
-      ),
-    )
-    console.log('')
-  }
-
-  const ratios: { op: string; connections: number; rps: number; floorRps?: number; ofFloor?: number; ceilingRps?: number; ofCeiling?: number }[] = []
-  if (baselineRows.length > 0) {
-    for (const row of fresh.rows) {
-      // The floor's introspection is the same work as either of ours.
-      const floorRps = rpsOf(baselineRows, row.op === LISTENER_OP ? 'introspect' : row.op, row.connections, 'floor')
-      const ceilingRps = rpsOf(baselineRows, 'constant', row.connections, 'ceiling')
-      ratios.push({
-        op: row.op,
-        connections: row.connections,
-        rps: row.rps,
-        ...(floorRps ? { floorRps, ofFloor: Math.round((row.rps / floorRps) * 1000) / 1000 } : {}),
-        ...(ceilingRps ? { ceilingRps, ofCeiling: Math.round((row.rps / ceilingRps) * 1000) / 1000 } : {}),
-      })
-    }
-    console.log(
-      `== our figures (${settings.workers} worker(s)) as ratios of the floor (same work, bare node:http) and the ceiling (constant JSON under next start), each one process`,
-    )
-    console.log(
-      table(
-        ['operation', 'conc', 'req/s', 'floor req/s', 'of floor', 'ceiling req/s', 'of ceiling'],
-        ratios.map((r) => [r.op, r.connections, r.rps, r.floorRps ?? '-', r.ofFloor ?? '-', r.ceilingRps ?? '-', r.ofCeiling ?? '-']),
-      ),
-    )
-    console.log('')
-  }
-
-  if (pgRows.length > 0) {
-    const pg = settings.postgres!
-    console.log(`== PostgreSQL: ${pg.instances} instances (${pg.workers} worker(s) each) on one database (${pgTarget})`)
-    console.log(resultTable(pgRows))
-    console.log('')
-    console.log(`== ${pgTarget} beside one instance on SQLite (${settings.workers} worker(s)), fresh databases`)
-    console.log(
-      table(
-        ['operation', 'conc', 'sqlite req/s', 'p50', 'p99', 'pg req/s', 'p50', 'p99', 'errors', 'non-2xx', 'pg/sqlite'],
-        pgRows.map((r) => {
-          const lite = find(fresh.rows, r.op, r.connections)
-          return [
-            r.op,
-            r.connections,
-            lite?.rps ?? '-',
-            lite?.p50 ?? '-',
-            lite?.p99 ?? '-',
-            r.rps,
-            r.p50,
-            r.p99,
-            r.errors,
-            r.failures,
-            lite?.rps ? Math.round((r.rps / lite.rps) * 100) / 100 : '-',
-          ]
-        }),
-      ),
-    )
-    console.log(
-      `   ${pgTarget}: each run is ${pg.instances} autocannon runs at the same time, one per instance, with the connections split\n` +
-        '   ceil/floor between them (at 1 connection only the first instance gets load); req/s, errors and non-2xx are\n' +
-        '   summed; p50, p99 and max are taken over the merged response times of every 2xx answer of both runs (not\n' +
-        "   averaged). CPU ms/req counts our processes only, not PostgreSQL's.",
-    )
-    console.log('')
-  }
-
-  for (const r of reports.filter((x) => x.plans.length > 0)) {
-    console.log(
-      `== query plans of the hot queries (${r.tokensSeeded.toLocaleString('en')} tokens seeded; EXPLAIN QUERY PLAN of the SQL the server sends)`,
-    )
-    for (const p of r.plans) {
-      console.log(`${p.indexedOnly ? '  ' : '!!'} ${p.operation}: ${p.sql.replace(/\s+/g, ' ').slice(0, 160)}${p.sql.length > 160 ? '…' : ''}`)
-      for (const line of p.plan) console.log(`       ${line}`)
-    }
-    console.log('')
-  }
-
+  const slowdowns = reportSlowdowns(reports)
+  const ratios = reportRatios(fresh, baselineRows)
+  reportPostgres(fresh, pgRows)
+  reportPlans(reports)
   const allRows = [...reports.flatMap((r) => r.rows), ...baselineRows, ...pgRows]
   const ours = allRows.filter((r) => r.target === 'next')
   const peak = Math.max(...ours.map((r) => r.rssProcessMb))
@@ -491,22 +564,7 @@ async function main() {
   const loud = loudFailures(allRows)
   if (loud) console.log(`\n${loud}\n`)
 
-  const outDir = path.join(root, 'bench', 'results')
-  fs.mkdirSync(outDir, { recursive: true })
-  const outFile = path.join(outDir, `${startedAt.toISOString().replace(/[:.]/g, '-')}.json`)
-  const json = {
-    startedAt,
-    finishedAt: new Date(),
-    machine: {
-      cpus: os.cpus().length,
-      model: os.cpus()[0]?.model,
-      memoryMb: Math.round(os.totalmem() / 2 ** 20),
-      node: process.version,
-      loadBefore,
-      loadAfter: os.loadavg(),
-    },
-    settings,
-    serverEnv: SERVER_ENV,
+  writeResults(startedAt, loadBefore, {
     sizes: reports,
     baselines: baselineRows,
     slowdowns,
@@ -515,9 +573,7 @@ async function main() {
     peakRssMb: peak,
     peakRssSumMb: peakSum,
     failures: loud !== null,
-  }
-  fs.writeFileSync(outFile, JSON.stringify(json, null, 2) + '\n')
-  log(`results written to ${path.relative(root, outFile)}`)
+  })
   if (loud) process.exitCode = 1
 }
 
