@@ -137,10 +137,10 @@ interface Slot {
 }
 
 /**
- * Runs the primary: forks the workers and supervises them until a signal stops it. `env` is added to every
- * worker's environment (on top of this process's). Returns nothing: the process exits when the server stops.
+ * The primary's start: its settings checked (the process exits on a bad one or without a build), the cluster set up to
+ * fork workers of this file, their environment, and one empty slot per wanted worker.
  */
-export function serve(env: Record<string, string | undefined> = {}): void {
+function preparePrimary(env: Record<string, string | undefined>) {
   let settings: LauncherSettings
   try {
     settings = launcherSettings({ ...process.env, ...env })
@@ -189,6 +189,15 @@ export function serve(env: Record<string, string | undefined> = {}): void {
     crashes: [],
     timer: null,
   }))
+  return { settings, heapArgs, where, workerEnv, slots }
+}
+
+/**
+ * Runs the primary: forks the workers and supervises them until a signal stops it. `env` is added to every
+ * worker's environment (on top of this process's). Returns nothing: the process exits when the server stops.
+ */
+export function serve(env: Record<string, string | undefined> = {}): void {
+  const { settings, heapArgs, where, workerEnv, slots } = preparePrimary(env)
   let stopping = false
   let announced = false
 
@@ -244,14 +253,7 @@ export function serve(env: Record<string, string | undefined> = {}): void {
   }
 
   // Metrics: every ready worker's registry, summed.
-  const scrape = async (): Promise<string> => {
-    const workers = slots.flatMap((s) => (s.ready && s.worker?.isConnected() ? [s.worker] : []))
-    const parts = await Promise.all(workers.map(collectFrom))
-    const { AggregatorRegistry } = createRequire(import.meta.url)('prom-client') as typeof PromClient
-    return AggregatorRegistry.aggregate(
-      parts.filter((p): p is PromClient.MetricObjectWithValues<PromClient.MetricValue<string>>[] => p !== null),
-    ).metrics()
-  }
+  const scrape = (): Promise<string> => scrapeWorkers(slots)
   const answerScrape = (worker: Worker, id: unknown): void => {
     scrape().then(
       (text) => worker.isConnected() && worker.send({ gnap: 'metrics', id, text }),
@@ -305,6 +307,16 @@ export function serve(env: Record<string, string | undefined> = {}): void {
   if (process.send) process.once('disconnect', () => stopping || (log('parent gone: stopping'), stop('SIGTERM', 0)))
   log(`starting ${slots.length} worker${slots.length > 1 ? 's' : ''} of next start on ${where}`)
   for (const slot of slots) fork(slot)
+}
+
+/** Every ready worker's registry, summed (prom-client's AggregatorRegistry.aggregate). */
+async function scrapeWorkers(slots: Slot[]): Promise<string> {
+  const workers = slots.flatMap((s) => (s.ready && s.worker?.isConnected() ? [s.worker] : []))
+  const parts = await Promise.all(workers.map(collectFrom))
+  const { AggregatorRegistry } = createRequire(import.meta.url)('prom-client') as typeof PromClient
+  return AggregatorRegistry.aggregate(
+    parts.filter((p): p is PromClient.MetricObjectWithValues<PromClient.MetricValue<string>>[] => p !== null),
+  ).metrics()
 }
 
 const COLLECT_TIMEOUT_MS = 5_000

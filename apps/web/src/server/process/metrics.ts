@@ -50,17 +50,8 @@ export function routeMeter(metrics: Metrics, template: string): RouteMeter {
   return 'route' in metrics ? (metrics as WebMetrics).route(template) : NO_METER
 }
 
-/**
- * The process's metrics on a registry of its own: the default Node.js metrics (CPU, memory, event-loop lag, GC),
- * the domain's events, the requests, the store's pressure (`pressure`, read at each scrape), the webhook outbox
- * (`undelivered`, read from the database at each scrape) and the fair-turn queue.
- * In a worker of the launcher, the registry is the one the primary collects.
- */
-export function createWebMetrics(pressure: () => SqlPressure, undelivered: UndeliveredReader): WebMetrics {
-  const registry = new Registry()
-  collectDefaultMetrics({ register: registry })
-  // 1 in every process: summed over the launcher's workers, the number of processes that answered the scrape.
-  new Gauge({ name: 'gnap_processes', help: 'Server processes whose metrics this scrape sums.', registers: [registry] }).set(1)
+/** The requests' and the protocol's own counters and histograms, registered in this order on `registry`. */
+function protocolMetrics(registry: Registry) {
   const requests = new Counter({
     name: 'gnap_http_requests_total',
     help: 'Requests answered by the GNAP endpoints, by route template, method and status.',
@@ -116,7 +107,11 @@ export function createWebMetrics(pressure: () => SqlPressure, undelivered: Undel
     labelNames: ['limit'] as const,
     registers: [registry],
   })
+  return { requests, latency, grants, issued, rotated, revoked, introspections, signatureFailures, fetches, rateLimited }
+}
 
+/** The store's pressure (`pressure`, read at each scrape) on `registry`. */
+function registerPressureMetrics(registry: Registry, pressure: () => SqlPressure): void {
   // The store's pressure, read at each scrape: nothing on the request path. Both databases' metrics are always
   // there (0 for the other database), so one dashboard fits either.
   let busyCounted = 0
@@ -154,7 +149,10 @@ export function createWebMetrics(pressure: () => SqlPressure, undelivered: Undel
       this.set(pool().poolWaiting)
     },
   })
+}
 
+/** The webhook metrics on `registry`; returns what records one delivery attempt. */
+function webhookMetrics(registry: Registry, undelivered: UndeliveredReader): WebMetrics['webhookDelivery'] {
   // Webhooks (docs/webhooks.md): each attempt's outcome, the delay from event to delivery, and the outbox's backlog.
   const webhookDeliveries = new Counter({
     name: 'gnap_webhook_deliveries_total',
@@ -215,7 +213,14 @@ export function createWebMetrics(pressure: () => SqlPressure, undelivered: Undel
       this.set((await readBacklog()).ageSeconds)
     },
   })
+  return (outcome: WebhookDeliveryOutcome, seconds: number) => {
+    webhookOutcomes[outcome].inc()
+    if (outcome === 'delivered') webhookDelay.observe(seconds)
+  }
+}
 
+/** The launcher's fair-turn queue on `registry`, when this process runs under it. */
+function registerFairTurnMetrics(registry: Registry): void {
   // The launcher's fair turns, when this process runs under it: the queue's length at the scrape, and the wait of
   // each request that had to queue.
   const fairTurns = (globalThis as Record<symbol, FairTurnsStats | undefined>)[FAIR_TURNS]
@@ -234,6 +239,23 @@ export function createWebMetrics(pressure: () => SqlPressure, undelivered: Undel
     registers: [registry],
   })
   if (fairTurns) fairTurns.onWait = (seconds) => waits.observe(seconds)
+}
+
+/**
+ * The process's metrics on a registry of its own: the default Node.js metrics (CPU, memory, event-loop lag, GC),
+ * the domain's events, the requests, the store's pressure (`pressure`, read at each scrape), the webhook outbox
+ * (`undelivered`, read from the database at each scrape) and the fair-turn queue.
+ * In a worker of the launcher, the registry is the one the primary collects.
+ */
+export function createWebMetrics(pressure: () => SqlPressure, undelivered: UndeliveredReader): WebMetrics {
+  const registry = new Registry()
+  collectDefaultMetrics({ register: registry })
+  // 1 in every process: summed over the launcher's workers, the number of processes that answered the scrape.
+  new Gauge({ name: 'gnap_processes', help: 'Server processes whose metrics this scrape sums.', registers: [registry] }).set(1)
+  const { requests, latency, grants, issued, rotated, revoked, introspections, signatureFailures, fetches, rateLimited } = protocolMetrics(registry)
+  registerPressureMetrics(registry, pressure)
+  const webhookDelivery = webhookMetrics(registry, undelivered)
+  registerFairTurnMetrics(registry)
 
   // Children bound once per label set: a request costs map lookups, never a label string.
   const grantChildren = new Map<string, Counter.Internal>()
@@ -270,10 +292,7 @@ export function createWebMetrics(pressure: () => SqlPressure, undelivered: Undel
     signatureFailure: (check: SignatureCheck) => child(checkChildren, signatureFailures, check).inc(),
     outboundFetch: (kind: OutboundFetchKind, outcome: OutboundFetchOutcome, seconds: number) => fetches.labels(kind, outcome).observe(seconds),
     rateLimited: (limit: RateLimitName) => child(limitChildren, rateLimited, limit).inc(),
-    webhookDelivery: (outcome: WebhookDeliveryOutcome, seconds: number) => {
-      webhookOutcomes[outcome].inc()
-      if (outcome === 'delivered') webhookDelay.observe(seconds)
-    },
+    webhookDelivery,
     route(template) {
       let meter = routes.get(template)
       if (meter) return meter
