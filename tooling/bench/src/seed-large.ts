@@ -78,6 +78,126 @@ const DAY = 86_400_000
 const TOKEN_SECONDS = 600
 const CLIENTS = 250
 
+/** The rows of one batch, written in one transaction. */
+interface Batch {
+  grants: Prisma.GrantCreateManyInput[]
+  items: Prisma.AccessItemCreateManyInput[]
+  interactions: Prisma.InteractionCreateManyInput[]
+  tokens: Prisma.AccessTokenCreateManyInput[]
+}
+type Prng = ReturnType<typeof prng>
+type Db = Awaited<ReturnType<typeof openStore>>['prisma']
+
+/**
+ * One grant of the `index`th of `total`, with its access items, its interaction and its tokens, added to `batch`. The
+ * PRNG is drawn in a fixed order, so a seed always gives the same rows.
+ */
+function addGrant(batch: Batch, rnd: Prng, index: number, total: number, now: number): void {
+  const id = rnd.uuid()
+  const clientNo = Math.floor(rnd.next() ** 2 * CLIENTS) // a few clients hold most grants
+  const client = `https://wallet.example/client-${clientNo}`
+  // Spread over 90 days; every 50th grant shares its second with the previous one (equal timestamps).
+  const createdAt = new Date(now - 90 * DAY + Math.floor((index / total) * 90 * DAY) - (index % 50 === 0 ? 0 : rnd.int(1000)))
+  const r = rnd.next()
+  const status = r < 0.6 ? 'issued' : r < 0.72 ? 'revoked' : r < 0.8 ? 'rejected' : r < 0.92 ? 'pending' : 'approved'
+  const types = pickTypes(rnd)
+  const interactive = types.includes('outgoing-payment')
+  const finalized = status === 'issued' || status === 'revoked' || status === 'rejected'
+  const decidedAt = new Date(createdAt.getTime() + 20_000 + rnd.int(60_000))
+  const issuedAt = new Date(decidedAt.getTime() + 5_000 + rnd.int(5_000))
+  const revokedAt = new Date(issuedAt.getTime() + rnd.int(3 * DAY))
+
+  batch.grants.push({
+    id,
+    state: finalized ? 'finalized' : status,
+    finalizedReason: finalized ? status : null,
+    client,
+    clientName: `Client ${clientNo}`,
+    continueId: rnd.uuid(),
+    continueTokenHash: unknowableHash(),
+    interactStart: interactive ? 'redirect' : null,
+    finishMethod: interactive ? 'redirect' : null,
+    finishUri: interactive ? `https://client-${clientNo}.example/finish` : null,
+    clientNonce: interactive ? rnd.uuid() : null,
+    createdAt,
+    updatedAt: status === 'revoked' ? revokedAt : status === 'pending' ? createdAt : finalized ? issuedAt : decidedAt,
+    finalizedAt: status === 'revoked' ? revokedAt : status === 'rejected' ? decidedAt : status === 'issued' ? issuedAt : null,
+  })
+  types.forEach((type, position) => {
+    batch.items.push({ id: rnd.uuid(), grantId: id, position, ...itemFields(type, clientNo, rnd) })
+  })
+  if (interactive || status === 'pending' || status === 'approved' || status === 'rejected') {
+    const state = status === 'pending' ? 'pending' : status === 'rejected' ? 'denied' : 'approved'
+    batch.interactions.push({
+      id: rnd.uuid(),
+      nonce: rnd.uuid(),
+      grantId: id,
+      state,
+      interactRef: rnd.uuid(),
+      expiresAt: new Date(createdAt.getTime() + 600_000),
+      decidedAt: state === 'pending' ? null : decidedAt,
+      finishedAt: state === 'pending' ? null : new Date(decidedAt.getTime() + 1_000),
+      refUsedAt: status === 'issued' || status === 'revoked' ? issuedAt : null,
+      createdAt,
+    })
+  }
+  if (status === 'issued' || status === 'revoked') {
+    addTokenChain(batch.tokens, rnd, { grantId: id, status, issuedAt, revokedAt, now })
+  }
+}
+
+/** A rotation chain of an issued or revoked grant: 0–4 rotations, each when (or shortly after) the previous token expired. */
+function addTokenChain(
+  tokens: Prisma.AccessTokenCreateManyInput[],
+  rnd: Prng,
+  { grantId: id, status, issuedAt, revokedAt, now }: { grantId: string; status: string; issuedAt: Date; revokedAt: Date; now: number },
+): void {
+  const rotations = rnd.int(5)
+  let previousId: string | null = null
+  let at = issuedAt.getTime()
+  for (let n = 0; n <= rotations; n++) {
+    const tokenId = rnd.uuid()
+    const expiresAt = at + TOKEN_SECONDS * 1000
+    const rotatedAt = n < rotations ? expiresAt + rnd.int(60_000) : null
+    const isLast = n === rotations
+    const revoked = isLast && status === 'revoked' && revokedAt.getTime() > at
+    tokens.push({
+      id: tokenId,
+      grantId: id,
+      managementId: rnd.uuid(),
+      valueHash: unknowableHash(),
+      state: rotatedAt !== null && rotatedAt <= now ? 'rotated' : revoked ? 'revoked' : 'active',
+      expiresIn: TOKEN_SECONDS,
+      expiresAt: new Date(expiresAt),
+      createdAt: new Date(at),
+      rotatedAt: rotatedAt !== null && rotatedAt <= now ? new Date(rotatedAt) : null,
+      revokedAt: revoked ? revokedAt : null,
+      previousId,
+    })
+    previousId = tokenId
+    if (rotatedAt === null || rotatedAt > now) break
+    at = rotatedAt
+  }
+}
+
+/** One batch in one transaction: through createMany, or multi-row INSERTs (the default, faster at this size). */
+async function writeBatch(db: Db, batch: Batch, createMany: boolean): Promise<void> {
+  const { grants, items, interactions, tokens } = batch
+  await db.$transaction(async (tx) => {
+    if (createMany) {
+      await tx.grant.createMany({ data: grants })
+      await tx.accessItem.createMany({ data: items })
+      await tx.interaction.createMany({ data: interactions })
+      await tx.accessToken.createMany({ data: tokens })
+    } else {
+      await insertRows(tx, 'Grant', grants)
+      await insertRows(tx, 'AccessItem', items)
+      await insertRows(tx, 'Interaction', interactions)
+      await insertRows(tx, 'AccessToken', tokens)
+    }
+  })
+}
+
 async function main() {
   const opts = parseArgs(process.argv.slice(2))
   const url = process.env.DATABASE_URL ?? `file:${path.join(root, 'data', 'bench.db')}`
@@ -98,104 +218,10 @@ async function main() {
   try {
     for (let done = 0; done < opts.grants; done += opts.batch) {
       const size = Math.min(opts.batch, opts.grants - done)
-      const grants: Prisma.GrantCreateManyInput[] = []
-      const items: Prisma.AccessItemCreateManyInput[] = []
-      const interactions: Prisma.InteractionCreateManyInput[] = []
-      const tokens: Prisma.AccessTokenCreateManyInput[] = []
-
-      for (let k = 0; k < size; k++) {
-        const id = rnd.uuid()
-        const clientNo = Math.floor(rnd.next() ** 2 * CLIENTS) // a few clients hold most grants
-        const client = `https://wallet.example/client-${clientNo}`
-        // Spread over 90 days; every 50th grant shares its second with the previous one (equal timestamps).
-        const createdAt = new Date(now - 90 * DAY + Math.floor(((done + k) / opts.grants) * 90 * DAY) - ((done + k) % 50 === 0 ? 0 : rnd.int(1000)))
-        const r = rnd.next()
-        const status = r < 0.6 ? 'issued' : r < 0.72 ? 'revoked' : r < 0.8 ? 'rejected' : r < 0.92 ? 'pending' : 'approved'
-        const types = pickTypes(rnd)
-        const interactive = types.includes('outgoing-payment')
-        const finalized = status === 'issued' || status === 'revoked' || status === 'rejected'
-        const decidedAt = new Date(createdAt.getTime() + 20_000 + rnd.int(60_000))
-        const issuedAt = new Date(decidedAt.getTime() + 5_000 + rnd.int(5_000))
-        const revokedAt = new Date(issuedAt.getTime() + rnd.int(3 * DAY))
-
-        grants.push({
-          id,
-          state: finalized ? 'finalized' : status,
-          finalizedReason: finalized ? status : null,
-          client,
-          clientName: `Client ${clientNo}`,
-          continueId: rnd.uuid(),
-          continueTokenHash: unknowableHash(),
-          interactStart: interactive ? 'redirect' : null,
-          finishMethod: interactive ? 'redirect' : null,
-          finishUri: interactive ? `https://client-${clientNo}.example/finish` : null,
-          clientNonce: interactive ? rnd.uuid() : null,
-          createdAt,
-          updatedAt: status === 'revoked' ? revokedAt : status === 'pending' ? createdAt : finalized ? issuedAt : decidedAt,
-          finalizedAt: status === 'revoked' ? revokedAt : status === 'rejected' ? decidedAt : status === 'issued' ? issuedAt : null,
-        })
-        types.forEach((type, position) => {
-          items.push({ id: rnd.uuid(), grantId: id, position, ...itemFields(type, clientNo, rnd) })
-        })
-        if (interactive || status === 'pending' || status === 'approved' || status === 'rejected') {
-          const state = status === 'pending' ? 'pending' : status === 'rejected' ? 'denied' : 'approved'
-          interactions.push({
-            id: rnd.uuid(),
-            nonce: rnd.uuid(),
-            grantId: id,
-            state,
-            interactRef: rnd.uuid(),
-            expiresAt: new Date(createdAt.getTime() + 600_000),
-            decidedAt: state === 'pending' ? null : decidedAt,
-            finishedAt: state === 'pending' ? null : new Date(decidedAt.getTime() + 1_000),
-            refUsedAt: status === 'issued' || status === 'revoked' ? issuedAt : null,
-            createdAt,
-          })
-        }
-        if (status === 'issued' || status === 'revoked') {
-          // A rotation chain: 0–4 rotations, each when (or shortly after) the previous token expired.
-          const rotations = rnd.int(5)
-          let previousId: string | null = null
-          let at = issuedAt.getTime()
-          for (let n = 0; n <= rotations; n++) {
-            const tokenId = rnd.uuid()
-            const expiresAt = at + TOKEN_SECONDS * 1000
-            const rotatedAt = n < rotations ? expiresAt + rnd.int(60_000) : null
-            const isLast = n === rotations
-            const revoked = isLast && status === 'revoked' && revokedAt.getTime() > at
-            tokens.push({
-              id: tokenId,
-              grantId: id,
-              managementId: rnd.uuid(),
-              valueHash: unknowableHash(),
-              state: rotatedAt !== null && rotatedAt <= now ? 'rotated' : revoked ? 'revoked' : 'active',
-              expiresIn: TOKEN_SECONDS,
-              expiresAt: new Date(expiresAt),
-              createdAt: new Date(at),
-              rotatedAt: rotatedAt !== null && rotatedAt <= now ? new Date(rotatedAt) : null,
-              revokedAt: revoked ? revokedAt : null,
-              previousId,
-            })
-            previousId = tokenId
-            if (rotatedAt === null || rotatedAt > now) break
-            at = rotatedAt
-          }
-        }
-      }
-
-      await db.$transaction(async (tx) => {
-        if (opts.createMany) {
-          await tx.grant.createMany({ data: grants })
-          await tx.accessItem.createMany({ data: items })
-          await tx.interaction.createMany({ data: interactions })
-          await tx.accessToken.createMany({ data: tokens })
-        } else {
-          await insertRows(tx, 'Grant', grants)
-          await insertRows(tx, 'AccessItem', items)
-          await insertRows(tx, 'Interaction', interactions)
-          await insertRows(tx, 'AccessToken', tokens)
-        }
-      })
+      const batch: Batch = { grants: [], items: [], interactions: [], tokens: [] }
+      const { grants, items, interactions, tokens } = batch
+      for (let k = 0; k < size; k++) addGrant(batch, rnd, done + k, opts.grants, now)
+      await writeBatch(db, batch, opts.createMany)
       counts.grants += grants.length
       counts.accessItems += items.length
       counts.interactions += interactions.length
