@@ -27,6 +27,7 @@ export type RateLimitName =
   | 'grant_per_ip'
   | 'grant_per_client'
   | 'grant_directed_identities'
+  | 'grant_directed_identity_per_address'
   | 'introspection_secret_failures'
   | 'idp_secret_failures'
   | 'sign_in'

@@ -21,9 +21,16 @@ import { grantIssuedEvents } from '../events/grant-events'
 /**
  * POST / — a grant request (docs/protocol.md §2.1). Non-interactive grants are finalized/issued at once, with
  * their token and their grant.issued event; interactive ones are pending with an interaction.
+ * `callerAddress` is the caller's address (the trusted proxy's entry, else the socket's), for a directed identity's
+ * share of the allowance directed identities share (§4.5); null when it is not known.
  * @throws GnapError invalid_client (400 bad client, 401 signature or blocked client), invalid_request (400), request_denied (429 rate limit)
  */
-export async function requestGrant(deps: Deps, request: GrantRequest, auth: RequestAuth): Promise<GrantResponseJson> {
+export async function requestGrant(
+  deps: Deps,
+  request: GrantRequest,
+  auth: RequestAuth,
+  callerAddress: string | null = null,
+): Promise<GrantResponseJson> {
   const { config } = deps
   const client = await identifyClient(request.client, config.allowHttpWalletAddresses)
   refuseSubjectSchemes(request.subject, config.allowHttpWalletAddresses)
@@ -41,7 +48,7 @@ export async function requestGrant(deps: Deps, request: GrantRequest, auth: Requ
   // publishes, or the key a directed identity presents (§4.5).
   await auth.verifySignature(client, 'post-request')
   await admitGrantRequestFromClient(deps, client.id)
-  if (client.jwk) await admitDirectedIdentityGrantRequest(deps)
+  if (client.jwk) await admitDirectedIdentityGrantRequest(deps, callerAddress)
   const now = deps.clock()
   const continueToken = newSecret()
   const grantId = newId()

@@ -39,13 +39,35 @@ export async function admitGrantRequestFromClient(deps: Deps, client: string): P
 }
 
 /**
+ * The part of the directed identities' shared allowance one caller address may spend: a quarter (docs/protocol.md
+ * §4.5), so that at least four addresses are needed to exhaust it, while one address still gets several grants a
+ * minute out of it. At least 1 when the shared allowance is on; 0 (no limit) when it is off.
+ */
+export function directedIdentityShareOfAddress(sharedAllowance: number): number {
+  return sharedAllowance <= 0 ? 0 : Math.max(1, Math.floor(sharedAllowance / 4))
+}
+
+/**
  * Counts a grant request of a directed identity (client.jwk, docs/protocol.md §4.5) against the allowance all of
  * them share: a new key costs nothing, so a per-key allowance alone would bound nobody. The shared allowance is the
- * per-address one (RATE_LIMIT_GRANTS_PER_MINUTE_PER_IP); 0 switches it off with it.
+ * per-address one (RATE_LIMIT_GRANTS_PER_MINUTE_PER_IP); 0 switches it off with it. When the caller's address is
+ * known, the request first counts against that address's share of it (directedIdentityShareOfAddress), so one
+ * address cannot exhaust the allowance of every other directed identity; with no address known only the shared
+ * allowance applies.
  * @throws GnapError request_denied (429) with retryAfterSeconds
  */
-export async function admitDirectedIdentityGrantRequest(deps: Deps): Promise<void> {
-  const hit = await hitRateLimit(deps.sql, 'grant:directed-identities', deps.config.grantRequestsPerMinutePerIp, MINUTE, deps.clock())
+export async function admitDirectedIdentityGrantRequest(deps: Deps, address: string | null): Promise<void> {
+  const shared = deps.config.grantRequestsPerMinutePerIp
+  if (address !== null) {
+    const share = directedIdentityShareOfAddress(shared)
+    const own = await hitRateLimit(deps.sql, `grant:directed-identities:address:${address}`, share, MINUTE, deps.clock())
+    if (!own.allowed) {
+      deps.log.info('grant request of a directed identity rate limited (share of one address)')
+      deps.metrics.rateLimited('grant_directed_identity_per_address')
+      throw tooMany(own.retryAfterSeconds)
+    }
+  }
+  const hit = await hitRateLimit(deps.sql, 'grant:directed-identities', shared, MINUTE, deps.clock())
   if (!hit.allowed) {
     deps.log.info('grant request of a directed identity rate limited (shared allowance)')
     deps.metrics.rateLimited('grant_directed_identities')

@@ -3,6 +3,7 @@ import { TEST_CLIENT, authAs, gnapError, grantRequest, incomingAccess, rowCounts
 import { GnapError } from '../../kernel/errors'
 import { requestGrant } from '../grant/request-grant'
 import { admitGrantRequestFromIp } from './grant-rate-limit'
+import { generateClientKey } from '../../testing/client-keys'
 import { hitRateLimit } from '../../kernel/rate-limit/rate-limit'
 import { useTestDeps } from '../../testing/use-test-deps'
 
@@ -79,5 +80,23 @@ describe('grant request rate limits (RATE_LIMIT_GRANTS_PER_MINUTE)', () => {
     await admitGrantRequestFromIp(t.deps, '192.0.2.2')
     for (let i = 0; i < 5; i++) await admitGrantRequestFromIp(t.deps, null)
     expect(await t.db.rateLimit.count({ where: { key: { startsWith: 'grant:ip:unknown' } } })).toBe(0)
+  })
+
+  it('gives each address a quarter of the allowance directed identities share: one address cannot exhaust it for the others', async () => {
+    await t.reset({ config: { grantRequestsPerMinutePerIp: 8 } })
+    t.clock.advance(20)
+    // A new key each time: a new directed identity is no new allowance.
+    const directed = (n: number) => grantRequest({ access: [incomingAccess()], interact: null, client: { jwk: generateClientKey(`di-${n}`).jwk } })
+    let n = 0
+    for (let i = 0; i < 2; i++) await requestGrant(t.deps, directed(n++), authAs(null), '192.0.2.1')
+    const before = await rowCounts(t.db)
+    const refused = await requestGrant(t.deps, directed(n++), authAs(null), '192.0.2.1').catch((e: unknown) => e)
+    expect(refused).toMatchObject({ ...gnapError('request_denied', 429), retryAfterSeconds: 40 })
+    expect(await rowCounts(t.db)).toEqual(before)
+    // Another address still gets its grant, out of the shared allowance the first one left.
+    await expect(requestGrant(t.deps, directed(n++), authAs(null), '192.0.2.2')).resolves.toHaveProperty('access_token')
+    // With no address known, only the shared allowance counts: 3 of 8 are spent, so 5 more, then refused.
+    for (let i = 0; i < 5; i++) await requestGrant(t.deps, directed(n++), authAs(null))
+    await expect(requestGrant(t.deps, directed(n++), authAs(null))).rejects.toMatchObject(gnapError('request_denied', 429))
   })
 })
