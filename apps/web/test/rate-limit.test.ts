@@ -1,7 +1,7 @@
 // Rate limits on grant requests over HTTP against `next start`: per client wallet address (default 120
 // a minute) and per caller IP (the right-most X-Forwarded-For entry behind TRUST_PROXY), answered 429 request_denied
 // with Retry-After, a deviation the contract check allows.
-import { createServer } from 'node:http'
+import { createServer, request } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { generateClientKey } from '@gnap/domain/testing'
@@ -143,6 +143,55 @@ describe('per IP (RATE_LIMIT_GRANTS_PER_MINUTE_PER_IP)', () => {
     await atLeastLeftInWindow(15)
     // One shared counter would let any caller exhaust everyone's allowance; the per-client limit still applies.
     for (let i = 0; i < 6; i++) expect((await attempt(untrusted, `192.0.2.${i % 2}`)).status).toBe(400)
+  })
+})
+
+describe('directed identities: each address a quarter of their shared allowance (docs/protocol.md §4.5)', () => {
+  let server: RunningServer
+  beforeAll(async () => {
+    // Shared allowance 8, so 2 a minute for one address; no TRUST_PROXY: the socket's address counts.
+    server = await startServer({ RATE_LIMIT_GRANTS_PER_MINUTE_PER_IP: '8' })
+  })
+  afterAll(async () => {
+    await server?.stop()
+  })
+
+  /** A {jwk} grant request under a new key, over its own connection from `localAddress` (any of 127.0.0.0/8 reaches the server). */
+  const directedGrant = async (localAddress: string, n: number): Promise<Response> => {
+    const key = generateClientKey(`di-${n}`)
+    const init = await signedRequest(key, {
+      method: 'POST',
+      url: server.url,
+      body: { access_token: { access: incomingAccess }, client: { jwk: key.jwk } },
+    })
+    const { port } = new URL(server.url)
+    return new Promise((resolve, reject) => {
+      const req = request(
+        { host: '127.0.0.1', port, method: 'POST', path: '/', headers: init.headers as Record<string, string>, agent: false, localAddress },
+        (res) => {
+          const chunks: Buffer[] = []
+          res.on('data', (c: Buffer) => chunks.push(c))
+          res.on('end', () => {
+            const headers = Object.entries(res.headers).flatMap(([name, value]) =>
+              typeof value === 'string' ? [[name, value] as [string, string]] : [],
+            )
+            resolve(new Response(Buffer.concat(chunks).toString('utf8'), { status: res.statusCode ?? 0, headers }))
+          })
+          res.on('error', reject)
+        },
+      )
+      req.on('error', reject)
+      req.end(init.body as string)
+    })
+  }
+
+  it('refuses the third {jwk} grant request of one address within a minute with 429 and Retry-After, and grants another address', async () => {
+    await atLeastLeftInWindow(15)
+    for (let n = 0; n < 2; n++) await expectOk('POST', server.url, await directedGrant('127.0.0.7', n))
+    const limited = await directedGrant('127.0.0.7', 2)
+    expect(await expectGnapError('POST', server.url, limited, 429, 'request_denied')).toMatch(/too many grant requests/)
+    expect(Number(limited.headers.get('retry-after'))).toBeGreaterThanOrEqual(1)
+    await expectOk('POST', server.url, await directedGrant('127.0.0.8', 3))
   })
 })
 
