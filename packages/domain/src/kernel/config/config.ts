@@ -157,7 +157,10 @@ export const EnvSchema = z
       .min(0)
       .max(1_000_000)
       .default(600)
-      .meta({ description: 'Grant requests per caller IP per minute; 0 = no limit. Without `TRUST_PROXY` only the per-client limit applies.' }),
+      .meta({
+        description:
+          'Grant requests per caller IP per minute; 0 = no limit. Without `TRUST_PROXY` only the per-client limit applies, except that directed identities (`client.jwk`) share this allowance and each socket address may spend at most a quarter of it.',
+      }),
     // Calls per minute per API key (docs/protocol.md §2.18), fixed window; 0 switches the limit off.
     RATE_LIMIT_API_KEY_CALLS_PER_MINUTE: z.coerce
       .number()
