@@ -151,16 +151,10 @@ export const EnvSchema = z
       .max(1_000_000)
       .default(120)
       .meta({ description: 'Grant requests (`POST /`) per client wallet address per minute; 0 = no limit.' }),
-    RATE_LIMIT_GRANTS_PER_MINUTE_PER_IP: z.coerce
-      .number()
-      .int()
-      .min(0)
-      .max(1_000_000)
-      .default(600)
-      .meta({
-        description:
-          'Grant requests per caller IP per minute; 0 = no limit. Without `TRUST_PROXY` only the per-client limit applies, except that directed identities (`client.jwk`) share this allowance and each socket address may spend at most a quarter of it.',
-      }),
+    RATE_LIMIT_GRANTS_PER_MINUTE_PER_IP: z.coerce.number().int().min(0).max(1_000_000).default(600).meta({
+      description:
+        'Grant requests per caller IP per minute; 0 = no limit. Without `TRUST_PROXY` only the per-client limit applies, except that directed identities (`client.jwk`) share this allowance and each socket address may spend at most a quarter of it.',
+    }),
     // Calls per minute per API key (docs/protocol.md §2.18), fixed window; 0 switches the limit off.
     RATE_LIMIT_API_KEY_CALLS_PER_MINUTE: z.coerce
       .number()
