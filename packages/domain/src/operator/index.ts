@@ -8,10 +8,16 @@ export {
   changeOwnerPassword,
   type ConnectedApp,
   findConnectedApp,
+  findUnapprovedClient,
   type HistoryEntry,
   listConnectedApps,
+  listUnapprovedClients,
   ownerHistory,
+  revokeClientFromAccount,
   revokeFromAccount,
+  type UnapprovedClient,
+  type UnapprovedClientDetail,
+  type UnapprovedClients,
   signOutOfAccount,
 } from './account/account'
 export { adminFromSession } from './admin/admin-from-session'

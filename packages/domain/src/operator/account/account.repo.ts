@@ -1,4 +1,4 @@
-import type { SqlRunner } from '../../kernel/db/sql'
+import type { SqlRunner, SqlValue } from '../../kernel/db/sql'
 import type { FinalizedReason, GrantState } from '../../protocol/grant/grant-state'
 import type { InteractionState } from '../../protocol/grant/grant-state'
 
@@ -41,36 +41,132 @@ const GRANT_COLUMNS = `g."id", g."client", g."clientName", g."state", g."finaliz
   (SELECT MAX(t."createdAt") FROM "AccessToken" t WHERE t."grantId" = g."id") AS "lastTokenAt"`
 
 /**
+ * `<alias>."identifier"` names one of `walletAddresses` or a resource below it, as stored: a condition over the
+ * parameters pushed once, usable for several aliases. A pre-selection: protocol/owner/owns-access.ts decides.
+ */
+function naming(params: SqlValue[], walletAddresses: string[]): (alias: string) => string {
+  const positions = walletAddresses.map((wa) => {
+    params.push(wa, `${wa}/`, wa.length + 1)
+    return params.length
+  })
+  return (a) => positions.map((n) => `${a}."identifier" = $${n - 2} OR substr(${a}."identifier", 1, $${n}) = $${n - 1}`).join(' OR ')
+}
+
+const LIVE = `(g."state" = 'approved' OR (g."state" = 'finalized' AND g."finalizedReason" = 'issued'))`
+
+/** A date an aggregate returns: MAX() of a date column comes back as text on SQLite. */
+const aggregateDate = (d: Date | string | null): Date | null => (d === null ? null : new Date(d))
+
+/**
  * Grants with at least one access item naming one of `walletAddresses` or a resource below it, as stored (a
- * pre-selection: the caller keeps those the owner owns in full, protocol/owner/owns-access.ts). Newest first, at most `take`.
- * `live` keeps approved and issued grants only.
+ * pre-selection: the caller keeps those the owner owns in full, protocol/owner/owns-access.ts). Newest first, at most
+ * `take` after skipping `skip`. `live` keeps approved and issued grants only; `consent` keeps those whose
+ * interaction was approved (by the owner or the identity provider), or decided either way.
  */
 export async function findGrantsNaming(
   db: SqlRunner,
   walletAddresses: string[],
-  options: { live: boolean; take: number; grantId?: string },
+  options: { live: boolean; take: number; skip?: number; grantId?: string; consent?: 'approved' | 'decided' },
 ): Promise<AccountGrantRow[]> {
   if (walletAddresses.length === 0) return []
-  const params: (string | number)[] = []
-  const naming = walletAddresses.map((wa) => {
-    params.push(wa, `${wa}/`, wa.length + 1)
-    const n = params.length
-    return `a."identifier" = $${n - 2} OR substr(a."identifier", 1, $${n}) = $${n - 1}`
-  })
-  let where = `EXISTS (SELECT 1 FROM "AccessItem" a WHERE a."grantId" = g."id" AND (${naming.join(' OR ')}))`
-  if (options.live) where += ` AND (g."state" = 'approved' OR (g."state" = 'finalized' AND g."finalizedReason" = 'issued'))`
+  const params: SqlValue[] = []
+  let where = `EXISTS (SELECT 1 FROM "AccessItem" a WHERE a."grantId" = g."id" AND (${naming(params, walletAddresses)('a')}))`
+  if (options.live) where += ` AND ${LIVE}`
+  if (options.consent === 'approved') where += ` AND i."state" = 'approved'`
+  if (options.consent === 'decided') where += ` AND i."decidedAt" IS NOT NULL`
   if (options.grantId !== undefined) {
     params.push(options.grantId)
     where += ` AND g."id" = $${params.length}`
   }
-  params.push(options.take)
+  params.push(options.take, options.skip ?? 0)
   const rows = await db.all<AccountGrantRow & { lastTokenAt: Date | string | null }>(
     `SELECT ${GRANT_COLUMNS} FROM "Grant" g LEFT JOIN "Interaction" i ON i."grantId" = g."id" WHERE ${where}
-     ORDER BY g."createdAt" DESC, g."id" DESC LIMIT $${params.length}`,
+     ORDER BY g."createdAt" DESC, g."id" DESC LIMIT $${params.length - 1} OFFSET $${params.length}`,
     params,
   )
-  // MAX() of a date column comes back as text on SQLite.
-  return rows.map((r) => ({ ...r, lastTokenAt: r.lastTokenAt === null ? null : new Date(r.lastTokenAt) }))
+  return rows.map((r) => ({ ...r, lastTokenAt: aggregateDate(r.lastTokenAt) }))
+}
+
+/**
+ * The condition on `g` for the live grants nobody consented to (no interaction: non-interactive incoming-payment or
+ * quote access, docs/protocol.md §2.1) whose access items all name `walletAddresses` or resources below them, as
+ * stored; of one client when `client` is given.
+ */
+function unapprovedWhere(params: SqlValue[], walletAddresses: string[], client?: string): string {
+  const names = naming(params, walletAddresses)
+  let where = `${LIVE} AND NOT EXISTS (SELECT 1 FROM "Interaction" i WHERE i."grantId" = g."id")
+    AND EXISTS (SELECT 1 FROM "AccessItem" n WHERE n."grantId" = g."id" AND (${names('n')}))
+    AND NOT EXISTS (SELECT 1 FROM "AccessItem" o WHERE o."grantId" = g."id" AND o."identifier" IS NOT NULL AND NOT (${names('o')}))`
+  if (client !== undefined) {
+    params.push(client)
+    where += ` AND g."client" = $${params.length}`
+  }
+  return where
+}
+
+/** The grants of one client nobody consented to: how many, and when the newest was made. */
+export interface UnapprovedGroup {
+  client: string
+  clientName: string | null
+  grants: number
+  newestAt: Date
+}
+
+/**
+ * The live grants on `walletAddresses` nobody consented to, grouped and counted per client in SQL: most grants
+ * first, at most `take` groups after `skip`; with the numbers of clients and grants in all. Of one client only when
+ * `client` is given.
+ */
+export async function countUnapprovedByClient(
+  db: SqlRunner,
+  walletAddresses: string[],
+  page: { take: number; skip: number; client?: string },
+): Promise<{ groups: UnapprovedGroup[]; clients: number; grants: number }> {
+  if (walletAddresses.length === 0) return { groups: [], clients: 0, grants: 0 }
+  const params: SqlValue[] = []
+  const where = unapprovedWhere(params, walletAddresses, page.client)
+  const [totals] = await db.all<{ clients: number | string; grants: number | string }>(
+    `SELECT COUNT(DISTINCT g."client") AS "clients", COUNT(*) AS "grants" FROM "Grant" g WHERE ${where}`,
+    params,
+  )
+  if (!totals || Number(totals.grants) === 0) return { groups: [], clients: 0, grants: 0 }
+  // COUNT() is a bigint on PostgreSQL, which node-postgres hands over as text.
+  const rows = await db.all<{ client: string; clientName: string | null; grants: number | string; newestAt: Date | string }>(
+    `SELECT g."client", MAX(g."clientName") AS "clientName", COUNT(*) AS "grants", MAX(g."createdAt") AS "newestAt"
+     FROM "Grant" g WHERE ${where} GROUP BY g."client" ORDER BY COUNT(*) DESC, g."client" LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
+    [...params, page.take, page.skip],
+  )
+  return {
+    groups: rows.map((r) => ({ client: r.client, clientName: r.clientName, grants: Number(r.grants), newestAt: new Date(r.newestAt) })),
+    clients: Number(totals.clients),
+    grants: Number(totals.grants),
+  }
+}
+
+/** Of one client's grants nobody consented to on `walletAddresses`: how many grants hold each access type. */
+export async function countUnapprovedAccessTypes(
+  db: SqlRunner,
+  walletAddresses: string[],
+  client: string,
+): Promise<{ type: string; grants: number }[]> {
+  if (walletAddresses.length === 0) return []
+  const params: SqlValue[] = []
+  const where = unapprovedWhere(params, walletAddresses, client)
+  const rows = await db.all<{ type: string; grants: number | string }>(
+    `SELECT a."type", COUNT(DISTINCT a."grantId") AS "grants" FROM "AccessItem" a JOIN "Grant" g ON g."id" = a."grantId"
+     WHERE ${where} GROUP BY a."type" ORDER BY a."type"`,
+    params,
+  )
+  return rows.map((r) => ({ type: r.type, grants: Number(r.grants) }))
+}
+
+/** The ids of one client's grants nobody consented to on `walletAddresses`, oldest first. */
+export async function findUnapprovedGrantIds(db: SqlRunner, walletAddresses: string[], client: string): Promise<string[]> {
+  if (walletAddresses.length === 0) return []
+  const params: SqlValue[] = []
+  const where = unapprovedWhere(params, walletAddresses, client)
+  const rows = await db.all<{ id: string }>(`SELECT g."id" FROM "Grant" g WHERE ${where} ORDER BY g."createdAt", g."id"`, params)
+  return rows.map((r) => r.id)
 }
 
 /** Who revoked each of these grants by hand, from the audit log (`grant:<id>` → actor); absent when nobody did. */

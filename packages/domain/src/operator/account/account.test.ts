@@ -19,7 +19,17 @@ import {
 import { findInteraction } from '../../protocol/interaction/interaction.repo'
 import { decideInteraction } from '../../protocol/interaction/decide-interaction'
 import { useTestDeps } from '../../testing/use-test-deps'
-import { changeOwnerPassword, grantEnd, listConnectedApps, ownerHistory, revokeFromAccount, findConnectedApp } from './account'
+import {
+  changeOwnerPassword,
+  grantEnd,
+  listConnectedApps,
+  ownerHistory,
+  revokeFromAccount,
+  findConnectedApp,
+  listUnapprovedClients,
+  findUnapprovedClient,
+  revokeClientFromAccount,
+} from './account'
 
 const t = useTestDeps()
 
@@ -35,11 +45,12 @@ beforeEach(async () => {
 })
 
 const grantIdOf = async (continueId: string) => (await t.db.grant.findUniqueOrThrow({ where: { continueId } })).id
+const appsOf = async (ownerId: string) => (await listConnectedApps(t.deps, ownerId)).apps
 
 describe('listConnectedApps', () => {
   it('lists the live grants on my wallet addresses in plain words, with when I approved and when its token was issued', async () => {
     const g = await issueInteractiveGrant(t)
-    const apps = await listConnectedApps(t.deps, alice)
+    const apps = await appsOf(alice)
     expect(apps).toHaveLength(1)
     expect(apps[0]).toMatchObject({
       grantId: await grantIdOf(g.continueId),
@@ -50,10 +61,16 @@ describe('listConnectedApps', () => {
     expect(apps[0]?.access[0]?.title).toContain('Send payments from https://wallet.example/alice')
   })
 
-  it('shows a resource below my wallet address, and a grant that needed no approval without an approval time', async () => {
-    await issueNonInteractiveGrant(t, { access: [incomingAccess({ identifier: 'https://wallet.example/alice/incoming-payments' })] })
-    const [app] = await listConnectedApps(t.deps, alice)
-    expect(app).toMatchObject({ approvedAt: null, lastTokenAt: expect.any(Date) })
+  it('counts a grant that needed no approval, on a resource below my wallet address, under its app; its own page has no approval time', async () => {
+    const g = await issueNonInteractiveGrant(t, { access: [incomingAccess({ identifier: 'https://wallet.example/alice/incoming-payments' })] })
+    expect(await appsOf(alice)).toEqual([])
+    expect(await listUnapprovedClients(t.deps, alice)).toMatchObject({
+      clients: [{ clientWalletAddress: 'https://wallet.example/test-app', grants: 1 }],
+      totalClients: 1,
+      totalGrants: 1,
+      next: null,
+    })
+    expect(await findConnectedApp(t.deps, alice, await grantIdOf(g.continueId))).toMatchObject({ approvedAt: null, lastTokenAt: expect.any(Date) })
   })
 
   it('never lists another owner’s grant, nor one only partly on my wallet addresses', async () => {
@@ -61,8 +78,8 @@ describe('listConnectedApps', () => {
     await issueInteractiveGrant(t, grantRequest({ access: [outgoingAccess(), outgoingAccess({ identifier: 'https://wallet.example/bob' })] }))
     // A look-alike address is not below mine.
     await issueInteractiveGrant(t, grantRequest({ access: [outgoingAccess({ identifier: 'https://wallet.example/alice-evil' })] }))
-    expect(await listConnectedApps(t.deps, alice)).toEqual([])
-    expect(await listConnectedApps(t.deps, bob)).toHaveLength(1)
+    expect(await appsOf(alice)).toEqual([])
+    expect(await appsOf(bob)).toHaveLength(1)
   })
 
   it('leaves out grants that are no longer live: revoked, denied, pending', async () => {
@@ -70,7 +87,7 @@ describe('listConnectedApps', () => {
     await cancelGrant(t.deps, { continueId: revoked.continueId, auth: authAs(revoked.continueToken) })
     await interact(t, await requestPendingGrant(t), 'reject')
     await requestPendingGrant(t)
-    expect(await listConnectedApps(t.deps, alice)).toEqual([])
+    expect(await appsOf(alice)).toEqual([])
   })
 })
 
@@ -84,7 +101,7 @@ describe('revokeFromAccount', () => {
       gnapError('invalid_rotation', 404),
     )
     expect(await t.db.auditLog.findMany()).toMatchObject([{ actor: 'owner:alice@example.com', action: 'grant.revoke', target: `grant:${grantId}` }])
-    expect(await listConnectedApps(t.deps, alice)).toEqual([])
+    expect(await appsOf(alice)).toEqual([])
   })
 
   it('refuses another owner’s grant, whatever id is sent: nothing is revoked', async () => {
@@ -104,6 +121,86 @@ describe('revokeFromAccount', () => {
     await adminRevokeGrant(t.deps, { grantId, actor: { kind: 'admin', id: 'admin-1', label: 'admin@example.com', role: 'admin' } })
     expect(await revokeFromAccount(t.deps, alice, grantId)).toBe('not-found')
     expect(await t.db.auditLog.findMany()).toMatchObject([{ actor: 'admin@example.com' }])
+  })
+})
+
+describe('grants nobody approved, made in any number', () => {
+  const FLOOD = 'https://wallet.example/flood-app'
+  const flood = (...identifiers: string[]) =>
+    issueNonInteractiveGrant(t, {
+      client: FLOOD,
+      access: (identifiers.length ? identifiers : ['https://wallet.example/alice']).map((identifier) => incomingAccess({ identifier })),
+    })
+  const revokedEvents = async () =>
+    (await t.db.webhookEvent.findMany({ where: { type: 'grant.revoked' } })).map(
+      (e) => JSON.parse(e.payload) as { data: { grant: { id: string }; actor: unknown } },
+    )
+
+  it('never push out the grant I approved: they are counted per app, and revoking that app revokes exactly them', async () => {
+    const approved = await issueInteractiveGrant(t)
+    t.clock.advance(1)
+    const floods = []
+    for (let i = 0; i < 500; i++) {
+      // Within the per-client grant limit (120 a minute in tests); tokens live 600 s.
+      if (i % 100 === 99) t.clock.advance(61)
+      floods.push(await flood())
+    }
+    const bobs = await flood('https://wallet.example/bob')
+    const otherApp = await issueNonInteractiveGrant(t, { access: [incomingAccess({ identifier: 'https://wallet.example/alice' })] })
+
+    expect((await appsOf(alice)).map((a) => a.grantId)).toEqual([await grantIdOf(approved.continueId)])
+    expect(await listUnapprovedClients(t.deps, alice)).toMatchObject({
+      clients: [
+        { clientWalletAddress: FLOOD, grants: 500 },
+        { clientWalletAddress: 'https://wallet.example/test-app', grants: 1 },
+      ],
+      totalClients: 2,
+      totalGrants: 501,
+    })
+    expect(await findUnapprovedClient(t.deps, alice, FLOOD)).toMatchObject({ grants: 500, access: [{ type: 'incoming-payment', grants: 500 }] })
+
+    expect(await revokeClientFromAccount(t.deps, alice, FLOOD)).toBe(500)
+    for (const g of floods) expect(await introspect(t.deps, { access_token: g.tokenValue })).toEqual({ active: false })
+    for (const g of [approved, bobs, otherApp]) expect(await introspect(t.deps, { access_token: g.tokenValue })).toMatchObject({ active: true })
+    const floodIds = new Set(await Promise.all(floods.map((g) => grantIdOf(g.continueId))))
+    const audit = await t.db.auditLog.findMany()
+    expect(audit).toHaveLength(500)
+    expect(
+      audit.every((e) => e.actor === 'owner:alice@example.com' && e.action === 'grant.revoke' && floodIds.has(e.target.slice('grant:'.length))),
+    ).toBe(true)
+    const events = await revokedEvents()
+    expect(new Set(events.map((e) => e.data.grant.id))).toEqual(floodIds)
+    expect(events[0]?.data.actor).toEqual({ type: 'owner', id: alice })
+
+    expect(await listUnapprovedClients(t.deps, alice)).toMatchObject({ clients: [{ grants: 1 }], totalClients: 1, totalGrants: 1 })
+    expect(await findUnapprovedClient(t.deps, alice, FLOOD)).toBeNull()
+    expect(await revokeClientFromAccount(t.deps, alice, FLOOD)).toBe(0)
+    // Recent activity is about what I decided: the revoked flood does not push my approval out.
+    expect((await ownerHistory(t.deps, alice)).map((h) => h.what)).toEqual(['approved'])
+  })
+
+  it('revokes nothing of another owner, of a grant only partly mine, or of one I approved, whatever app is sent', async () => {
+    const bobs = await flood('https://wallet.example/bob')
+    const shared = await flood('https://wallet.example/alice', 'https://wallet.example/bob')
+    const approved = await issueInteractiveGrant(t)
+    expect(await listUnapprovedClients(t.deps, alice)).toMatchObject({ clients: [], totalClients: 0, totalGrants: 0 })
+    expect(await findUnapprovedClient(t.deps, alice, FLOOD)).toBeNull()
+    expect(await revokeClientFromAccount(t.deps, alice, FLOOD)).toBe(0)
+    expect(await revokeClientFromAccount(t.deps, alice, 'https://wallet.example/test-app')).toBe(0)
+    for (const g of [bobs, shared, approved]) expect(await introspect(t.deps, { access_token: g.tokenValue })).toMatchObject({ active: true })
+    expect(await t.db.auditLog.count()).toBe(0)
+    expect(await revokedEvents()).toEqual([])
+    expect(await listUnapprovedClients(t.deps, bob)).toMatchObject({ clients: [{ clientWalletAddress: FLOOD, grants: 1 }] })
+  })
+
+  it('pages the apps I approved, so none is ever left out', async () => {
+    for (let i = 0; i < 51; i++) await issueInteractiveGrant(t)
+    const first = await listConnectedApps(t.deps, alice)
+    expect(first.apps).toHaveLength(50)
+    expect(first.next).toBe(50)
+    const second = await listConnectedApps(t.deps, alice, 50)
+    expect(second).toMatchObject({ apps: [expect.anything()], next: null })
+    expect(new Set([...first.apps, ...second.apps].map((a) => a.grantId)).size).toBe(51)
   })
 })
 

@@ -3,7 +3,7 @@ import { findAccessItemRows, rowToAccessItem } from '../../protocol/access/acces
 import { describeAccessItem, type AccessDescription } from '../../protocol/access/describe-access'
 import { parseInterval } from '../../protocol/access/interval'
 import type { AccessItem } from '../../protocol/access/access.wire'
-import { revokeGrantAs } from '../admin/admin-revoke-grant'
+import { recordRevocations, revokeAuditedInTransaction, revokeGrantAs } from '../admin/admin-revoke-grant'
 import { isConsoleError } from '../admin/console-error'
 import { ownsAccess } from '../../protocol/owner/owns-access'
 import { findOwnerByEmail } from '../owner/owner.repo'
@@ -15,12 +15,16 @@ import { endSession } from '../../kernel/session/end-session'
 import { findSession } from '../../kernel/session/find-session'
 import { deleteUnusedPasswordLinks } from '../password-link/password-link.repo'
 import {
+  countUnapprovedAccessTypes,
+  countUnapprovedByClient,
   findAccountOwner,
   findGrantsNaming,
+  findUnapprovedGrantIds,
   findRevokers,
   setOwnerPasswordEndingOtherSessions,
   type AccountGrantRow,
   type AccountOwner,
+  type UnapprovedGroup,
 } from './account.repo'
 
 // The owner's own account page (docs/protocol.md §2.12): the apps holding live grants on their wallet addresses,
@@ -28,8 +32,12 @@ import {
 // access items all name the owner's wallet addresses or resources below them, the same rule as consent
 // (protocol/owner/owns-access.ts): an owner never sees nor revokes another owner's grant, whatever id they send.
 
-/** How many grants the page reads at most: connected apps, and grants for the history. */
+/** How many grants the history reads at most; how many approved apps and unapproved clients one page shows. */
 const MAX_GRANTS = 200
+const APPS_PAGE = 50
+const CLIENTS_PAGE = 20
+/** Longer than any client identifier the grant endpoint stores (a wallet address URL or a JWK thumbprint URI). */
+const MAX_CLIENT_LENGTH = 2048
 
 /** One connected app: a live grant, described as the consent screen describes it. */
 export interface ConnectedApp {
@@ -45,13 +53,8 @@ export interface ConnectedApp {
   endsAt: Date | null
 }
 
-/** Grants that are the owner's: every access item naming a resource names one of their wallet addresses. */
-async function ownedGrants(
-  deps: Deps,
-  owner: AccountOwner,
-  options: { live: boolean; grantId?: string },
-): Promise<{ row: AccountGrantRow; items: AccessItem[] }[]> {
-  const rows = await findGrantsNaming(deps.sql, owner.walletAddresses, { ...options, take: MAX_GRANTS })
+/** Of these grants, those that are the owner's: every access item naming a resource names one of their wallet addresses. */
+async function ownedGrants(deps: Deps, owner: AccountOwner, rows: AccountGrantRow[]): Promise<{ row: AccountGrantRow; items: AccessItem[] }[]> {
   const out: { row: AccountGrantRow; items: AccessItem[] }[] = []
   for (const row of rows) {
     const itemRows = await findAccessItemRows(deps.sql, row.id)
@@ -67,6 +70,12 @@ async function ownedGrants(
   return out
 }
 
+/** One of the owner's live grants, approved or not; null when it is not theirs, unknown or not live. */
+async function ownedLiveGrant(deps: Deps, owner: AccountOwner, grantId: string): Promise<{ row: AccountGrantRow; items: AccessItem[] } | null> {
+  const [grant] = await ownedGrants(deps, owner, await findGrantsNaming(deps.sql, owner.walletAddresses, { live: true, grantId, take: 1 }))
+  return grant ?? null
+}
+
 const toApp = ({ row, items }: { row: AccountGrantRow; items: AccessItem[] }): ConnectedApp => ({
   grantId: row.id,
   clientName: row.clientName ?? row.client,
@@ -77,19 +86,112 @@ const toApp = ({ row, items }: { row: AccountGrantRow; items: AccessItem[] }): C
   endsAt: grantEnd(items),
 })
 
-/** Every app holding a live (approved or issued) grant on the owner's wallet addresses, newest first. */
-export async function listConnectedApps(deps: Deps, ownerId: string): Promise<ConnectedApp[]> {
+/**
+ * The apps holding a live grant on the owner's wallet addresses that the owner (or the identity provider) approved,
+ * newest first, a page of APPS_PAGE from `skip`; `next` is where the next page starts (null: none). Grants nobody
+ * approved are not here (listUnapprovedClients), so however many of them clients make, these stay listed.
+ */
+export async function listConnectedApps(deps: Deps, ownerId: string, skip = 0): Promise<{ apps: ConnectedApp[]; next: number | null }> {
   const owner = await findAccountOwner(deps.sql, ownerId)
-  if (!owner) return []
-  return (await ownedGrants(deps, owner, { live: true })).map(toApp)
+  if (!owner) return { apps: [], next: null }
+  const from = pageStart(skip)
+  const rows = await findGrantsNaming(deps.sql, owner.walletAddresses, { live: true, consent: 'approved', take: APPS_PAGE + 1, skip: from })
+  const apps = (await ownedGrants(deps, owner, rows.slice(0, APPS_PAGE))).map(toApp)
+  return { apps, next: rows.length > APPS_PAGE ? from + APPS_PAGE : null }
 }
 
-/** One of the owner's live grants, for the confirmation page; null when it is not theirs, unknown or not live. */
+/** A page's first row from a query string's number: a whole number, 0 otherwise. */
+const pageStart = (skip: number): number => (Number.isSafeInteger(skip) && skip > 0 ? skip : 0)
+
+/** One of the owner's live grants (approved or not), for the confirmation page; null when it is not theirs, unknown or not live. */
 export async function findConnectedApp(deps: Deps, ownerId: string, grantId: string): Promise<ConnectedApp | null> {
   const owner = await findAccountOwner(deps.sql, ownerId)
   if (!owner || grantId.length > 64) return null
-  const [grant] = await ownedGrants(deps, owner, { live: true, grantId })
+  const grant = await ownedLiveGrant(deps, owner, grantId)
   return grant ? toApp(grant) : null
+}
+
+/** The clients holding live grants on the owner's wallet addresses that nobody approved, each with how many. */
+export interface UnapprovedClients {
+  clients: UnapprovedClient[]
+  /** How many clients and grants there are in all, on every page. */
+  totalClients: number
+  totalGrants: number
+  /** Where the next page starts; null: none. */
+  next: number | null
+}
+
+export interface UnapprovedClient {
+  clientName: string
+  clientWalletAddress: string
+  grants: number
+  /** When the newest of them was made. */
+  newestAt: Date
+}
+
+const toClient = (g: UnapprovedGroup): UnapprovedClient => ({
+  clientName: g.clientName ?? g.client,
+  clientWalletAddress: g.client,
+  grants: g.grants,
+  newestAt: g.newestAt,
+})
+
+/**
+ * The live grants on the owner's wallet addresses nobody consented to (access that needs no interaction, §2.1),
+ * grouped per client and counted in the database: most grants first, a page of CLIENTS_PAGE clients from `skip`.
+ */
+export async function listUnapprovedClients(deps: Deps, ownerId: string, skip = 0): Promise<UnapprovedClients> {
+  const owner = await findAccountOwner(deps.sql, ownerId)
+  if (!owner) return { clients: [], totalClients: 0, totalGrants: 0, next: null }
+  const from = pageStart(skip)
+  const counted = await countUnapprovedByClient(deps.sql, owner.walletAddresses, { take: CLIENTS_PAGE, skip: from })
+  return {
+    clients: counted.groups.map(toClient),
+    totalClients: counted.clients,
+    totalGrants: counted.grants,
+    next: from + CLIENTS_PAGE < counted.clients ? from + CLIENTS_PAGE : null,
+  }
+}
+
+/** One client's grants nobody approved on the owner's wallet addresses, for the confirmation: how many, of which access. */
+export interface UnapprovedClientDetail extends UnapprovedClient {
+  /** How many of the grants hold each access type (a grant may hold several). */
+  access: { type: string; grants: number }[]
+}
+
+/** One client's unapproved grants on the owner's wallet addresses; null when it holds none (or the owner is gone). */
+export async function findUnapprovedClient(deps: Deps, ownerId: string, client: string): Promise<UnapprovedClientDetail | null> {
+  const owner = await findAccountOwner(deps.sql, ownerId)
+  if (!owner || client.length > MAX_CLIENT_LENGTH) return null
+  const [group] = (await countUnapprovedByClient(deps.sql, owner.walletAddresses, { take: 1, skip: 0, client })).groups
+  if (!group) return null
+  return { ...toClient(group), access: await countUnapprovedAccessTypes(deps.sql, owner.walletAddresses, client) }
+}
+
+/**
+ * The owner revokes every live grant of one client on their wallet addresses that nobody approved, in one
+ * transaction: each as revokeFromAccount revokes one (its tokens, its audit entry naming `owner:<email>`, its
+ * grant.revoked event naming the owner). Only grants the owner owns in full are touched, whatever client is sent:
+ * another owner's grants of the same client, and the ones the owner approved, stay as they are. The number revoked.
+ */
+export async function revokeClientFromAccount(deps: Deps, ownerId: string, client: string): Promise<number> {
+  const owner = await findAccountOwner(deps.sql, ownerId)
+  if (!owner || client.length > MAX_CLIENT_LENGTH) return 0
+  const who = { kind: 'owner' as const, id: owner.id, email: owner.email }
+  const now = deps.clock()
+  const revoked = await deps.sql.transaction(async (tx) => {
+    const out: { grantId: string; revokedTokens: number }[] = []
+    for (const grantId of await findUnapprovedGrantIds(tx, owner.walletAddresses, client)) {
+      // The query compares identifiers as stored; the consent rule (owns-access.ts) has the last word.
+      const identifiers = (await findAccessItemRows(tx, grantId)).map((r) => r.identifier)
+      if (!ownsAccess(owner.walletAddresses, identifiers)) continue
+      const revocation = await revokeAuditedInTransaction(tx, grantId, who, now)
+      if (revocation.outcome === 'revoked') out.push({ grantId, revokedTokens: revocation.revokedTokens })
+    }
+    return out
+  })
+  recordRevocations(deps, who, revoked)
+  return revoked.length
 }
 
 /**
@@ -100,7 +202,7 @@ export async function findConnectedApp(deps: Deps, ownerId: string, grantId: str
 export async function revokeFromAccount(deps: Deps, ownerId: string, grantId: string): Promise<'revoked' | 'not-found'> {
   const owner = await findAccountOwner(deps.sql, ownerId)
   if (!owner || grantId.length > 64) return 'not-found'
-  const [grant] = await ownedGrants(deps, owner, { live: true, grantId })
+  const grant = await ownedLiveGrant(deps, owner, grantId)
   if (!grant) return 'not-found'
   try {
     await revokeGrantAs(deps, { grantId, who: { kind: 'owner', id: owner.id, email: owner.email } })
@@ -122,11 +224,16 @@ export interface HistoryEntry {
   by?: 'you' | 'an administrator' | 'the app'
 }
 
-/** What the owner approved, denied, and what was revoked, on their wallet addresses; newest first, at most `take`. */
+/**
+ * What the owner (or the identity provider) approved and denied on their wallet addresses, and which of those grants
+ * were revoked by whom; newest first, at most `take`. Grants nobody decided on are left out, so that a client making
+ * many cannot push the owner's own decisions out of it.
+ */
 export async function ownerHistory(deps: Deps, ownerId: string, take = 20): Promise<HistoryEntry[]> {
   const owner = await findAccountOwner(deps.sql, ownerId)
   if (!owner) return []
-  const grants = (await ownedGrants(deps, owner, { live: false })).map((g) => g.row)
+  const rows = await findGrantsNaming(deps.sql, owner.walletAddresses, { live: false, consent: 'decided', take: MAX_GRANTS })
+  const grants = (await ownedGrants(deps, owner, rows)).map((g) => g.row)
   const revokers = await findRevokers(
     deps.sql,
     grants.filter((g) => g.finalizedReason === 'revoked').map((g) => g.id),

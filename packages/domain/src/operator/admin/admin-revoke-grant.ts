@@ -1,5 +1,6 @@
 import type { Deps } from '../../protocol/deps'
-import { revokeGrantInTransaction } from '../../protocol/grant/revoke-grant'
+import type { SqlRunner } from '../../kernel/db/sql'
+import { revokeGrantInTransaction, type GrantRevocation } from '../../protocol/grant/revoke-grant'
 import { ownerActor } from '../../protocol/events/grant-events'
 import { consoleEventActor, type EventActor } from '../../protocol/events/webhook-events'
 import { insertAuditEntry } from '../audit/audit.repo'
@@ -16,27 +17,47 @@ export const auditActor = (who: GrantRevoker): string => (who.kind === 'console'
 export const revokerEventActor = (who: GrantRevoker): EventActor => (who.kind === 'console' ? consoleEventActor(who.actor) : ownerActor(who.id))
 
 /**
- * A person revokes a grant: exactly what DELETE /continue/{id} does (pending or approved → finalized/revoked,
- * finalized/issued → finalized/revoked, every live token revoked; the client's next continue, rotation or
- * introspection fails), with the audit row and the grant.revoked event naming them written in the same transaction. Callers check first that
- * `who` may revoke this grant (an administrator any; an owner only a grant on their own wallet addresses).
+ * A person's revocation of one grant inside the caller's transaction: exactly what DELETE /continue/{id} does
+ * (pending or approved → finalized/revoked, finalized/issued → finalized/revoked, every live token revoked; the
+ * client's next continue, rotation or introspection fails), with the audit row and the grant.revoked event naming
+ * `who`. Callers check first that `who` may revoke this grant (an administrator any; an owner only a grant on their
+ * own wallet addresses), and call recordRevocations after the commit.
+ */
+export async function revokeAuditedInTransaction(tx: SqlRunner, grantId: string, who: GrantRevoker, now: Date): Promise<GrantRevocation> {
+  const revocation = await revokeGrantInTransaction(tx, grantId, now, revokerEventActor(who))
+  if (revocation.outcome === 'revoked') {
+    await insertAuditEntry(tx, {
+      actor: auditActor(who),
+      action: 'grant.revoke',
+      target: `grant:${grantId}`,
+      detail: `${revocation.revokedTokens} live token${revocation.revokedTokens === 1 ? '' : 's'} revoked`,
+      now,
+    })
+  }
+  return revocation
+}
+
+/** After the commit of revocations by `who`: the metrics and one log line. */
+export function recordRevocations(deps: Deps, who: GrantRevoker, revoked: { grantId: string; revokedTokens: number }[]): void {
+  if (revoked.length === 0) return
+  deps.metrics.grant('revoked', revoked.length)
+  deps.metrics.tokensRevoked(revoked.reduce((sum, r) => sum + r.revokedTokens, 0))
+  deps.log.info(
+    {
+      ...(revoked.length === 1 ? { grantId: revoked[0]?.grantId } : { grants: revoked.length }),
+      by: who.kind === 'console' ? who.actor.kind : 'owner',
+      subjectId: who.kind === 'console' ? who.actor.id : who.id,
+    },
+    `grant${revoked.length === 1 ? '' : 's'} revoked by ${who.kind === 'console' ? 'an operator' : 'its owner'}`,
+  )
+}
+
+/**
+ * A person revokes a grant in one transaction (revokeAuditedInTransaction).
  * @throws ConsoleError not_found for an unknown grant, conflict for a grant already revoked or rejected
  */
 export async function revokeGrantAs(deps: Deps, input: { grantId: string; who: GrantRevoker }): Promise<{ grantId: string; revokedTokens: number }> {
-  const now = deps.clock()
-  const result = await deps.sql.transaction(async (tx) => {
-    const revocation = await revokeGrantInTransaction(tx, input.grantId, now, revokerEventActor(input.who))
-    if (revocation.outcome === 'revoked') {
-      await insertAuditEntry(tx, {
-        actor: auditActor(input.who),
-        action: 'grant.revoke',
-        target: `grant:${input.grantId}`,
-        detail: `${revocation.revokedTokens} live token${revocation.revokedTokens === 1 ? '' : 's'} revoked`,
-        now,
-      })
-    }
-    return revocation
-  })
+  const result = await deps.sql.transaction((tx) => revokeAuditedInTransaction(tx, input.grantId, input.who, deps.clock()))
   switch (result.outcome) {
     case 'unknown':
       throw new ConsoleError('not_found', 'unknown grant')
@@ -44,18 +65,11 @@ export async function revokeGrantAs(deps: Deps, input: { grantId: string; who: G
       throw new ConsoleError('conflict', 'the grant was already revoked')
     case 'unchanged':
       throw new ConsoleError('conflict', 'the grant was denied or its request expired: there is nothing to revoke')
-    case 'revoked':
-      deps.metrics.grant('revoked')
-      deps.metrics.tokensRevoked(result.revokedTokens)
-      deps.log.info(
-        {
-          grantId: input.grantId,
-          by: input.who.kind === 'console' ? input.who.actor.kind : 'owner',
-          subjectId: input.who.kind === 'console' ? input.who.actor.id : input.who.id,
-        },
-        `grant revoked by ${input.who.kind === 'console' ? 'an operator' : 'its owner'}`,
-      )
-      return { grantId: input.grantId, revokedTokens: result.revokedTokens }
+    case 'revoked': {
+      const revoked = { grantId: input.grantId, revokedTokens: result.revokedTokens }
+      recordRevocations(deps, input.who, [revoked])
+      return revoked
+    }
   }
 }
 
