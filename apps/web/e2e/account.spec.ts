@@ -4,7 +4,7 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import AxeBuilder from '@axe-core/playwright'
-import { OpenPaymentsClientError } from '@interledger/open-payments'
+import { OpenPaymentsClientError, isFinalizedGrant } from '@interledger/open-payments'
 import type { Page, TestInfo } from '@playwright/test'
 import { introspect } from '../test/support/world'
 import { ALICE, ALICE_WALLET, BOB, type ConsentWorld } from './support/consent-world'
@@ -91,7 +91,7 @@ test.describe('/account', () => {
       await phoneScreenshot(bob, testInfo, 'account-sign-in')
       await signIn(bob, BOB.email, BOB.password)
       await expect(bob.getByText(`Signed in as ${BOB.name}`)).toBeVisible()
-      await expect(bob.getByText('No app has access to your wallet addresses.')).toBeVisible()
+      await expect(bob.getByText('You have not approved any app that still has access.')).toBeVisible()
       await expect(bob.getByText('Test App')).toHaveCount(0)
 
       const refused = await bob.goto(`${world.server.url}${revokeHref.slice(1)}`)
@@ -102,6 +102,55 @@ test.describe('/account', () => {
       await bobContext.close()
     }
     expect((await introspect(world.server, token.value)).body.active).toBe(true)
+  })
+
+  test('grants the owner never approved are counted per app below the approved one, and revoked per app from the keyboard', async ({
+    page,
+    world,
+  }, testInfo) => {
+    const approved = (await approvedGrant(page, world)).token
+    // Another client names Alice's wallet address with access that needs no approval, three times.
+    const flood = await world.newClient('flood')
+    const tokens: string[] = []
+    for (let i = 0; i < 3; i++) {
+      const grant = await flood.client.grant.request(
+        { url: world.server.url },
+        { access_token: { access: [{ type: 'incoming-payment', actions: ['create', 'read'], identifier: ALICE_WALLET }] } },
+      )
+      if (!isFinalizedGrant(grant) || !grant.access_token) throw new Error('expected an issued grant')
+      tokens.push(grant.access_token.value)
+    }
+    await page.goto(accountUrl(world))
+    await expect(page.getByRole('region', { name: 'Test App' }).first()).toBeVisible()
+    await expect(page.getByRole('heading', { name: 'Apps you never approved' })).toBeVisible()
+    const group = page.getByRole('region', { name: 'flood app' })
+    await expect(group.getByText('3 grants')).toBeVisible()
+    await expect(group.getByText(flood.walletAddress)).toBeVisible()
+    expect(await seriousViolations(page)).toEqual([])
+    await phoneScreenshot(page, testInfo, 'account-unapproved')
+
+    // After the last approved app's Revoke access, the next stop is the group's.
+    await page.getByRole('link', { name: 'Revoke access' }).last().focus()
+    await page.keyboard.press('Tab')
+    await expect(group.getByRole('link', { name: 'Revoke all 3 from this app' })).toBeFocused()
+    await page.keyboard.press('Enter')
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Revoke all 3 from flood app?')
+    await expect(page.getByText('3 grants to receive payments into your wallet')).toBeVisible()
+    expect(await seriousViolations(page)).toEqual([])
+    await phoneScreenshot(page, testInfo, 'account-revoke-client-confirm')
+    await page.keyboard.press('Tab')
+    await expect(page.getByRole('button', { name: 'Revoke all 3' })).toBeFocused()
+    await page.keyboard.press('Tab')
+    await expect(page.getByRole('link', { name: 'Keep them' })).toBeFocused()
+    await page.keyboard.press('Shift+Tab')
+    await page.keyboard.press('Enter')
+    await expect(page.getByRole('status')).toHaveText(
+      'Access revoked for every grant of that app you had not approved. Its other access is unchanged.',
+    )
+    await expect(page.getByRole('region', { name: 'flood app' })).toHaveCount(0)
+    await expect(page.getByRole('region', { name: 'Test App' }).first()).toBeVisible()
+    for (const token of tokens) expect((await introspect(world.server, token)).body).toEqual({ active: false })
+    expect((await introspect(world.server, approved.value)).body.active).toBe(true)
   })
 
   test('keyboard only: sign in, reach Revoke access, confirm, and change the password page is axe-clean', async ({ page, world }, testInfo) => {

@@ -250,3 +250,69 @@ describe('POST /account/password', () => {
     await signIn({ email: CAROL.email, password: 'carol-second-password' })
   })
 })
+
+describe('grants nobody approved on /account (docs/security.md, "/account cannot be flooded")', () => {
+  /** `n` grants that need no approval (incoming payments on Alice's wallet address), by one client; their tokens. */
+  async function flood(client: World['client'], n: number): Promise<string[]> {
+    const tokens: string[] = []
+    for (let i = 0; i < n; i++) {
+      const grant = await client.grant.request(
+        { url: w.server.url },
+        { access_token: { access: [{ type: 'incoming-payment', actions: ['create', 'read'], identifier: ALICE_WALLET }] } },
+      )
+      if (!isFinalizedGrant(grant) || !grant.access_token) throw new Error('expected an issued grant')
+      tokens.push(grant.access_token.value)
+    }
+    return tokens
+  }
+  const revokeForm = (cookie: string, headers: Record<string, string>, form: Record<string, string>) =>
+    fetch(url('/account/clients/revoke'), {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', cookie, ...headers },
+      body: new URLSearchParams(form).toString(),
+    })
+
+  it('keep the app I approved listed, are counted per app, and are revoked per app after a confirmation saying what', async () => {
+    const approved = await liveGrant()
+    // Two clients, each within its grant limit (120 a minute), together more than the page used to read (200).
+    const a = await w.newClient('flood-a')
+    const b = await w.newClient('flood-b')
+    const aTokens = await flood(a.client, 105)
+    const bTokens = await flood(b.client, 105)
+    const alice = await signIn(ALICE)
+
+    const html = await page(await get('/account', alice.cookie), 200)
+    expect(html).toContain(`/account/apps/${approved.id}/revoke`)
+    expect(html.split('Revoke all 105 from this app')).toHaveLength(3)
+    const confirmUrl = `/account/clients/revoke?${new URLSearchParams({ client: a.walletAddress }).toString()}`
+    expect(html).toContain(`href="${confirmUrl}"`)
+    const confirm = await page(await get(confirmUrl, alice.cookie), 200)
+    expect(confirm).toContain('Revoke all 105 from flood-a app?')
+    expect(confirm).toContain('105 grants to receive payments into your wallet')
+    const form = { csrf: csrfIn(confirm), client: a.walletAddress }
+
+    // Refused: from another site, without the session's CSRF token, and another owner naming this client.
+    expect(await page(await revokeForm(alice.cookie, { 'sec-fetch-site': 'cross-site' }, form), 403)).toContain(
+      'This form was sent from another site',
+    )
+    await page(await revokeForm(alice.cookie, { origin: origin() }, { ...form, csrf: '' }), 403)
+    const bob = await signIn(BOB)
+    await page(await get(confirmUrl, bob.cookie), 404)
+    await page(await revokeForm(bob.cookie, { origin: origin() }, { ...form, csrf: await csrfOf(bob.cookie) }), 404)
+    expect(await isActive(aTokens[0] ?? '')).toBe(true)
+
+    const audited = () => db.auditLog.count({ where: { actor: `owner:${ALICE.email}`, action: 'grant.revoke' } })
+    const before = await audited()
+    const res = await revokeForm(alice.cookie, { origin: origin() }, form)
+    expect([res.status, res.headers.get('location')]).toEqual([303, '/account?done=client-revoked'])
+    expect(await audited()).toBe(before + 105)
+    for (const token of aTokens) expect(await isActive(token)).toBe(false)
+    for (const token of [...bTokens, approved.token.value]) expect(await isActive(token)).toBe(true)
+    const after = await page(await get('/account?done=client-revoked', alice.cookie), 200)
+    expect(after).toContain('Access revoked for every grant of that app you had not approved.')
+    expect(after).toContain(`/account/apps/${approved.id}/revoke`)
+    expect(after.split('Revoke all 105 from this app')).toHaveLength(2)
+    expect(after).not.toContain(confirmUrl)
+  })
+})

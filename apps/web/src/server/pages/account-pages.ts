@@ -1,4 +1,4 @@
-import type { ConnectedApp, HistoryEntry } from '@gnap/domain/operator'
+import type { ConnectedApp, HistoryEntry, UnapprovedClient, UnapprovedClientDetail, UnapprovedClients } from '@gnap/domain/operator'
 import { html, type Html } from './html'
 import { errorIsAbout, formPage, problemUnder, renderPage, signInForm, type FormState } from './pages'
 
@@ -28,6 +28,7 @@ export function accountSignInPage(state: FormState): Response {
 const NOTICES: Record<string, string> = {
   revoked: 'Access revoked. The app can no longer use your wallet.',
   'password-changed': 'Your password has been changed. You have been signed out everywhere else.',
+  'client-revoked': 'Access revoked for every grant of that app you had not approved. Its other access is unchanged.',
 }
 
 /** What the app can do, each access in words with its amounts and times: on its card and on the revoke confirmation. */
@@ -76,9 +77,49 @@ function historyLine(entry: HistoryEntry): Html {
   return html`<li><span class="when">${formatWhen(entry.at)}</span> ${HISTORY_WORDS[entry.what]} ${entry.clientName}${by}</li>`
 }
 
+/** `1,500`. */
+const number = (n: number) => n.toLocaleString('en-GB')
+/** `1 grant`, `500 grants`. */
+const counted = (n: number, word: string) => `${number(n)} ${word}${n === 1 ? '' : 's'}`
+const grantsWord = (n: number) => counted(n, 'grant')
+
+/** A client's grants nobody approved: who, how many, and the way to revoke them all. */
+function unapprovedCard(client: UnapprovedClient, index: number): Html {
+  const id = `client-${index}`
+  return html`<section class="item app" aria-labelledby="${id}">
+    <h3 id="${id}">${client.clientName}</h3>
+    <p class="client">Wallet address: <span>${client.clientWalletAddress}</span></p>
+    <dl class="facts">
+      <dt>Grants</dt>
+      <dd>${grantsWord(client.grants)}</dd>
+      <dt>Newest</dt>
+      <dd>${formatWhen(client.newestAt)}</dd>
+    </dl>
+    <p>
+      <a
+        class="button danger"
+        href="/account/clients/revoke?${new URLSearchParams({ client: client.clientWalletAddress }).toString()}"
+        aria-describedby="${id}"
+        >Revoke all ${number(client.grants)} from this app</a
+      >
+    </p>
+  </section>`
+}
+
+/** `/account` showing another page of one list; the other list stays on its page. */
+const pageLink = (pages: { apps: number; clients: number }) => {
+  const query = new URLSearchParams()
+  if (pages.apps > 0) query.set('apps', String(pages.apps))
+  if (pages.clients > 0) query.set('clients', String(pages.clients))
+  return `/account${query.size ? `?${query.toString()}` : ''}`
+}
+
 export function accountPage(view: {
   owner: { name: string; email: string; walletAddresses: string[] }
-  apps: ConnectedApp[]
+  apps: { apps: ConnectedApp[]; next: number | null }
+  unapproved: UnapprovedClients
+  /** Where each list's shown page starts. */
+  pages: { apps: number; clients: number }
   history: HistoryEntry[]
   csrf: string
   notice: string | null
@@ -91,11 +132,28 @@ export function accountPage(view: {
       <h1>Apps connected to your wallet</h1>
       <p class="who">Signed in as ${view.owner.name} (${view.owner.email})</p>
       ${notice ? html`<p class="notice" role="status">${notice}</p>` : null}
-      <h2 id="apps">Apps with access</h2>
+      <h2 id="apps">Apps you approved</h2>
       ${
-        view.apps.length === 0
-          ? html`<p>No app has access to your wallet addresses.</p>`
-          : html`<div aria-labelledby="apps">${view.apps.map(appCard)}</div>`
+        view.apps.apps.length === 0
+          ? html`<p>${view.pages.apps > 0 ? 'No more apps.' : 'You have not approved any app that still has access.'}</p>`
+          : html`<div aria-labelledby="apps">${view.apps.apps.map(appCard)}</div>`
+      }
+      ${view.apps.next === null ? null : html`<p><a class="onward" href="${pageLink({ ...view.pages, apps: view.apps.next })}">More apps you approved</a></p>`}
+      <h2 id="unapproved">Apps you never approved</h2>
+      ${
+        view.unapproved.totalGrants === 0
+          ? html`<p>None.</p>`
+          : html`<p>
+                Access to receive payments or get quotes needs no approval, so any app can get it on your wallet addresses. You never approved these:
+                ${grantsWord(view.unapproved.totalGrants)} in all, from ${counted(view.unapproved.totalClients, 'app')}. Revoke an app you do not
+                know.
+              </p>
+              <div aria-labelledby="unapproved">${view.unapproved.clients.map((c, i) => unapprovedCard(c, view.pages.clients + i))}</div>`
+      }
+      ${
+        view.unapproved.next === null
+          ? null
+          : html`<p><a class="onward" href="${pageLink({ ...view.pages, clients: view.unapproved.next })}">More apps you never approved</a></p>`
       }
       <h2 id="history">Recent activity</h2>
       ${
@@ -132,6 +190,37 @@ export function revokeConfirmPage(app: ConnectedApp, csrf: string): Response {
         <div class="actions">
           <button class="primary danger" type="submit">Revoke access</button>
           <a class="button secondary" href="/account">Keep access</a>
+        </div>
+      </form>`,
+  )
+}
+
+const ACCESS_WORDS: Record<string, string> = {
+  'incoming-payment': 'receive payments into your wallet',
+  quote: 'get quotes',
+  'outgoing-payment': 'send payments from your wallet',
+}
+
+/** The confirmation of revoking every grant of one client that the owner never approved: how many, and what they allow. */
+export function revokeClientConfirmPage(client: UnapprovedClientDetail, csrf: string): Response {
+  const count = number(client.grants)
+  return renderPage(
+    200,
+    `Revoke all ${count} from ${client.clientName}?`,
+    html`<p class="eyebrow">Your account</p>
+      <h1>Revoke all ${count} from ${client.clientName}?</h1>
+      <p class="client">Wallet address: <span>${client.clientWalletAddress}</span></p>
+      <p>You never approved these ${grantsWord(client.grants)}. Revoking them stops at once what they let the app do:</p>
+      <ul>
+        ${client.access.map((a) => html`<li>${grantsWord(a.grants)} to ${ACCESS_WORDS[a.type] ?? a.type}</li>`)}
+      </ul>
+      <p>Any access you approved for this app stays as it is.</p>
+      <form method="post" action="/account/clients/revoke">
+        ${csrfField(csrf)}
+        <input type="hidden" name="client" value="${client.clientWalletAddress}" />
+        <div class="actions">
+          <button class="primary danger" type="submit">Revoke all ${count}</button>
+          <a class="button secondary" href="/account">Keep them</a>
         </div>
       </form>`,
   )
