@@ -27,8 +27,8 @@ import {
   type UnapprovedGroup,
 } from './account.repo'
 
-// The owner's own account page (docs/protocol.md §2.12): the apps holding live grants on their wallet addresses,
-// revoking one, what happened recently, and changing the password. Every grant shown or touched here is one whose
+// The owner's own account page (docs/protocol.md §2.12): the apps they approved, the grants nobody approved counted
+// per client, revoking one grant or a client's unapproved ones, what happened recently, and changing the password. Every grant shown or touched here is one whose
 // access items all name the owner's wallet addresses or resources below them, the same rule as consent
 // (protocol/owner/owns-access.ts): an owner never sees nor revokes another owner's grant, whatever id they send.
 
