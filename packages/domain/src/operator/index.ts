@@ -37,6 +37,7 @@ export {
   changeAdminRole,
   ChangeAdminRoleInputSchema,
   disableAdmin,
+  DisableAdminInputSchema,
   enableAdmin,
   inviteAdmin,
   InviteAdminInputSchema,
