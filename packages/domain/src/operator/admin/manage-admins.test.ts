@@ -236,7 +236,16 @@ describe('listAdmins', () => {
     await disableAdmin(t.deps, { change: { adminId: carol.id }, actor: root.actor })
     await signIn(ROOT.email)
     expect(await listAdmins(t.deps)).toEqual([
-      { id: bob.id, email: 'bob@example.com', role: 'operator', status: 'invited', twoStep: false, createdAt: expect.any(Date), lastSignInAt: null, liveApiKeys: 0 },
+      {
+        id: bob.id,
+        email: 'bob@example.com',
+        role: 'operator',
+        status: 'invited',
+        twoStep: false,
+        createdAt: expect.any(Date),
+        lastSignInAt: null,
+        liveApiKeys: 0,
+      },
       {
         id: carol.id,
         email: 'carol@example.com',
@@ -247,7 +256,16 @@ describe('listAdmins', () => {
         lastSignInAt: null,
         liveApiKeys: 0,
       },
-      { id: root.id, email: ROOT.email, role: 'admin', status: 'active', twoStep: false, createdAt: expect.any(Date), lastSignInAt: t.clock.now, liveApiKeys: 0 },
+      {
+        id: root.id,
+        email: ROOT.email,
+        role: 'admin',
+        status: 'active',
+        twoStep: false,
+        createdAt: expect.any(Date),
+        lastSignInAt: t.clock.now,
+        liveApiKeys: 0,
+      },
     ])
   })
 })

@@ -190,12 +190,18 @@ export async function changeAdminRole(
   deps: Deps,
   input: { change: z.input<typeof ChangeAdminRoleInputSchema>; actor: ConsoleActor },
 ): Promise<{ id: string; role: AdminRole }> {
-  return changeAdmin(deps, (v) => ChangeAdminRoleInputSchema.parse(v), input, 'admin.role', async ({ tx, admin, data }) => {
-    if (admin.role === data.role) throw new ConsoleError('conflict', `the administrator ${admin.email} is already ${data.role}`)
-    if (data.role !== 'admin') await keepAnActiveAdmin(tx, admin, `made ${data.role}`)
-    await updateAdminRole(tx, admin.id, data.role)
-    return { detail: `${admin.role} → ${data.role}`, result: { id: admin.id, role: data.role } }
-  })
+  return changeAdmin(
+    deps,
+    (v) => ChangeAdminRoleInputSchema.parse(v),
+    input,
+    'admin.role',
+    async ({ tx, admin, data }) => {
+      if (admin.role === data.role) throw new ConsoleError('conflict', `the administrator ${admin.email} is already ${data.role}`)
+      if (data.role !== 'admin') await keepAnActiveAdmin(tx, admin, `made ${data.role}`)
+      await updateAdminRole(tx, admin.id, data.role)
+      return { detail: `${admin.role} → ${data.role}`, result: { id: admin.id, role: data.role } }
+    },
+  )
 }
 
 /**
@@ -210,17 +216,23 @@ export async function disableAdmin(
   deps: Deps,
   input: { change: z.input<typeof DisableAdminInputSchema>; actor: ConsoleActor },
 ): Promise<{ id: string; endedSessions: number; revokedKeys: number }> {
-  return changeAdmin(deps, (v) => DisableAdminInputSchema.parse(v), input, 'admin.disable', async ({ tx, admin, data, now }) => {
-    refuseOwn(input.actor, admin, 'you cannot disable your own account: another admin can')
-    if (admin.disabledAt !== null) throw new ConsoleError('conflict', `the administrator ${admin.email} is already disabled`)
-    await keepAnActiveAdmin(tx, admin, 'disabled')
-    await updateAdminDisabledAt(tx, admin.id, now)
-    const endedSessions = await endSignIns(tx, admin.id)
-    await deleteUnusedPasswordLinks(tx, 'admin', admin.id)
-    const revokedKeys = data.revokeKeys ? await revokeApiKeysCreatedBy(tx, { admin, actor: input.actor, now }) : 0
-    const detail = data.revokeKeys ? `${sessionsWord(endedSessions)}; ${keysWord(revokedKeys)}` : sessionsWord(endedSessions)
-    return { detail, result: { id: admin.id, endedSessions, revokedKeys } }
-  })
+  return changeAdmin(
+    deps,
+    (v) => DisableAdminInputSchema.parse(v),
+    input,
+    'admin.disable',
+    async ({ tx, admin, data, now }) => {
+      refuseOwn(input.actor, admin, 'you cannot disable your own account: another admin can')
+      if (admin.disabledAt !== null) throw new ConsoleError('conflict', `the administrator ${admin.email} is already disabled`)
+      await keepAnActiveAdmin(tx, admin, 'disabled')
+      await updateAdminDisabledAt(tx, admin.id, now)
+      const endedSessions = await endSignIns(tx, admin.id)
+      await deleteUnusedPasswordLinks(tx, 'admin', admin.id)
+      const revokedKeys = data.revokeKeys ? await revokeApiKeysCreatedBy(tx, { admin, actor: input.actor, now }) : 0
+      const detail = data.revokeKeys ? `${sessionsWord(endedSessions)}; ${keysWord(revokedKeys)}` : sessionsWord(endedSessions)
+      return { detail, result: { id: admin.id, endedSessions, revokedKeys } }
+    },
+  )
 }
 
 /** @throws ConsoleError not_found; conflict when not disabled */

@@ -25,7 +25,7 @@ export interface ApiKeyCreator {
 
 export type ApiKeyWithCreator = ApiKeyRow & { creator: ApiKeyCreator | null }
 
-const COLUMNS = ["id", "name", "role", "prefix", "hash", "createdBy", "createdById", "createdAt", "expiresAt", "lastUsedAt", "revokedAt"]
+const COLUMNS = ['id', 'name', 'role', 'prefix', 'hash', 'createdBy', 'createdById', 'createdAt', 'expiresAt', 'lastUsedAt', 'revokedAt']
   .map((c) => `k."${c}"`)
   .join(', ')
 

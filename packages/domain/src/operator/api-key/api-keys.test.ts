@@ -116,7 +116,9 @@ describe('a key answers to its creator', () => {
     expect(await roleNow()).toBe('admin')
     await changeAdminRole(t.deps, { change: { adminId: ADMIN.id, role: 'viewer' }, actor: root })
     expect(await roleNow()).toBe('viewer')
-    expect(await listApiKeys(t.deps)).toMatchObject([{ name: 'sync', role: 'admin', actsAs: 'viewer', creatorStatus: 'active', createdBy: 'ops@example.com' }])
+    expect(await listApiKeys(t.deps)).toMatchObject([
+      { name: 'sync', role: 'admin', actsAs: 'viewer', creatorStatus: 'active', createdBy: 'ops@example.com' },
+    ])
     await changeAdminRole(t.deps, { change: { adminId: ADMIN.id, role: 'operator' }, actor: root })
     expect(await roleNow()).toBe('operator')
     await changeAdminRole(t.deps, { change: { adminId: ADMIN.id, role: 'admin' }, actor: root })

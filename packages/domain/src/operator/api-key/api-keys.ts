@@ -169,7 +169,10 @@ const auditRevoke = (tx: SqlRunner, e: { actor: ConsoleActor; key: { id: string 
  * Revokes every live key an administrator created, inside the caller's transaction (disabling them, docs/security.md
  * "API keys answer to their creator"): one `api-key.revoke` audit entry per key, naming why. The number revoked.
  */
-export async function revokeApiKeysCreatedBy(tx: SqlRunner, input: { admin: { id: string; email: string }; actor: ConsoleActor; now: Date }): Promise<number> {
+export async function revokeApiKeysCreatedBy(
+  tx: SqlRunner,
+  input: { admin: { id: string; email: string }; actor: ConsoleActor; now: Date },
+): Promise<number> {
   let revoked = 0
   for (const key of await liveApiKeysCreatedBy(tx, input.admin.id, input.now)) {
     if (!(await markApiKeyRevoked(tx, key.id, input.now))) continue
