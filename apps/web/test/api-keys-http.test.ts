@@ -8,14 +8,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { validate, compileErrors } from '@readme/openapi-parser'
 import { openStore, type Store } from '@gnap/domain/kernel'
 import { type Deps } from '@gnap/domain/protocol'
-import { createApiKey, createAdmin, signInAdmin, type ConsoleActor } from '@gnap/domain/operator'
+import { changeAdminRole, createApiKey, createAdmin, disableAdmin, enableAdmin, signInAdmin, type ConsoleActor } from '@gnap/domain/operator'
+import { keyCreator } from '@gnap/domain/testing'
 import { atLeastLeftInWindow, startWorld, type World } from './support/world'
 import { serverDeps } from './support/server-deps'
 
 const run = promisify(execFile)
 const root = path.resolve(import.meta.dirname, '../../..')
 const ALICE = 'https://wallet.example/alice'
-const SETUP: ConsoleActor = { kind: 'admin', id: 'setup', label: 'setup@example.com', role: 'admin' }
 
 let w: World
 let store: Store
@@ -32,7 +32,8 @@ afterAll(async () => {
   await w?.stop()
 })
 
-const newKey = async (role: 'viewer' | 'operator' | 'admin', name: string) => (await createApiKey(deps, { name, role, actor: SETUP })).key
+const newKey = async (role: 'viewer' | 'operator' | 'admin', name: string, actor?: ConsoleActor) =>
+  (await createApiKey(deps, { name, role, actor: actor ?? (await keyCreator(store.sql)) })).key
 
 /** A non-interactive grant of the SDK client whose access names `identifier`. */
 async function grantOn(identifier: string): Promise<void> {
@@ -108,6 +109,57 @@ describe('the REST form', () => {
     // Another key has its own counter.
     expect((await rest('POST', '/clients/search', { key: await newKey('viewer', 'calm'), body: {} })).status).toBe(200)
   }, 60_000)
+})
+
+describe('a key answers to its creator (docs/security.md)', () => {
+  it('acts at most with its creator’s current role, and answers 401 like an unknown key while the creator is disabled or once deleted', async () => {
+    const root = await keyCreator(store.sql, 'root@example.com')
+    const creator = await keyCreator(store.sql, 'creator@example.com')
+    const key = await newKey('admin', 'creator-admin', creator)
+    const owner = (n: number) => ({
+      email: `creator-o${n}@example.com`,
+      name: `Owner ${n}`,
+      walletAddresses: [`https://wallet.example/creator-o${n}`],
+    })
+    const unknown = await rest('POST', '/owners/search', { key: 'gnap_ak_0123456789abcdef_' + 'B'.repeat(43), body: {} })
+    expect(unknown.status).toBe(401)
+    const unknownBody = await unknown.json()
+    expect((await rest('POST', '/owners', { key, body: owner(1) })).status).toBe(200)
+
+    await changeAdminRole(deps, { change: { adminId: creator.id, role: 'viewer' }, actor: root })
+    const capped = await rest('POST', '/owners', { key, body: owner(2) })
+    expect(capped.status).toBe(403)
+    expect(await capped.json()).toMatchObject({ error: { code: 'FORBIDDEN' } })
+    expect((await rest('POST', '/owners/search', { key, body: {} })).status).toBe(200)
+
+    await disableAdmin(deps, { change: { adminId: creator.id }, actor: root })
+    const refused = await rest('POST', '/owners/search', { key, body: {} })
+    expect(refused.status).toBe(401)
+    expect(refused.headers.get('www-authenticate')).toBe(unknown.headers.get('www-authenticate'))
+    expect(await refused.json()).toEqual(unknownBody)
+
+    await enableAdmin(deps, { change: { adminId: creator.id }, actor: root })
+    await changeAdminRole(deps, { change: { adminId: creator.id, role: 'admin' }, actor: root })
+    expect((await rest('POST', '/owners', { key, body: owner(3) })).status).toBe(200)
+
+    await store.prisma.admin.delete({ where: { id: creator.id } })
+    const gone = await rest('POST', '/owners/search', { key, body: {} })
+    expect(gone.status).toBe(401)
+    expect(await gone.json()).toEqual(unknownBody)
+  })
+
+  it('disabling the creator with revokeKeys revokes the key for good, audited', async () => {
+    const root = await keyCreator(store.sql, 'root@example.com')
+    const creator = await keyCreator(store.sql, 'leaver@example.com', 'viewer')
+    const key = await newKey('viewer', 'leaver-key', creator)
+    expect((await rest('POST', '/clients/search', { key, body: {} })).status).toBe(200)
+    expect(await disableAdmin(deps, { change: { adminId: creator.id, revokeKeys: true }, actor: root })).toMatchObject({ revokedKeys: 1 })
+    await enableAdmin(deps, { change: { adminId: creator.id }, actor: root })
+    expect((await rest('POST', '/clients/search', { key, body: {} })).status).toBe(401)
+    expect(await store.prisma.auditLog.findFirst({ where: { action: 'api-key.revoke', detail: { contains: 'leaver@example.com' } } })).toMatchObject({
+      actor: 'root@example.com',
+    })
+  })
 })
 
 describe('the tRPC endpoint with a bearer key', () => {

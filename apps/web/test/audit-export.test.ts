@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { noMetrics, ADMIN_COOKIE, createLogger, openStore, type Store } from '@gnap/domain/kernel'
 import { walletAddressResolverFor, type Deps } from '@gnap/domain/protocol'
 import { createAdmin, createApiKey, createOwner, signInAdmin, signInOwner } from '@gnap/domain/operator'
-import { testConfig } from '@gnap/domain/testing'
+import { keyCreator, testConfig } from '@gnap/domain/testing'
 import { startServer, type RunningServer } from '@gnap/test-support'
 
 let server: RunningServer
@@ -114,12 +114,11 @@ describe('GET /admin/audit/export.csv', () => {
 
 // Last: creating keys writes audit entries of its own.
 describe('GET /admin/audit/export.csv with an API key (docs/protocol.md §2.18)', () => {
-  const SETUP = { kind: 'admin', id: 'setup', label: 'setup@example.com', role: 'admin' } as const
   const withKey = (key: string, extra: Record<string, string> = {}) =>
     fetch(`${server.url}${EXPORT}?actor=ops@example.com&action=owner.create`, { headers: { authorization: `Bearer ${key}`, ...extra } })
 
   it('exports for a viewer key, without a cookie or CSRF token', async () => {
-    const { key } = await createApiKey(depsOf(store), { name: 'reports', role: 'viewer', actor: SETUP })
+    const { key } = await createApiKey(depsOf(store), { name: 'reports', role: 'viewer', actor: await keyCreator(store.sql) })
     const res = await withKey(key)
     expect(res.status).toBe(200)
     expect((await res.text()).split('\r\n')[1]).toBe('2026-01-10T09:00:00.000Z,ops@example.com,owner.create,owner:o1,"created ""Bob, Jr."""')
@@ -129,7 +128,7 @@ describe('GET /admin/audit/export.csv with an API key (docs/protocol.md §2.18)'
     const unknown = await withKey('gnap_ak_0123456789abcdef_' + 'A'.repeat(43))
     expect(unknown.status).toBe(401)
     expect(await unknown.text()).not.toContain('ops@example.com')
-    const { key } = await createApiKey(depsOf(store), { name: 'both', role: 'viewer', actor: SETUP })
+    const { key } = await createApiKey(depsOf(store), { name: 'both', role: 'viewer', actor: await keyCreator(store.sql) })
     const both = await withKey(key, { cookie: viewerCookie })
     expect(both.status).toBe(400)
     expect(await both.text()).not.toContain('ops@example.com')

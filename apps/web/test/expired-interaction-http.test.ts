@@ -3,13 +3,13 @@
 // "expired", and the console's REST form lists, shows and counts the grant as expired, never as pending.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { openStore, type Store } from '@gnap/domain/kernel'
-import { createApiKey, type ConsoleActor } from '@gnap/domain/operator'
+import { createApiKey } from '@gnap/domain/operator'
+import { keyCreator } from '@gnap/domain/testing'
 import { sleep, startWorld, type World } from './support/world'
 import { serverDeps } from './support/server-deps'
 import { continueRequest, expectGnapError, pendingGrant, signedFetch, type PendingGrant } from './support/raw-http'
 
 const EXPIRY_SECONDS = 2
-const SETUP: ConsoleActor = { kind: 'admin', id: 'setup', label: 'setup@example.com', role: 'admin' }
 
 let w: World
 let store: Store
@@ -21,7 +21,7 @@ let untouched: PendingGrant
 beforeAll(async () => {
   w = await startWorld({ INTERACTION_EXPIRY_SECONDS: String(EXPIRY_SECONDS), WAIT_SECONDS: '1' })
   store = await openStore(`file:${w.server.dbFile}`)
-  viewerKey = (await createApiKey(serverDeps(store, w.server.url), { name: 'viewer', role: 'viewer', actor: SETUP })).key
+  viewerKey = (await createApiKey(serverDeps(store, w.server.url), { name: 'viewer', role: 'viewer', actor: await keyCreator(store.sql) })).key
   polled = await pendingGrant(w, { finish: false })
   redirected = await pendingGrant(w)
   untouched = await pendingGrant(w)

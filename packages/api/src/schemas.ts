@@ -309,6 +309,8 @@ export const ApiKeyViewSchema = z.strictObject({
   role: z.enum(ADMIN_ROLES),
   prefix: z.string().regex(/^gnap_ak_[0-9a-f]{16}$/),
   createdBy: z.string().max(254),
+  creatorStatus: z.enum(['active', 'disabled', 'deleted']),
+  actsAs: z.enum(ADMIN_ROLES).nullable(),
   createdAt: date,
   expiresAt: date.nullable(),
   lastUsedAt: date.nullable(),
@@ -327,12 +329,14 @@ export const AdminListSchema = z.array(
     twoStep: z.boolean(),
     createdAt: date,
     lastSignInAt: date.nullable(),
+    liveApiKeys: z.number().int().min(0),
   }),
 )
 export const AdminInvitationSchema = z.strictObject({ id, email: z.string().max(254), url, expiresAt: date })
 export const AdminRoleResultSchema = z.strictObject({ id, role: z.enum(ADMIN_ROLES) })
 export const AdminIdResultSchema = z.strictObject({ id })
 export const AdminSessionsEndedSchema = z.strictObject({ id, endedSessions: z.number().int().min(0) })
+export const AdminDisabledSchema = AdminSessionsEndedSchema.extend({ revokedKeys: z.number().int().min(0) })
 export const AdminResetSchema = z.strictObject({ id, url, expiresAt: date, endedSessions: z.number().int().min(0) })
 
 const eventId = z.string().max(64)

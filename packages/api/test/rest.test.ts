@@ -5,7 +5,7 @@ import addFormatsModule from 'ajv-formats'
 import { issueNonInteractiveGrant, type TestDeps } from '@gnap/domain/testing'
 import { handleRestRequest, openApiDocument, REST_OPERATIONS } from '../src/rest'
 import { TEST_CLIENT } from '@gnap/domain/testing'
-import { apiKeyCaller, apiTestDeps, expectTrpcError, signedInAdmin } from './support'
+import { adminCaller, apiKeyCaller, apiTestDeps, expectTrpcError, signedInAdmin } from './support'
 import { MINIMUM_ROLE, PEOPLE_ONLY, routerPaths, type ProcedurePath } from './procedures'
 
 // The REST form of the operator procedures (docs/protocol.md §2.18): the document validates as OpenAPI 3.1, every
@@ -210,5 +210,56 @@ describe('REST calls', () => {
     }
     expect(await t.db.apiKey.count()).toBe(1)
     expect(JSON.stringify(doc.paths)).not.toMatch(/apiKeys_|account_|auth_|admins_(?!list)/)
+  })
+})
+
+describe('a key answers to its creator over REST', () => {
+  const owner = (n: number) => ({ email: `o${n}@example.com`, name: `Owner ${n}`, walletAddresses: [`https://wallet.example/o${n}`] })
+
+  it('acts at most with its creator’s current role, and answers 401 like an unknown key while its creator is disabled or once deleted', async () => {
+    const { caller: root } = await adminCaller(t)
+    const { key, apiKey } = await apiKeyCaller(t, 'admin', 'sync')
+    const creatorId = (await t.db.apiKey.findUniqueOrThrow({ where: { id: apiKey.id } })).createdById!
+    const unknown = await rest('POST', '/owners', { key: 'gnap_ak_0123456789abcdef_' + 'A'.repeat(43), body: owner(0) })
+    expect(unknown.status).toBe(401)
+    expect((await rest('POST', '/owners', { key, body: owner(1) })).status).toBe(200)
+
+    // Demoted to viewer: the admin key reads, and an admin operation is refused.
+    await root.admins.changeRole({ adminId: creatorId, role: 'viewer' })
+    const capped = await rest('POST', '/owners', { key, body: owner(2) })
+    expect(capped).toMatchObject({ status: 403, body: { error: { code: 'FORBIDDEN', message: expect.stringContaining('admin') } } })
+    assertDocumented('/owners', 'POST', 403, capped.body)
+    expect((await rest('POST', '/owners/search', { key, body: {} })).status).toBe(200)
+    await root.admins.changeRole({ adminId: creatorId, role: 'admin' })
+    expect((await rest('POST', '/owners', { key, body: owner(3) })).status).toBe(200)
+
+    // Disabled: the same answer as an unknown key; enabled again: the key works again.
+    await root.admins.disable({ adminId: creatorId })
+    const refused = await rest('POST', '/owners/search', { key, body: {} })
+    expect(refused.status).toBe(401)
+    expect(refused.body).toEqual(unknown.body)
+    expect(refused.headers.get('www-authenticate')).toBe(unknown.headers.get('www-authenticate'))
+    await root.admins.enable({ adminId: creatorId })
+    expect((await rest('POST', '/owners/search', { key, body: {} })).status).toBe(200)
+
+    // Deleted: 401 too.
+    await t.db.admin.delete({ where: { id: creatorId } })
+    expect(await rest('POST', '/owners/search', { key, body: {} })).toMatchObject({ status: 401, body: unknown.body })
+    expect(await t.db.owner.count()).toBe(2)
+  })
+
+  it('disabling the creator with revokeKeys revokes their keys for good, audited per key', async () => {
+    const { caller: root } = await adminCaller(t)
+    const { key, apiKey } = await apiKeyCaller(t, 'viewer', 'dashboard')
+    const creatorId = (await t.db.apiKey.findUniqueOrThrow({ where: { id: apiKey.id } })).createdById!
+    expect((await root.admins.list()).find((a) => a.id === creatorId)).toMatchObject({ liveApiKeys: 1 })
+    await expect(root.admins.disable({ adminId: creatorId, revokeKeys: true })).resolves.toEqual({ id: creatorId, endedSessions: 0, revokedKeys: 1 })
+    expect(await t.db.apiKey.findUniqueOrThrow({ where: { id: apiKey.id } })).toMatchObject({ revokedAt: expect.any(Date) })
+    expect(await t.db.auditLog.findMany({ where: { action: 'api-key.revoke' } })).toMatchObject([
+      { actor: 'ops@example.com', target: `api-key:${apiKey.id}`, detail: 'api key "dashboard"; its creator setup@example.com was disabled' },
+    ])
+    await root.admins.enable({ adminId: creatorId })
+    expect((await rest('POST', '/owners/search', { key, body: {} })).status).toBe(401)
+    expect((await root.apiKeys.list()).items).toMatchObject([{ name: 'dashboard', status: 'revoked', creatorStatus: 'active', actsAs: null }])
   })
 })

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { TRPCError } from '@trpc/server'
 import { createSession, csrfTokenFor } from '@gnap/domain/kernel'
 import { ADMIN_ROLES, createAdmin, roleAllows, type AdminRole } from '@gnap/domain/operator'
-import type { TestDeps } from '@gnap/domain/testing'
+import { keyCreator, type TestDeps } from '@gnap/domain/testing'
 import { handleRestRequest, REST_OPERATIONS } from '../src/rest'
 import { apiTestDeps, callerWith } from './support'
 import { createApiKey } from '@gnap/domain/operator'
@@ -64,8 +64,7 @@ export const CALLER_KINDS: {
     name: 'an API key',
     person: false,
     async callerFor(t, role) {
-      const setup = { kind: 'admin', id: 'setup', label: 'setup@example.com', role: 'admin' } as const
-      const { key } = await createApiKey(t.deps, { name: `${role} matrix key`, role, actor: setup })
+      const { key } = await createApiKey(t.deps, { name: `${role} matrix key`, role, actor: await keyCreator(t.sql) })
       return () => callerWith(t, { authorization: `Bearer ${key}` })
     },
   },
@@ -74,8 +73,7 @@ export const CALLER_KINDS: {
     person: false,
     peopleOnlyRefusal: 'NOT_FOUND',
     async callerFor(t, role) {
-      const setup = { kind: 'admin', id: 'setup', label: 'setup@example.com', role: 'admin' } as const
-      const { key } = await createApiKey(t.deps, { name: `${role} REST matrix key`, role, actor: setup })
+      const { key } = await createApiKey(t.deps, { name: `${role} REST matrix key`, role, actor: await keyCreator(t.sql) })
       return () => Promise.resolve(restCaller(t, key))
     },
   },

@@ -1,6 +1,6 @@
 import { createSession, csrfTokenFor } from '@gnap/domain/kernel'
 import { createAdmin, createApiKey, createOwner, signInAdmin, signInOwner, type AdminRole } from '@gnap/domain/operator'
-import { buildTestDeps, type TestDeps } from '@gnap/domain/testing'
+import { buildTestDeps, keyCreator, type TestDeps } from '@gnap/domain/testing'
 import { TRPCError } from '@trpc/server'
 import { expect } from 'vitest'
 import { createContext, type SessionCookieJar } from '../src/context'
@@ -61,7 +61,7 @@ export async function adminCaller(t: TestDeps, role: AdminRole = 'admin') {
  * `Authorization: Bearer`, without cookie or CSRF header, as docs/protocol.md §2.18 describes.
  */
 export async function apiKeyCaller(t: TestDeps, role: AdminRole = 'admin', name = `${role} key`) {
-  const { key, apiKey } = await createApiKey(t.deps, { name, role, actor: { kind: 'admin', id: 'setup', label: 'setup@example.com', role: 'admin' } })
+  const { key, apiKey } = await createApiKey(t.deps, { name, role, actor: await keyCreator(t.sql) })
   return { caller: await callerWith(t, { authorization: `Bearer ${key}` }), key, apiKey }
 }
 

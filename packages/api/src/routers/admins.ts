@@ -3,6 +3,7 @@ import {
   changeAdminRole,
   ChangeAdminRoleInputSchema,
   disableAdmin,
+  DisableAdminInputSchema,
   enableAdmin,
   inviteAdmin,
   InviteAdminInputSchema,
@@ -18,6 +19,7 @@ import {
   AdminListSchema,
   AdminResetSchema,
   AdminRoleResultSchema,
+  AdminDisabledSchema,
   AdminSessionsEndedSchema,
 } from '../schemas'
 
@@ -43,10 +45,10 @@ export const adminsRouter = router({
     .output(AdminRoleResultSchema)
     .mutation(({ ctx, input }) => changeAdminRole(ctx.deps, { change: input, actor: ctx.actor })),
 
-  /** Ends their sessions; they cannot sign in until enabled. */
+  /** Ends their sessions; they cannot sign in until enabled, nor their keys work. `revokeKeys` revokes those keys too. */
   disable: adminPersonProcedure
-    .input(AdminIdInputSchema)
-    .output(AdminSessionsEndedSchema)
+    .input(DisableAdminInputSchema)
+    .output(AdminDisabledSchema)
     .mutation(({ ctx, input }) => disableAdmin(ctx.deps, { change: input, actor: ctx.actor })),
 
   enable: adminPersonProcedure

@@ -43,6 +43,7 @@ export {
   changeAdminRole,
   ChangeAdminRoleInputSchema,
   disableAdmin,
+  DisableAdminInputSchema,
   enableAdmin,
   inviteAdmin,
   InviteAdminInputSchema,

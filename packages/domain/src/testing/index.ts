@@ -2,6 +2,7 @@ export { createTestDb, migrateFile, migrate, setupTemplateDb, databaseUrl, admin
 export { assertMatchesSpec, requestSpecErrors, ALLOWED_DEVIATIONS, type SpecName } from './spec-validator'
 export { contentDigest, generateClientKey, signedHeaders, signedHeadersCovering, signedHeadersWithNonce } from './client-keys'
 export { startWalletAddressServer } from './wallet-address-server'
+export { keyCreator } from './key-creator'
 export {
   buildTestDeps,
   fakeClock,

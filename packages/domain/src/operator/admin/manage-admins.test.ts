@@ -161,7 +161,7 @@ describe('disableAdmin and enableAdmin', () => {
     const bob = await anAdmin('bob@example.com', 'operator')
     const session = await signIn('bob@example.com')
     await signIn('bob@example.com')
-    expect(await disableAdmin(t.deps, { change: { adminId: bob.id }, actor: root.actor })).toEqual({ id: bob.id, endedSessions: 2 })
+    expect(await disableAdmin(t.deps, { change: { adminId: bob.id }, actor: root.actor })).toEqual({ id: bob.id, endedSessions: 2, revokedKeys: 0 })
     expect(await liveSessions(bob.id)).toBe(0)
     expect(await adminFromSession(t.deps, session!.value)).toBeNull()
     expect(await signIn('bob@example.com')).toBeNull()
@@ -236,7 +236,16 @@ describe('listAdmins', () => {
     await disableAdmin(t.deps, { change: { adminId: carol.id }, actor: root.actor })
     await signIn(ROOT.email)
     expect(await listAdmins(t.deps)).toEqual([
-      { id: bob.id, email: 'bob@example.com', role: 'operator', status: 'invited', twoStep: false, createdAt: expect.any(Date), lastSignInAt: null },
+      {
+        id: bob.id,
+        email: 'bob@example.com',
+        role: 'operator',
+        status: 'invited',
+        twoStep: false,
+        createdAt: expect.any(Date),
+        lastSignInAt: null,
+        liveApiKeys: 0,
+      },
       {
         id: carol.id,
         email: 'carol@example.com',
@@ -245,8 +254,18 @@ describe('listAdmins', () => {
         twoStep: false,
         createdAt: expect.any(Date),
         lastSignInAt: null,
+        liveApiKeys: 0,
       },
-      { id: root.id, email: ROOT.email, role: 'admin', status: 'active', twoStep: false, createdAt: expect.any(Date), lastSignInAt: t.clock.now },
+      {
+        id: root.id,
+        email: ROOT.email,
+        role: 'admin',
+        status: 'active',
+        twoStep: false,
+        createdAt: expect.any(Date),
+        lastSignInAt: t.clock.now,
+        liveApiKeys: 0,
+      },
     ])
   })
 })

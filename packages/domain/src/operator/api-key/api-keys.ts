@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto'
 import { z } from 'zod'
 import type { Deps } from '../../protocol/deps'
+import type { SqlRunner } from '../../kernel/db/sql'
 import { rateLimited } from '../../kernel/errors'
 import { hashSecret, secretMatches } from '../../kernel/secrets'
 import { hitRateLimit } from '../../kernel/rate-limit/rate-limit'
@@ -8,7 +9,18 @@ import { insertAuditEntry } from '../audit/audit.repo'
 import { ConsoleError } from '../admin/console-error'
 import { ADMIN_ROLES, roleAllows, type AdminRole, type ConsoleActor } from '../admin/roles'
 import { CreateApiKeyInputSchema } from './api-key-input'
-import { findApiKeyById, insertApiKey, listApiKeyRows, liveApiKeyNamed, markApiKeyRevoked, touchApiKey, type ApiKeyRow } from './api-key.repo'
+import {
+  findApiKeyById,
+  insertApiKey,
+  listApiKeyRows,
+  liveApiKeyNamed,
+  liveApiKeysCreatedBy,
+  markApiKeyRevoked,
+  touchApiKey,
+  type ApiKeyCreator,
+  type ApiKeyRow,
+  type ApiKeyWithCreator,
+} from './api-key.repo'
 
 // API keys of back ends (docs/protocol.md §2.18): `gnap_ak_<id>_<secret>`, the id a random 64-bit handle that finds
 // the row, the secret 256 random bits. Only SHA-256 of the whole key is stored: for a key this random a slow hash
@@ -25,13 +37,23 @@ export const ApiKeyIdInputSchema = z.strictObject({ id: z.string().regex(/^[0-9a
 
 export type ApiKeyStatus = 'active' | 'expired' | 'revoked'
 
+/** The key's creator as they are now: a key of a disabled or deleted (or unknown) creator is refused. */
+export type ApiKeyCreatorStatus = 'active' | 'disabled' | 'deleted'
+
 /** What the console lists about a key: never the key, never its hash. */
 export interface ApiKeyView {
   id: string
   name: string
   role: AdminRole
   prefix: string
+  /** The creator's email when the key was created. */
   createdBy: string
+  creatorStatus: ApiKeyCreatorStatus
+  /**
+   * The role a call with the key acts with now: the lower of the key's and its creator's current role; null while
+   * no call is accepted (not active, or the creator disabled or deleted).
+   */
+  actsAs: AdminRole | null
   createdAt: Date
   expiresAt: Date | null
   lastUsedAt: Date | null
@@ -42,14 +64,32 @@ export interface ApiKeyView {
 /** How the audit log and the logs name a key's calls. */
 export const apiKeyLabel = (name: string): string => `api key "${name}"`
 
-function view(row: ApiKeyRow, now: Date): ApiKeyView {
+const knownRole = (role: string): AdminRole | null => ((ADMIN_ROLES as readonly string[]).includes(role) ? (role as AdminRole) : null)
+
+const creatorStatusOf = (creator: ApiKeyCreator | null): ApiKeyCreatorStatus =>
+  creator === null ? 'deleted' : creator.disabledAt === null ? 'active' : 'disabled'
+
+/**
+ * The role a key acts with (docs/security.md, "API keys answer to their creator"): the lower of its own and its
+ * creator's current role; null when its creator is disabled, deleted or unknown, or either role is not one we know.
+ */
+function cappedRole(key: ApiKeyWithCreator): AdminRole | null {
+  const own = knownRole(key.role)
+  const creators = key.creator && key.creator.disabledAt === null ? knownRole(key.creator.role) : null
+  if (own === null || creators === null) return null
+  return roleAllows(creators, own) ? own : creators
+}
+
+function view(row: ApiKeyWithCreator, now: Date): ApiKeyView {
   const status: ApiKeyStatus = row.revokedAt ? 'revoked' : row.expiresAt && row.expiresAt <= now ? 'expired' : 'active'
   return {
     id: row.id,
     name: row.name,
-    role: (ADMIN_ROLES as readonly string[]).includes(row.role) ? (row.role as AdminRole) : 'viewer',
+    role: knownRole(row.role) ?? 'viewer',
     prefix: row.prefix,
     createdBy: row.createdBy,
+    creatorStatus: creatorStatusOf(row.creator),
+    actsAs: status === 'active' ? cappedRole(row) : null,
     createdAt: row.createdAt,
     expiresAt: row.expiresAt,
     lastUsedAt: row.lastUsedAt,
@@ -78,6 +118,7 @@ export async function createApiKey(
     prefix: `gnap_ak_${id}`,
     hash: hashSecret(key),
     createdBy: input.actor.label,
+    createdById: input.actor.id,
     createdAt: now,
     expiresAt: expiresAt ?? null,
     lastUsedAt: null,
@@ -95,7 +136,7 @@ export async function createApiKey(
     })
   })
   deps.log.info({ apiKeyId: id, role, by: input.actor.id }, 'api key created')
-  return { key, apiKey: view(row, now) }
+  return { key, apiKey: view({ ...row, creator: { role: input.actor.role, disabledAt: null } }, now) }
 }
 
 /** Every key with its status, newest first. */
@@ -114,17 +155,32 @@ export async function revokeApiKey(deps: Deps, input: { id: string; actor: Conso
     const found = await findApiKeyById(tx, input.id)
     if (!found) throw new ConsoleError('not_found', 'unknown API key')
     if (!(await markApiKeyRevoked(tx, input.id, now))) throw new ConsoleError('conflict', 'the key was already revoked')
-    await insertAuditEntry(tx, {
-      actor: input.actor.label,
-      action: 'api-key.revoke',
-      target: `api-key:${input.id}`,
-      detail: apiKeyLabel(found.name),
-      now,
-    })
+    await auditRevoke(tx, { actor: input.actor, key: found, detail: apiKeyLabel(found.name), now })
     return { ...found, revokedAt: now }
   })
   deps.log.info({ apiKeyId: input.id, by: input.actor.id }, 'api key revoked')
   return view(row, now)
+}
+
+const auditRevoke = (tx: SqlRunner, e: { actor: ConsoleActor; key: { id: string }; detail: string; now: Date }) =>
+  insertAuditEntry(tx, { actor: e.actor.label, action: 'api-key.revoke', target: `api-key:${e.key.id}`, detail: e.detail, now: e.now })
+
+/**
+ * Revokes every live key an administrator created, inside the caller's transaction (disabling them, docs/security.md
+ * "API keys answer to their creator"): one `api-key.revoke` audit entry per key, naming why. The number revoked.
+ */
+export async function revokeApiKeysCreatedBy(
+  tx: SqlRunner,
+  input: { admin: { id: string; email: string }; actor: ConsoleActor; now: Date },
+): Promise<number> {
+  let revoked = 0
+  for (const key of await liveApiKeysCreatedBy(tx, input.admin.id, input.now)) {
+    if (!(await markApiKeyRevoked(tx, key.id, input.now))) continue
+    const detail = `${apiKeyLabel(key.name)}; its creator ${input.admin.email} was disabled`
+    await auditRevoke(tx, { actor: input.actor, key, detail, now: input.now })
+    revoked++
+  }
+  return revoked
 }
 
 /** A presented key that works: who calls, and when the key was last recorded as used. */
@@ -135,8 +191,10 @@ export interface ApiKeyCaller {
 
 /**
  * The caller behind `Authorization: Bearer <key>`: null for anything that is not a live key (not of the key's
- * shape — a session cookie's value never is —, unknown, wrong secret, revoked, expired). One read by primary key;
- * the secret is compared in constant time. Writes nothing.
+ * shape — a session cookie's value never is —, unknown, wrong secret, revoked, expired, its creator disabled,
+ * deleted or unknown). The caller acts with the lower of the key's role and its creator's current role (docs/security.md,
+ * "API keys answer to their creator"). One read by primary key, the creator joined; the secret is compared in
+ * constant time. Writes nothing.
  */
 export async function findApiKeyCaller(deps: Deps, presented: string): Promise<ApiKeyCaller | null> {
   const m = KEY_SHAPE.exec(presented)
@@ -145,8 +203,9 @@ export async function findApiKeyCaller(deps: Deps, presented: string): Promise<A
   if (!row || !secretMatches(presented, row.hash)) return null
   const now = deps.clock()
   if (row.revokedAt || (row.expiresAt && row.expiresAt <= now)) return null
-  if (!(ADMIN_ROLES as readonly string[]).includes(row.role) || !roleAllows(row.role, 'viewer')) return null
-  return { actor: { kind: 'apiKey', id: row.id, label: apiKeyLabel(row.name), role: row.role as AdminRole }, lastUsedAt: row.lastUsedAt }
+  const role = cappedRole(row)
+  if (role === null) return null
+  return { actor: { kind: 'apiKey', id: row.id, label: apiKeyLabel(row.name), role }, lastUsedAt: row.lastUsedAt }
 }
 
 /**

@@ -26,6 +26,8 @@ const ROLE_TEXT: Record<AdminRole, string> = {
 type ApiKeyRow = inferRouterOutputs<AppRouter>['apiKeys']['list']['items'][number]
 
 const STATUS_LABEL = { active: 'Active', expired: 'Expired', revoked: 'Revoked' } as const
+/** A key whose creator is disabled or deleted is refused (docs/security.md, "API keys answer to their creator"). */
+const CREATOR_STATUS_LABEL = { disabled: 'now disabled', deleted: 'now deleted' } as const
 
 /** The API keys page: create a key (shown once), the list of keys, revoke with a confirmation. */
 export function ApiKeysView() {
@@ -102,13 +104,23 @@ function keyColumns(onRevoked: (text: string) => void): Columns<ApiKeyRow> {
   return [
     { id: 'name', header: 'Name', cell: ({ row }) => row.original.name, meta: { sticky: true } },
     { id: 'prefix', header: 'Key starts with', cell: ({ row }) => <code>{row.original.prefix}</code> },
-    { id: 'role', header: 'Role', cell: ({ row }) => row.original.role },
+    {
+      id: 'role',
+      header: 'Role',
+      cell: ({ row: { original: k } }) => (
+        <>
+          {k.role}
+          {k.actsAs && k.actsAs !== k.role && <span className="cell-sub">acts as {k.actsAs}, its creator’s role</span>}
+        </>
+      ),
+    },
     {
       id: 'status',
       header: 'Status',
       cell: ({ row: { original: k } }) => (
         <>
           <span className={`badge ${k.status}`}>{STATUS_LABEL[k.status]}</span>
+          {k.status === 'active' && k.creatorStatus !== 'active' && <span className="cell-sub">refused: its creator is {k.creatorStatus}</span>}
           {k.revokedAt && (
             <span className="cell-sub">
               <Time value={k.revokedAt} />
@@ -123,7 +135,10 @@ function keyColumns(onRevoked: (text: string) => void): Columns<ApiKeyRow> {
       cell: ({ row: { original: k } }) => (
         <>
           <Time value={k.createdAt} />
-          <span className="cell-sub">by {k.createdBy}</span>
+          <span className="cell-sub">
+            by {k.createdBy}
+            {k.creatorStatus !== 'active' && `, ${CREATOR_STATUS_LABEL[k.creatorStatus]}`}
+          </span>
         </>
       ),
     },

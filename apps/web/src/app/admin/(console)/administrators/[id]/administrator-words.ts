@@ -12,3 +12,4 @@ export interface AdminActionProps {
 }
 
 export const sessionsWord = (n: number) => `${n} session${n === 1 ? '' : 's'}`
+export const keysWord = (n: number) => `${n} API key${n === 1 ? '' : 's'}`
