@@ -1,36 +1,22 @@
 'use client'
 
-import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { useTRPC } from '../../../_lib/trpc'
-import { errorMessage } from '../../../_lib/errors'
-import { ConfirmedAction, useConfirmation } from '../../../_components/confirm-dialog'
+import { DangerAction } from '../../../_components/danger-action'
 import { sessionsWord, type AdminActionProps } from './administrator-words'
 
 /** Disables another administrator: signed out at once, and no sign-in nor link works until enabled. */
 export function DisableAdministrator({ admin, onDone }: AdminActionProps) {
   const trpc = useTRPC()
-  const queryClient = useQueryClient()
-  const confirmation = useConfirmation()
-  const disable = useMutation(
-    trpc.admins.disable.mutationOptions({
-      onSuccess: async (r) => {
-        confirmation.close()
-        onDone(`Disabled: they can no longer sign in; ${sessionsWord(r.endedSessions)} ended.`)
-        await queryClient.invalidateQueries()
-      },
-      onError: (e) => confirmation.fail(errorMessage(e)),
-    }),
-  )
   return (
-    <ConfirmedAction
+    <DangerAction
       label="Disable"
-      {...confirmation.props}
       title="Disable this administrator?"
       busyLabel="Disabling…"
-      busy={disable.isPending}
-      onConfirm={() => disable.mutate({ adminId: admin.id })}
+      mutation={trpc.admins.disable.mutationOptions()}
+      input={() => ({ adminId: admin.id })}
+      onSuccess={(r) => onDone(`Disabled: they can no longer sign in; ${sessionsWord(r.endedSessions)} ended.`)}
     >
       <p>{admin.email} is signed out at once and cannot sign in, nor use a link they were given, until enabled again.</p>
-    </ConfirmedAction>
+    </DangerAction>
   )
 }

@@ -5,9 +5,8 @@ import Link from 'next/link'
 import { useState } from 'react'
 import { useTRPC } from '../../../_lib/trpc'
 import { ACCESS_TYPE_LABEL, GRANT_STATUS_LABEL } from '../../../_lib/format'
-import { Notice } from '../../../_components/notice'
+import { Breadcrumb, DetailHeader, DetailView, Facts } from '../../../_components/detail-page'
 import { DataTable, type Columns } from '../../../_components/data-table'
-import { QueryBoundary } from '../../../_components/query-boundary'
 import { AuditEntries, Empty, ErrorMessage, GrantStatusBadge, Time, TokenStatusBadge } from '../../../_components/ui'
 import { Block, Unblock, type ClientDetail } from './block-client'
 import { ClientStatusBadge, clientTitle } from '../client-status'
@@ -48,6 +47,8 @@ const tokenColumns: Columns<ClientDetail['tokens'][number]> = [
   { id: 'expires', header: 'Expires', cell: ({ row }) => <Time value={row.original.expiresAt} /> },
 ]
 
+const CLIENTS = { href: '/admin/clients', name: 'Clients' }
+
 /** One client: whether it is blocked, its grants and tokens, its last activity, and block or unblock. */
 export function ClientDetailView({ address }: { address: string }) {
   const trpc = useTRPC()
@@ -60,7 +61,7 @@ export function ClientDetailView({ address }: { address: string }) {
   if (address === '') {
     return (
       <>
-        <Breadcrumb />
+        <Breadcrumb parent={CLIENTS} />
         <h1>Client</h1>
         <ErrorMessage title="No wallet address given." action={<Link href="/admin/clients">Back to the clients</Link>}>
           Open a client from the list of clients, or type its wallet address there.
@@ -69,22 +70,9 @@ export function ClientDetailView({ address }: { address: string }) {
     )
   }
   return (
-    <QueryBoundary
-      query={client}
-      loading="Loading the client…"
-      what="This client"
-      failedTitle="This client could not be shown."
-      back={{ href: '/admin/clients', label: 'Back to the clients' }}
-      frame={(failure) => (
-        <>
-          <Breadcrumb />
-          <h1>Client</h1>
-          {failure}
-        </>
-      )}
-    >
+    <DetailView query={client} what="client" heading="Client" parent={CLIENTS}>
       {(c) => <ClientPage client={c} mayBlock={mayBlock} notice={notice} onNotice={setNotice} />}
-    </QueryBoundary>
+    </DetailView>
   )
 }
 
@@ -101,59 +89,56 @@ function ClientPage({
 }) {
   return (
     <>
-      <Breadcrumb />
-      <div className="page-head">
-        <div>
-          <h1>{clientTitle(c, 'Client without a name')}</h1>
-          <p>
+      <DetailHeader
+        parent={CLIENTS}
+        title={clientTitle(c, 'Client without a name')}
+        line={
+          <>
             <code>{c.thumbprint ?? c.walletAddress}</code> · <ClientStatusBadge blocked={c.block !== null} />
-          </p>
-        </div>
-      </div>
-      <Notice text={notice} />
+          </>
+        }
+        notice={notice}
+      />
 
       <div className="grid-2">
         <section className="panel" aria-labelledby="summary-heading">
           <h2 id="summary-heading">Summary</h2>
-          <dl className="facts">
-            {c.thumbprint !== null ? (
-              <>
-                <dt>Identified by</dt>
-                <dd>
+          <Facts
+            facts={[
+              c.thumbprint !== null && [
+                'Identified by',
+                <>
                   Its public key alone (directed identity): it has no wallet address and gives no name.
                   <span className="cell-sub">
                     Key thumbprint (RFC 7638) <code>{c.thumbprint}</code>
                   </span>
-                </dd>
-              </>
-            ) : (
-              <>
-                <dt>Wallet address</dt>
-                <dd>
-                  <code>{c.walletAddress}</code>
-                </dd>
-                <dt>Name it gives</dt>
-                <dd>{c.name ?? <span className="muted">None</span>}</dd>
-              </>
-            )}
-            <dt>Status</dt>
-            <dd>
-              <ClientStatusBadge blocked={c.block !== null} />{' '}
-              {c.block ? 'Every request it makes is refused.' : 'It may ask for grants and use its tokens.'}
-            </dd>
-            <dt>Last activity</dt>
-            <dd>
-              <Time value={c.lastActivityAt} empty="None yet" />
-              <span className="cell-sub">Its latest grant request, continuation, or token issued or renewed.</span>
-            </dd>
-            <dt>Grants</dt>
-            <dd>
-              {(['pending', 'approved', 'issued', 'revoked', 'rejected', 'expired'] as const)
-                .filter((s) => c.grantCounts[s] > 0)
-                .map((s) => `${c.grantCounts[s]} ${GRANT_STATUS_LABEL[s].toLowerCase()}`)
-                .join(', ') || <span className="muted">None</span>}
-            </dd>
-          </dl>
+                </>,
+              ],
+              c.thumbprint === null && ['Wallet address', <code>{c.walletAddress}</code>],
+              c.thumbprint === null && ['Name it gives', c.name ?? <span className="muted">None</span>],
+              [
+                'Status',
+                <>
+                  <ClientStatusBadge blocked={c.block !== null} />{' '}
+                  {c.block ? 'Every request it makes is refused.' : 'It may ask for grants and use its tokens.'}
+                </>,
+              ],
+              [
+                'Last activity',
+                <>
+                  <Time value={c.lastActivityAt} empty="None yet" />
+                  <span className="cell-sub">Its latest grant request, continuation, or token issued or renewed.</span>
+                </>,
+              ],
+              [
+                'Grants',
+                (['pending', 'approved', 'issued', 'revoked', 'rejected', 'expired'] as const)
+                  .filter((s) => c.grantCounts[s] > 0)
+                  .map((s) => `${c.grantCounts[s]} ${GRANT_STATUS_LABEL[s].toLowerCase()}`)
+                  .join(', ') || <span className="muted">None</span>,
+              ],
+            ]}
+          />
         </section>
 
         <BlockPanel client={c} mayBlock={mayBlock} onNotice={setNotice} />
@@ -201,14 +186,6 @@ function ClientPage({
   )
 }
 
-function Breadcrumb() {
-  return (
-    <p className="breadcrumb">
-      <Link href="/admin/clients">← Clients</Link>
-    </p>
-  )
-}
-
 /** Whether the client is blocked and why; block or unblock for an operator. */
 function BlockPanel({ client: c, mayBlock, onNotice: setNotice }: { client: ClientDetail; mayBlock: boolean; onNotice(text: string): void }) {
   const live = c.grantCounts.pending + c.grantCounts.approved + c.grantCounts.issued
@@ -223,16 +200,13 @@ function BlockPanel({ client: c, mayBlock, onNotice: setNotice }: { client: Clie
       )}
       {c.block ? (
         <>
-          <dl className="facts">
-            <dt>Reason</dt>
-            <dd>{c.block.reason}</dd>
-            <dt>Blocked by</dt>
-            <dd>{c.block.blockedBy}</dd>
-            <dt>Since</dt>
-            <dd>
-              <Time value={c.block.blockedAt} />
-            </dd>
-          </dl>
+          <Facts
+            facts={[
+              ['Reason', c.block.reason],
+              ['Blocked by', c.block.blockedBy],
+              ['Since', <Time value={c.block.blockedAt} />],
+            ]}
+          />
           {mayBlock ? <Unblock client={c} onDone={setNotice} /> : <p className="muted">Only an operator or an administrator can unblock a client.</p>}
         </>
       ) : mayBlock ? (

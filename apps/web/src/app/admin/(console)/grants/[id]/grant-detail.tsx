@@ -1,19 +1,20 @@
 'use client'
 
 import { useQuery } from '@tanstack/react-query'
-import Link from 'next/link'
 import { useState } from 'react'
 import { useTRPC } from '../../../_lib/trpc'
 import { GRANT_STATUS_MEANING } from '../../../_lib/format'
-import { Notice } from '../../../_components/notice'
-import { QueryBoundary } from '../../../_components/query-boundary'
+import { DetailHeader, DetailView, Facts } from '../../../_components/detail-page'
 import { GrantStatusBadge, Time } from '../../../_components/ui'
 import { ClientSubline } from '../../clients/client-status'
+import { TokenLink } from '../../tokens/token-parts'
 import { AccessItem } from './access-item'
 import type { GrantDetail } from './grant-words'
 import { Interaction } from './interaction-panel'
 import { RevokeGrant } from './revoke-grant'
 import { TokenChain } from './token-chain'
+
+const GRANTS = { href: '/admin/grants', name: 'Grants' }
 
 export function GrantDetailView({ id }: { id: string }) {
   const trpc = useTRPC()
@@ -21,72 +22,56 @@ export function GrantDetailView({ id }: { id: string }) {
   const [notice, setNotice] = useState<string | null>(null)
 
   return (
-    <QueryBoundary
-      query={grant}
-      loading="Loading the grant…"
-      what="This grant"
-      failedTitle="This grant could not be shown."
-      notFound={`No grant has the id ${id}. It may have been mistyped.`}
-      back={{ href: '/admin/grants', label: 'Back to the grants' }}
-      frame={(failure) => (
-        <>
-          <Breadcrumb />
-          <h1>Grant</h1>
-          {failure}
-        </>
-      )}
-    >
+    <DetailView query={grant} what="grant" heading="Grant" parent={GRANTS} notFound={`No grant has the id ${id}. It may have been mistyped.`}>
       {(g) => <GrantPage grant={g} notice={notice} onNotice={setNotice} />}
-    </QueryBoundary>
+    </DetailView>
   )
 }
 
 function GrantPage({ grant: g, notice, onNotice: setNotice }: { grant: GrantDetail; notice: string | null; onNotice(text: string): void }) {
   return (
     <>
-      <Breadcrumb />
-      <div className="page-head">
-        <div>
-          <h1>
+      <DetailHeader
+        parent={GRANTS}
+        title={
+          <>
             Grant <span className="mono">{g.id}</span>
-          </h1>
-          <p>
+          </>
+        }
+        line={
+          <>
             From {g.client.thumbprint !== null ? 'a directed identity' : (g.client.name ?? 'a client that gave no name')} ·{' '}
             <GrantStatusBadge status={g.status} />
-          </p>
-        </div>
-        <RevokeGrant grant={g} onRevoked={setNotice} />
-      </div>
-      <Notice text={notice} />
+          </>
+        }
+        action={<RevokeGrant grant={g} onRevoked={setNotice} />}
+        notice={notice}
+      />
 
       <div className="grid-2">
         <section className="panel" aria-labelledby="summary-heading">
           <h2 id="summary-heading">Summary</h2>
-          <dl className="facts">
-            <dt>Status</dt>
-            <dd>
-              <GrantStatusBadge status={g.status} /> {GRANT_STATUS_MEANING[g.status]}
-            </dd>
-            <dt>Client</dt>
-            <dd>
-              {g.client.thumbprint !== null ? 'Directed identity' : (g.client.name ?? <span className="muted">No name given</span>)}
-              <ClientSubline client={g.client} />
-            </dd>
-            <dt>Requested</dt>
-            <dd>
-              <Time value={g.createdAt} />
-            </dd>
-            <dt>Last change</dt>
-            <dd>
-              <Time value={g.updatedAt} />
-            </dd>
-            <dt>Finalized</dt>
-            <dd>
-              <Time value={g.finalizedAt} empty="Not yet" />
-            </dd>
-            <dt>Continuation id</dt>
-            <dd className="mono">{g.continueId}</dd>
-          </dl>
+          <Facts
+            facts={[
+              [
+                'Status',
+                <>
+                  <GrantStatusBadge status={g.status} /> {GRANT_STATUS_MEANING[g.status]}
+                </>,
+              ],
+              [
+                'Client',
+                <>
+                  {g.client.thumbprint !== null ? 'Directed identity' : (g.client.name ?? <span className="muted">No name given</span>)}
+                  <ClientSubline client={g.client} />
+                </>,
+              ],
+              ['Requested', <Time value={g.createdAt} />],
+              ['Last change', <Time value={g.updatedAt} />],
+              ['Finalized', <Time value={g.finalizedAt} empty="Not yet" />],
+              ['Continuation id', g.continueId, 'mono'],
+            ]}
+          />
         </section>
         <Interaction interaction={g.interaction} />
       </div>
@@ -131,10 +116,7 @@ function GrantPage({ grant: g, notice, onNotice: setNotice }: { grant: GrantDeta
                 <>
                   {' '}
                   (
-                  <Link href={`/admin/tokens/${e.managementId}`} className="mono">
-                    {e.managementId}
-                  </Link>
-                  )
+                  <TokenLink id={e.managementId} />)
                 </>
               )}
             </li>
@@ -142,13 +124,5 @@ function GrantPage({ grant: g, notice, onNotice: setNotice }: { grant: GrantDeta
         </ol>
       </section>
     </>
-  )
-}
-
-function Breadcrumb() {
-  return (
-    <p className="breadcrumb">
-      <Link href="/admin/grants">← Grants</Link>
-    </p>
   )
 }
