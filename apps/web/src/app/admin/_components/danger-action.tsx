@@ -6,6 +6,7 @@ import type { ReactNode } from 'react'
 import { errorMessage } from '../_lib/errors'
 import { ConfirmedAction, useConfirmation } from './confirm-dialog'
 import { ErrorMessage } from './ui'
+import { Panel } from './detail-page'
 
 /** What a console action runs and what follows it; shared by DangerAction and DangerZone's enable button. */
 interface ActionRun<TData, TError, TVariables, TContext> {
@@ -123,8 +124,7 @@ export function DangerZone<TData, TError, TVariables, TContext>({
 }) {
   const run = useActionRun(enable)
   return (
-    <section className="panel danger-zone" aria-labelledby="danger-heading">
-      <h2 id="danger-heading">Disable or delete</h2>
+    <Panel id="danger" heading="Disable or delete" className="danger-zone">
       <div className="actions-row">
         {enabled ? (
           disable
@@ -136,6 +136,6 @@ export function DangerZone<TData, TError, TVariables, TContext>({
         {children}
       </div>
       {!enabled && run.isError && <ErrorMessage title={failedTitle}>{errorMessage(run.error, { notFound: enable.notFound })}</ErrorMessage>}
-    </section>
+    </Panel>
   )
 }

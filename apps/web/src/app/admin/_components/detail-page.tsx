@@ -64,10 +64,14 @@ export function DetailView<T>({
   )
 }
 
-/** A detail page's head: breadcrumb, title, the line under it, the page's action, then `children` and the notice. */
+/**
+ * A detail page's head: breadcrumb, title (with the record's id in monospace), the parts of the line under it (joined
+ * by " · ", false ones left out), the page's action, then `children` and the notice.
+ */
 export function DetailHeader({
   parent,
   title,
+  id,
   line,
   action,
   notice,
@@ -75,24 +79,63 @@ export function DetailHeader({
 }: {
   parent: DetailParent
   title: ReactNode
-  line: ReactNode
+  id?: string
+  line: ReactNode[]
   action?: ReactNode
   notice: string | null
   children?: ReactNode
 }) {
+  const parts = line.filter((part) => part !== false && part !== null && part !== undefined)
   return (
     <>
       <Breadcrumb parent={parent} />
       <div className="page-head">
         <div>
-          <h1>{title}</h1>
-          <p>{line}</p>
+          <h1>
+            {title}
+            {id !== undefined && (
+              <>
+                {' '}
+                <span className="mono">{id}</span>
+              </>
+            )}
+          </h1>
+          <p>
+            {parts.map((part, i) => (
+              <Fragment key={i}>
+                {i > 0 && ' · '}
+                {part}
+              </Fragment>
+            ))}
+          </p>
         </div>
         {action}
       </div>
       {children}
       <Notice text={notice} />
     </>
+  )
+}
+
+/** A panel of a detail page, labelled by its heading; `anchor` is an id to link to it by. */
+export function Panel({
+  id,
+  heading,
+  className,
+  anchor,
+  children,
+}: {
+  id: string
+  heading: ReactNode
+  className?: string
+  anchor?: string
+  children: ReactNode
+}) {
+  return (
+    <section className={className ? `panel ${className}` : 'panel'} aria-labelledby={`${id}-heading`} id={anchor}>
+      <h2 id={`${id}-heading`}>{heading}</h2>
+      {children}
+    </section>
   )
 }
 

@@ -1,4 +1,4 @@
-import { Facts } from '../../../_components/detail-page'
+import { Facts, Panel } from '../../../_components/detail-page'
 import { Time } from '../../../_components/ui'
 import { AdminStatusBadge, ROLE_TEXT } from '../admin-words'
 import type { Admin } from './administrator-words'
@@ -12,8 +12,7 @@ const STATUS_MEANING = {
 /** What the account is: role, status, two-step sign-in, last sign-in, when added. */
 export function AccountFacts({ admin }: { admin: Admin }) {
   return (
-    <section className="panel" aria-labelledby="account-heading">
-      <h2 id="account-heading">Account</h2>
+    <Panel id="account" heading="Account">
       <Facts
         facts={[
           ['Role', `${ROLE_TEXT[admin.role].label}: ${ROLE_TEXT[admin.role].may}`],
@@ -31,6 +30,6 @@ export function AccountFacts({ admin }: { admin: Admin }) {
           ['Added', <Time value={admin.createdAt} />],
         ]}
       />
-    </section>
+    </Panel>
   )
 }

@@ -41,12 +41,7 @@ export function AdministratorDetail({ id }: { id: string }) {
       <DetailHeader
         parent={ADMINISTRATORS}
         title={admin.email}
-        line={
-          <>
-            {ROLE_TEXT[admin.role].label} · <AdminStatusBadge status={admin.status} />
-            {isMe && ' · You'}
-          </>
-        }
+        line={[ROLE_TEXT[admin.role].label, <AdminStatusBadge status={admin.status} />, isMe && 'You']}
         notice={notice}
       />
 

@@ -5,25 +5,19 @@ import Link from 'next/link'
 import { useState } from 'react'
 import { useTRPC } from '../../../_lib/trpc'
 import { ACCESS_TYPE_LABEL, GRANT_STATUS_LABEL } from '../../../_lib/format'
-import { Breadcrumb, DetailHeader, DetailView, Facts } from '../../../_components/detail-page'
+import { Breadcrumb, DetailHeader, DetailView, Facts, Panel } from '../../../_components/detail-page'
 import { DataTable, type Columns } from '../../../_components/data-table'
 import { AuditEntries, Empty, ErrorMessage, GrantStatusBadge, Time, TokenStatusBadge } from '../../../_components/ui'
 import { Block, Unblock, type ClientDetail } from './block-client'
 import { ClientStatusBadge, clientTitle } from '../client-status'
+import { grantIdStatusColumns, requestedColumn } from '../../grants/grant-columns'
 
-const grantColumns: Columns<ClientDetail['grants'][number]> = [
-  {
-    id: 'grant',
-    header: 'Grant',
-    cell: ({ row }) => (
-      <Link href={`/admin/grants/${row.original.id}`} className="mono">
-        {row.original.id}
-      </Link>
-    ),
-  },
-  { id: 'status', header: 'Status', cell: ({ row }) => <GrantStatusBadge status={row.original.status} /> },
+type GrantRow = ClientDetail['grants'][number]
+
+const grantColumns: Columns<GrantRow> = [
+  ...grantIdStatusColumns<GrantRow>(),
   { id: 'access', header: 'Access', cell: ({ row }) => row.original.accessTypes.map((t) => ACCESS_TYPE_LABEL[t] ?? t).join(', ') },
-  { id: 'requested', header: 'Requested', cell: ({ row }) => <Time value={row.original.createdAt} /> },
+  requestedColumn<GrantRow>(),
   { id: 'updated', header: 'Last change', cell: ({ row }) => <Time value={row.original.updatedAt} /> },
 ]
 
@@ -92,17 +86,12 @@ function ClientPage({
       <DetailHeader
         parent={CLIENTS}
         title={clientTitle(c, 'Client without a name')}
-        line={
-          <>
-            <code>{c.thumbprint ?? c.walletAddress}</code> · <ClientStatusBadge blocked={c.block !== null} />
-          </>
-        }
+        line={[<code>{c.thumbprint ?? c.walletAddress}</code>, <ClientStatusBadge blocked={c.block !== null} />]}
         notice={notice}
       />
 
       <div className="grid-2">
-        <section className="panel" aria-labelledby="summary-heading">
-          <h2 id="summary-heading">Summary</h2>
+        <Panel id="summary" heading="Summary">
           <Facts
             facts={[
               c.thumbprint !== null && [
@@ -139,13 +128,12 @@ function ClientPage({
               ],
             ]}
           />
-        </section>
+        </Panel>
 
         <BlockPanel client={c} mayBlock={mayBlock} onNotice={setNotice} />
       </div>
 
-      <section className="panel" aria-labelledby="grants-heading">
-        <h2 id="grants-heading">Grants</h2>
+      <Panel id="grants" heading="Grants">
         {c.grants.length === 0 ? (
           <Empty title="No grants.">
             <p>This client has not asked for anything yet.</p>
@@ -164,10 +152,9 @@ function ClientPage({
             <Link href={`/admin/grants?client=${encodeURIComponent(c.walletAddress)}`}>All grants of this client</Link>
           </p>
         )}
-      </section>
+      </Panel>
 
-      <section className="panel" aria-labelledby="tokens-heading">
-        <h2 id="tokens-heading">Tokens</h2>
+      <Panel id="tokens" heading="Tokens">
         {c.tokens.length === 0 ? (
           <p className="muted">No access token was issued to this client.</p>
         ) : (
@@ -179,7 +166,7 @@ function ClientPage({
             captionHidden
           />
         )}
-      </section>
+      </Panel>
 
       <AuditEntries heading="Audit entries about this client" entries={c.audit} />
     </>
@@ -190,8 +177,7 @@ function ClientPage({
 function BlockPanel({ client: c, mayBlock, onNotice: setNotice }: { client: ClientDetail; mayBlock: boolean; onNotice(text: string): void }) {
   const live = c.grantCounts.pending + c.grantCounts.approved + c.grantCounts.issued
   return (
-    <section className="panel" aria-labelledby="block-heading">
-      <h2 id="block-heading">{c.block ? 'Blocked' : 'Block this client'}</h2>
+    <Panel id="block" heading={<>{c.block ? 'Blocked' : 'Block this client'}</>}>
       {c.thumbprint !== null && (
         <p className="hint">
           A directed identity is known only by its key. A block refuses this key; the same software can make a new key and ask again as another
@@ -214,6 +200,6 @@ function BlockPanel({ client: c, mayBlock, onNotice: setNotice }: { client: Clie
       ) : (
         <p className="muted">Only an operator or an administrator can block a client.</p>
       )}
-    </section>
+    </Panel>
   )
 }

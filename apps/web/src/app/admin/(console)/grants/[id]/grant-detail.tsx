@@ -4,7 +4,7 @@ import { useQuery } from '@tanstack/react-query'
 import { useState } from 'react'
 import { useTRPC } from '../../../_lib/trpc'
 import { GRANT_STATUS_MEANING } from '../../../_lib/format'
-import { DetailHeader, DetailView, Facts } from '../../../_components/detail-page'
+import { DetailHeader, DetailView, Facts, Panel } from '../../../_components/detail-page'
 import { GrantStatusBadge, Time } from '../../../_components/ui'
 import { ClientSubline } from '../../clients/client-status'
 import { TokenLink } from '../../tokens/token-parts'
@@ -33,24 +33,18 @@ function GrantPage({ grant: g, notice, onNotice: setNotice }: { grant: GrantDeta
     <>
       <DetailHeader
         parent={GRANTS}
-        title={
-          <>
-            Grant <span className="mono">{g.id}</span>
-          </>
-        }
-        line={
-          <>
-            From {g.client.thumbprint !== null ? 'a directed identity' : (g.client.name ?? 'a client that gave no name')} ·{' '}
-            <GrantStatusBadge status={g.status} />
-          </>
-        }
+        title="Grant"
+        id={g.id}
+        line={[
+          `From ${g.client.thumbprint !== null ? 'a directed identity' : (g.client.name ?? 'a client that gave no name')}`,
+          <GrantStatusBadge status={g.status} />,
+        ]}
         action={<RevokeGrant grant={g} onRevoked={setNotice} />}
         notice={notice}
       />
 
       <div className="grid-2">
-        <section className="panel" aria-labelledby="summary-heading">
-          <h2 id="summary-heading">Summary</h2>
+        <Panel id="summary" heading="Summary">
           <Facts
             facts={[
               [
@@ -72,13 +66,12 @@ function GrantPage({ grant: g, notice, onNotice: setNotice }: { grant: GrantDeta
               ['Continuation id', g.continueId, 'mono'],
             ]}
           />
-        </section>
+        </Panel>
         <Interaction interaction={g.interaction} />
       </div>
 
       {g.subjects.length > 0 && (
-        <section className="panel" aria-labelledby="subject-heading">
-          <h2 id="subject-heading">Wallet addresses to confirm ({g.subjects.length})</h2>
+        <Panel id="subject" heading={<>Wallet addresses to confirm ({g.subjects.length})</>}>
           <p>The client asked the owner to confirm that they control {g.subjects.length === 1 ? 'this wallet address' : 'these wallet addresses'}:</p>
           <ul className="plain">
             {g.subjects.map((s) => (
@@ -87,26 +80,23 @@ function GrantPage({ grant: g, notice, onNotice: setNotice }: { grant: GrantDeta
               </li>
             ))}
           </ul>
-        </section>
+        </Panel>
       )}
 
-      <section className="panel" aria-labelledby="access-heading">
-        <h2 id="access-heading">Access ({g.accessItems.length})</h2>
+      <Panel id="access" heading={<>Access ({g.accessItems.length})</>}>
         {g.accessItems.length === 0 && (
           <p className="muted">No access: this grant only asks the owner to confirm a wallet address, and issues no token.</p>
         )}
         {g.accessItems.map((a, i) => (
           <AccessItem key={i} access={a} index={i} />
         ))}
-      </section>
+      </Panel>
 
-      <section className="panel" aria-labelledby="tokens-heading" id="tokens">
-        <h2 id="tokens-heading">Token rotations</h2>
+      <Panel id="tokens" heading="Token rotations" anchor="tokens">
         <TokenChain tokens={g.tokens} grant={{ continueId: g.continueId, interactive: g.interaction !== null }} />
-      </section>
+      </Panel>
 
-      <section className="panel" aria-labelledby="history-heading">
-        <h2 id="history-heading">History</h2>
+      <Panel id="history" heading="History">
         <ol className="timeline">
           {g.history.map((e, i) => (
             <li key={i} className={i === g.history.length - 1 ? 'current' : undefined}>
@@ -122,7 +112,7 @@ function GrantPage({ grant: g, notice, onNotice: setNotice }: { grant: GrantDeta
             </li>
           ))}
         </ol>
-      </section>
+      </Panel>
     </>
   )
 }

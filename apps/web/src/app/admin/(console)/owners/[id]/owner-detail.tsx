@@ -6,27 +6,21 @@ import { useState } from 'react'
 import { useTRPC } from '../../../_lib/trpc'
 import { formatSeconds } from '../../../_lib/format'
 import { ForRole } from '../../../_lib/role'
-import { DetailHeader, DetailView, Facts } from '../../../_components/detail-page'
+import { DetailHeader, DetailView, Facts, Panel } from '../../../_components/detail-page'
 import { DataTable, type Columns } from '../../../_components/data-table'
 import { AuditEntries, Empty, GrantStatusBadge, Time } from '../../../_components/ui'
 import { OwnerStatusBadge } from '../owner-status'
+import { grantIdStatusColumns, requestedColumn } from '../../grants/grant-columns'
 import { EditOwner } from './edit-owner'
 import { IssueLinks } from './issue-links'
 import { OwnerDangerZone } from './owner-danger-zone'
 import { WalletAddresses } from './wallet-addresses'
 import type { OwnerDetail } from './owner-words'
 
-const grantColumns: Columns<OwnerDetail['grants'][number]> = [
-  {
-    id: 'grant',
-    header: 'Grant',
-    cell: ({ row }) => (
-      <Link href={`/admin/grants/${row.original.id}`} className="mono">
-        {row.original.id}
-      </Link>
-    ),
-  },
-  { id: 'status', header: 'Status', cell: ({ row }) => <GrantStatusBadge status={row.original.status} /> },
+type GrantRow = OwnerDetail['grants'][number]
+
+const grantColumns: Columns<GrantRow> = [
+  ...grantIdStatusColumns<GrantRow>(),
   {
     id: 'client',
     header: 'Client',
@@ -38,7 +32,7 @@ const grantColumns: Columns<OwnerDetail['grants'][number]> = [
     ),
   },
   { id: 'resource', header: 'Resource', cell: ({ row }) => <code>{row.original.identifier}</code> },
-  { id: 'requested', header: 'Requested', cell: ({ row }) => <Time value={row.original.createdAt} /> },
+  requestedColumn<GrantRow>(),
 ]
 
 const OWNERS = { href: '/admin/owners', name: 'Owners' }
@@ -60,20 +54,10 @@ export function OwnerDetailView({ id, created }: { id: string; created: boolean 
 function OwnerPage({ owner: o, notice, onNotice: setNotice }: { owner: OwnerDetail; notice: string | null; onNotice(text: string): void }) {
   return (
     <>
-      <DetailHeader
-        parent={OWNERS}
-        title={o.name}
-        line={
-          <>
-            {o.email} · <OwnerStatusBadge status={o.status} />
-          </>
-        }
-        notice={notice}
-      />
+      <DetailHeader parent={OWNERS} title={o.name} line={[o.email, <OwnerStatusBadge status={o.status} />]} notice={notice} />
 
       <div className="grid-2">
-        <section className="panel" aria-labelledby="summary-heading">
-          <h2 id="summary-heading">Account</h2>
+        <Panel id="summary" heading="Account">
           <Facts
             facts={[
               ['Name', o.name],
@@ -97,10 +81,9 @@ function OwnerPage({ owner: o, notice, onNotice: setNotice }: { owner: OwnerDeta
           <ForRole role="admin">
             <EditOwner owner={o} onDone={setNotice} />
           </ForRole>
-        </section>
+        </Panel>
 
-        <section className="panel" aria-labelledby="sign-in-heading">
-          <h2 id="sign-in-heading">Sign-in activity</h2>
+        <Panel id="sign-in" heading="Sign-in activity">
           <Facts
             facts={[
               ['Last sign-in', <Time value={o.signIn.lastSignInAt} empty="Never" />],
@@ -119,13 +102,12 @@ function OwnerPage({ owner: o, notice, onNotice: setNotice }: { owner: OwnerDeta
             <h3>Sign-in links</h3>
             <IssueLinks owner={o} />
           </ForRole>
-        </section>
+        </Panel>
       </div>
 
       <WalletAddresses owner={o} onDone={setNotice} />
 
-      <section className="panel" aria-labelledby="grants-heading">
-        <h2 id="grants-heading">Grants on these wallet addresses ({o.grants.length})</h2>
+      <Panel id="grants" heading={<>Grants on these wallet addresses ({o.grants.length})</>}>
         {o.grants.length === 0 ? (
           <Empty title="No grants.">
             <p>No client has asked for access to these wallet addresses yet.</p>
@@ -139,7 +121,7 @@ function OwnerPage({ owner: o, notice, onNotice: setNotice }: { owner: OwnerDeta
             captionHidden
           />
         )}
-      </section>
+      </Panel>
 
       <AuditEntries heading="Audit entries about this owner" entries={o.audit} />
 

@@ -8,6 +8,7 @@ import { useCan } from '../../../_lib/role'
 import { DangerAction } from '../../../_components/danger-action'
 import { ErrorMessage } from '../../../_components/ui'
 import { grantsWord, type OwnerDetail } from './owner-words'
+import { Panel } from '../../../_components/detail-page'
 
 export function WalletAddresses({ owner, onDone }: { owner: OwnerDetail; onDone(message: string): void }) {
   const trpc = useTRPC()
@@ -28,8 +29,7 @@ export function WalletAddresses({ owner, onDone }: { owner: OwnerDetail; onDone(
     add.mutate({ ownerId: owner.id, walletAddress: String(new FormData(event.currentTarget).get('walletAddress') ?? '').trim() })
   }
   return (
-    <section className="panel" aria-labelledby="addresses-heading">
-      <h2 id="addresses-heading">Wallet addresses ({owner.walletAddresses.length})</h2>
+    <Panel id="addresses" heading={<>Wallet addresses ({owner.walletAddresses.length})</>}>
       <p className="hint">The owner decides on every request for these addresses and anything below them.</p>
       <ul className="address-list">
         {owner.walletAddresses.map((url) => (
@@ -59,7 +59,7 @@ export function WalletAddresses({ owner, onDone }: { owner: OwnerDetail; onDone(
         </form>
       )}
       {add.isError && <ErrorMessage title="The address was not added.">{errorMessage(add.error)}</ErrorMessage>}
-    </section>
+    </Panel>
   )
 }
 

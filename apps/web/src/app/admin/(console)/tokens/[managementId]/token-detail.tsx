@@ -8,7 +8,7 @@ import type { AppRouter } from '@gnap/api'
 import { useTRPC } from '../../../_lib/trpc'
 import { useCan } from '../../../_lib/role'
 import { DangerAction } from '../../../_components/danger-action'
-import { DetailHeader, DetailView, Facts } from '../../../_components/detail-page'
+import { DetailHeader, DetailView, Facts, Panel } from '../../../_components/detail-page'
 import { GrantStatusBadge, Time, TokenStatusBadge } from '../../../_components/ui'
 import { ClientSubline, clientTitle } from '../../clients/client-status'
 import { expiresFact, Rotated, TokenLink } from '../token-parts'
@@ -48,23 +48,19 @@ function TokenPage({ detail, notice, onNotice }: { detail: TokenDetail; notice: 
     <>
       <DetailHeader
         parent={{ href: `/admin/grants/${grant.id}`, name: `Grant ${grant.id}` }}
-        title={
-          <>
-            Access token <span className="mono">{t.managementId}</span>
-          </>
-        }
-        line={
+        title="Access token"
+        id={t.managementId}
+        line={[
           <>
             <TokenStatusBadge status={t.status} /> {TOKEN_STATUS_MEANING[t.status]}
-          </>
-        }
+          </>,
+        ]}
         action={<RevokeToken detail={detail} onRevoked={onNotice} />}
         notice={notice}
       />
 
       <div className="grid-2">
-        <section className="panel" aria-labelledby="token-heading">
-          <h2 id="token-heading">Token</h2>
+        <Panel id="token" heading="Token">
           <Facts
             facts={[
               ['Management id', t.managementId, 'mono'],
@@ -82,9 +78,8 @@ function TokenPage({ detail, notice, onNotice }: { detail: TokenDetail; notice: 
               ['Revoked', <Time value={t.revokedAt} empty="Not revoked" />],
             ]}
           />
-        </section>
-        <section className="panel" aria-labelledby="grant-heading">
-          <h2 id="grant-heading">Its grant</h2>
+        </Panel>
+        <Panel id="grant" heading="Its grant">
           <Facts
             facts={[
               [
@@ -106,7 +101,7 @@ function TokenPage({ detail, notice, onNotice }: { detail: TokenDetail; notice: 
           <p style={{ marginTop: '1rem' }}>
             <Link href={`/admin/grants/${grant.id}#tokens`}>See the whole rotation chain</Link>
           </p>
-        </section>
+        </Panel>
       </div>
     </>
   )

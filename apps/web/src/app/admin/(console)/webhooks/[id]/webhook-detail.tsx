@@ -4,7 +4,7 @@ import { useQuery } from '@tanstack/react-query'
 import { useState, type Dispatch, type SetStateAction } from 'react'
 import { useTRPC } from '../../../_lib/trpc'
 import { ForRole, useCan } from '../../../_lib/role'
-import { DetailHeader, DetailView } from '../../../_components/detail-page'
+import { DetailHeader, DetailView, Panel } from '../../../_components/detail-page'
 import { EndpointStatusBadge, NewSecret, type WebhookEndpoint } from '../webhook-parts'
 import { DeliveryLog } from './delivery-log'
 import { EditEndpoint } from './edit-endpoint'
@@ -48,11 +48,7 @@ function EndpointPage({
       <DetailHeader
         parent={WEBHOOKS}
         title="Webhook endpoint"
-        line={
-          <>
-            <code>{e.url}</code> · <EndpointStatusBadge enabled={e.enabled} />
-          </>
-        }
+        line={[<code>{e.url}</code>, <EndpointStatusBadge enabled={e.enabled} />]}
         notice={notice}
       >
         {secret && (
@@ -70,16 +66,14 @@ function EndpointPage({
       </DetailHeader>
 
       <div className="grid-2">
-        <section className="panel" aria-labelledby="endpoint-heading">
-          <h2 id="endpoint-heading">Endpoint</h2>
+        <Panel id="endpoint" heading="Endpoint">
           <EndpointFacts endpoint={e} />
           <ForRole role="admin">
             <EditEndpoint endpoint={e} onDone={setNotice} />
           </ForRole>
-        </section>
+        </Panel>
 
-        <section className="panel" aria-labelledby="test-heading">
-          <h2 id="test-heading">Test and signing secret</h2>
+        <Panel id="test" heading="Test and signing secret">
           <ForRole role="admin">
             <div className="stack">
               <div>
@@ -91,7 +85,7 @@ function EndpointPage({
             </div>
           </ForRole>
           {!canManage && <p className="muted">Only administrators with the admin role send test events, rotate the secret or change the endpoint.</p>}
-        </section>
+        </Panel>
       </div>
 
       <DeliveryLog endpoint={e} onNotice={setNotice} />
