@@ -169,10 +169,10 @@ describe('REST calls', () => {
     assertDocumented('/clients/blocked', 'GET', 200, list.body)
     const again = await rest('POST', '/clients/block', { key, body: { walletAddress: TEST_CLIENT, reason: 'twice' } })
     expect(again).toMatchObject({ status: 409, body: { error: { code: 'CONFLICT' } } })
-    // The body goes through the procedure's input schema: no reason, no block.
+    // The body goes through the procedure's input schema: no reason, no block, in the words the console's field shows.
     expect(await rest('POST', '/clients/block', { key, body: { walletAddress: 'https://wallet.example/x', reason: ' ' } })).toMatchObject({
       status: 400,
-      body: { error: { code: 'BAD_REQUEST', message: expect.stringContaining('reason') } },
+      body: { error: { code: 'BAD_REQUEST', message: expect.stringContaining('reason: give a reason before blocking') } },
     })
 
     expect(await rest('POST', '/clients/unblock', { key: viewer, body: { walletAddress: TEST_CLIENT } })).toMatchObject({ status: 403 })

@@ -3,3 +3,4 @@
 
 export { CreateApiKeyInputSchema } from './api-key/api-key-input'
 export { CreateWebhookEndpointInputSchema, DescriptionSchema, EventTypesSchema, UrlSchema } from './webhook/webhook-input'
+export { BlockReasonSchema } from './client-block/block-client-input'

@@ -10,6 +10,7 @@ import { consoleEventActor } from '../../protocol/events/webhook-events'
 import { WalletAddressSchema } from '../owner/manage-owners'
 import { JWK_THUMBPRINT_URI_PREFIX } from '../../protocol/client/client-instance'
 import { deleteClientBlock, insertClientBlock, lockGrantWrites } from '../../protocol/client/client-block.repo'
+import { BlockReasonSchema } from './block-client-input'
 
 // An operator blocks and unblocks a client instance in the console (docs/protocol.md §2.16); the refusals are in
 // client-block.ts.
@@ -26,8 +27,7 @@ const BlockedClientSchema = z.union([
 export const BlockClientInputSchema = z.strictObject({
   /** The wallet address, or a directed identity's thumbprint URI (the member keeps its name for the API's callers). */
   walletAddress: BlockedClientSchema,
-  /** Why: kept with the block and in the audit log, never told to the client. */
-  reason: z.string().trim().min(1, 'give a reason').max(500),
+  reason: BlockReasonSchema,
 })
 
 export const UnblockClientInputSchema = z.strictObject({ walletAddress: BlockedClientSchema })

@@ -1,6 +1,6 @@
 'use client'
 
-import { useCallback, useState, type InputHTMLAttributes, type ReactNode } from 'react'
+import { useCallback, useState, type InputHTMLAttributes, type ReactNode, type TextareaHTMLAttributes } from 'react'
 import type { z } from 'zod'
 
 // Form fields checked by the domain's own input schemas (the ones the tRPC procedures take as `.input()`), so the
@@ -60,13 +60,17 @@ export interface SchemaForm<K extends string> {
   validate(form: HTMLFormElement, values: Partial<Record<K, unknown>>): boolean
 }
 
-/** A labelled input bound to one field of a schema form: its hint, and the schema's issue with aria-invalid. */
+/**
+ * A labelled input bound to one field of a schema form: its hint, and the schema's issue with aria-invalid. With
+ * `rows`, a text area of that many rows.
+ */
 export function SchemaField<K extends string>({
   form,
   name,
   id,
   label,
   hint,
+  rows,
   ...input
 }: {
   form: SchemaForm<K>
@@ -74,23 +78,28 @@ export function SchemaField<K extends string>({
   id: string
   label: string
   hint?: ReactNode
+  rows?: number
 } & Omit<InputHTMLAttributes<HTMLInputElement>, 'form' | 'name' | 'id'>) {
   const field = form.field(name)
   const hintId = hint ? `${id}-hint` : null
   const issueId = `${id}-issue`
   const describedBy = [hintId, field.issue ? issueId : null].filter(Boolean).join(' ')
+  const control = {
+    id,
+    name,
+    onBlur: (e: { currentTarget: { value: string } }) => field.onBlur(e.currentTarget.value),
+    onChange: (e: { currentTarget: { value: string } }) => field.onChange(e.currentTarget.value),
+    'aria-invalid': field.issue ? ('true' as const) : undefined,
+    'aria-describedby': describedBy || undefined,
+  }
   return (
     <div className="field">
       <label htmlFor={id}>{label}</label>
-      <input
-        {...input}
-        id={id}
-        name={name}
-        onBlur={(e) => field.onBlur(e.currentTarget.value)}
-        onChange={(e) => field.onChange(e.currentTarget.value)}
-        aria-invalid={field.issue ? 'true' : undefined}
-        aria-describedby={describedBy || undefined}
-      />
+      {rows === undefined ? (
+        <input {...input} {...control} />
+      ) : (
+        <textarea {...(input as TextareaHTMLAttributes<HTMLTextAreaElement>)} {...control} rows={rows} />
+      )}
       {hint && (
         <span className="hint" id={hintId!}>
           {hint}

@@ -6,7 +6,7 @@ import { errorCode, errorMessage } from '../_lib/errors'
 import { ErrorMessage, Loading } from './ui'
 
 /** What the boundary reads of a TanStack query (a plain or an infinite one). */
-interface QueryState<T> {
+export interface QueryState<T> {
   isPending: boolean
   isError: boolean
   error: unknown

@@ -1,13 +1,6 @@
-import { Suspense } from 'react'
-import { Loading } from '../../_components/ui'
+import { listPage } from '../../_components/list-page'
 import { AdministratorsView } from './administrators-view'
 
 export const metadata = { title: 'Administrators' }
 
-export default function AdministratorsPage() {
-  return (
-    <Suspense fallback={<Loading>Loading administrators…</Loading>}>
-      <AdministratorsView />
-    </Suspense>
-  )
-}
+export default listPage(AdministratorsView, 'Loading administrators…')

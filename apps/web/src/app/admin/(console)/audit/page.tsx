@@ -1,13 +1,6 @@
-import { Suspense } from 'react'
-import { Loading } from '../../_components/ui'
+import { listPage } from '../../_components/list-page'
 import { AuditLog } from './audit-log'
 
 export const metadata = { title: 'Audit log' }
 
-export default function AuditPage() {
-  return (
-    <Suspense fallback={<Loading>Loading the audit log…</Loading>}>
-      <AuditLog />
-    </Suspense>
-  )
-}
+export default listPage(AuditLog, 'Loading the audit log…')

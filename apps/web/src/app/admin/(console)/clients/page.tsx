@@ -1,13 +1,6 @@
-import { Suspense } from 'react'
-import { Loading } from '../../_components/ui'
+import { listPage } from '../../_components/list-page'
 import { ClientsList } from './clients-list'
 
 export const metadata = { title: 'Clients' }
 
-export default function ClientsPage() {
-  return (
-    <Suspense fallback={<Loading>Loading clients…</Loading>}>
-      <ClientsList />
-    </Suspense>
-  )
-}
+export default listPage(ClientsList, 'Loading clients…')

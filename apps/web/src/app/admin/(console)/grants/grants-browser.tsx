@@ -12,7 +12,8 @@ import { useUrlState } from '../../_lib/url-state'
 import { ACCESS_TYPES, GrantQuerySchema, REASONS, SORTS, STATES, hasFilters, toListInput, type GrantQuery } from '../../_lib/grant-query'
 import { DataTable, type Columns } from '../../_components/data-table'
 import { QueryBoundary } from '../../_components/query-boundary'
-import { Empty, GrantStatusBadge, MatchField, Pager, Time } from '../../_components/ui'
+import { Empty, MatchField, Pager, Time } from '../../_components/ui'
+import { grantIdStatusColumns } from './grant-columns'
 
 type GrantRow = inferRouterOutputs<AppRouter>['grants']['list']['items'][number]
 
@@ -36,16 +37,7 @@ function grantColumns(query: GrantQuery, href: (q: GrantQuery) => string): Colum
     href: href({ ...query, sort: query.sort === `${column}-desc` ? `${column}-asc` : `${column}-desc`, cursor: undefined }),
   })
   return [
-    {
-      id: 'grant',
-      header: 'Grant',
-      cell: ({ row }) => (
-        <Link href={`/admin/grants/${row.original.id}`} className="mono">
-          {row.original.id}
-        </Link>
-      ),
-    },
-    { id: 'status', header: 'Status', cell: ({ row }) => <GrantStatusBadge status={row.original.status} /> },
+    ...grantIdStatusColumns<GrantRow>(),
     {
       id: 'client',
       header: 'Client',

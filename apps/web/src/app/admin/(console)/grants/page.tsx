@@ -1,13 +1,6 @@
-import { Suspense } from 'react'
-import { Loading } from '../../_components/ui'
+import { listPage } from '../../_components/list-page'
 import { GrantsBrowser } from './grants-browser'
 
 export const metadata = { title: 'Grants' }
 
-export default function GrantsPage() {
-  return (
-    <Suspense fallback={<Loading>Loading grants…</Loading>}>
-      <GrantsBrowser />
-    </Suspense>
-  )
-}
+export default listPage(GrantsBrowser, 'Loading grants…')

@@ -1,13 +1,6 @@
-import { Suspense } from 'react'
-import { Loading } from '../../_components/ui'
+import { listPage } from '../../_components/list-page'
 import { OwnersList } from './owners-list'
 
 export const metadata = { title: 'Owners' }
 
-export default function OwnersPage() {
-  return (
-    <Suspense fallback={<Loading>Loading owners…</Loading>}>
-      <OwnersList />
-    </Suspense>
-  )
-}
+export default listPage(OwnersList, 'Loading owners…')

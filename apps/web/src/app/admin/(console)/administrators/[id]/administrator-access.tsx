@@ -11,6 +11,7 @@ import { ResetPassword, type IssuedLink } from './reset-password'
 import { SignOutEverywhere } from './sign-out-everywhere'
 import { TurnOffTwoStep } from './turn-off-two-step'
 import type { AdminActionProps } from './administrator-words'
+import { Panel } from '../../../_components/detail-page'
 
 /** Sign out everywhere, reset password (the link shown once), turn off two-step sign-in, disable or enable. */
 export function AdministratorAccess({ admin, isMe, onDone }: AdminActionProps & { isMe: boolean }) {
@@ -27,8 +28,7 @@ export function AdministratorAccess({ admin, isMe, onDone }: AdminActionProps & 
   )
 
   return (
-    <section className="panel danger-zone" aria-labelledby="access-heading">
-      <h2 id="access-heading">Sessions and access</h2>
+    <Panel id="access" heading="Sessions and access" className="danger-zone">
       <div className="actions-row">
         <SignOutEverywhere admin={admin} isMe={isMe} onDone={onDone} />
         {!isMe && admin.status !== 'disabled' && <ResetPassword admin={admin} onDone={onDone} onLink={setLink} />}
@@ -63,6 +63,6 @@ export function AdministratorAccess({ admin, isMe, onDone }: AdminActionProps & 
           onDone={() => setLink(null)}
         />
       )}
-    </section>
+    </Panel>
   )
 }

@@ -6,12 +6,14 @@ import { useState } from 'react'
 import { useTRPC } from '../../../_lib/trpc'
 import { errorMessage } from '../../../_lib/errors'
 import { ForRole, useSignedInAdminId } from '../../../_lib/role'
-import { Notice } from '../../../_components/notice'
+import { Breadcrumb, DetailHeader } from '../../../_components/detail-page'
 import { ErrorMessage, Loading } from '../../../_components/ui'
 import { AdminStatusBadge, ROLE_TEXT } from '../admin-words'
 import { AccountFacts } from './account-facts'
 import { AdministratorAccess } from './administrator-access'
 import { ChangeRole } from './change-role'
+
+const ADMINISTRATORS = { href: '/admin/administrators', name: 'Administrators' }
 
 /** One administrator: role, status, sign-in, and for an admin what may be changed. */
 export function AdministratorDetail({ id }: { id: string }) {
@@ -25,9 +27,9 @@ export function AdministratorDetail({ id }: { id: string }) {
   if (!admin) {
     return (
       <>
-        <Breadcrumb />
+        <Breadcrumb parent={ADMINISTRATORS} />
         <h1>Administrator</h1>
-        <ErrorMessage title="This administrator could not be shown." action={<Link href="/admin/administrators">Back to the administrators</Link>}>
+        <ErrorMessage title="This administrator could not be shown." action={<Link href={ADMINISTRATORS.href}>Back to the administrators</Link>}>
           {admins.isError ? errorMessage(admins.error) : 'No administrator has this id.'}
         </ErrorMessage>
       </>
@@ -36,17 +38,12 @@ export function AdministratorDetail({ id }: { id: string }) {
   const isMe = admin.id === me
   return (
     <>
-      <Breadcrumb />
-      <div className="page-head">
-        <div>
-          <h1>{admin.email}</h1>
-          <p>
-            {ROLE_TEXT[admin.role].label} · <AdminStatusBadge status={admin.status} />
-            {isMe && ' · You'}
-          </p>
-        </div>
-      </div>
-      <Notice text={notice} />
+      <DetailHeader
+        parent={ADMINISTRATORS}
+        title={admin.email}
+        line={[ROLE_TEXT[admin.role].label, <AdminStatusBadge status={admin.status} />, isMe && 'You']}
+        notice={notice}
+      />
 
       <div className="grid-2">
         <AccountFacts admin={admin} />
@@ -59,13 +56,5 @@ export function AdministratorDetail({ id }: { id: string }) {
         <AdministratorAccess admin={admin} isMe={isMe} onDone={setNotice} />
       </ForRole>
     </>
-  )
-}
-
-function Breadcrumb() {
-  return (
-    <p className="breadcrumb">
-      <Link href="/admin/administrators">← Administrators</Link>
-    </p>
   )
 }

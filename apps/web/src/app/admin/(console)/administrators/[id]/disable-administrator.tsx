@@ -1,10 +1,8 @@
 'use client'
 
-import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { useState } from 'react'
 import { useTRPC } from '../../../_lib/trpc'
-import { errorMessage } from '../../../_lib/errors'
-import { ConfirmedAction, useConfirmation } from '../../../_components/confirm-dialog'
+import { DangerAction } from '../../../_components/danger-action'
 import { keysWord, sessionsWord, type AdminActionProps } from './administrator-words'
 
 /**
@@ -13,28 +11,18 @@ import { keysWord, sessionsWord, type AdminActionProps } from './administrator-w
  */
 export function DisableAdministrator({ admin, onDone }: AdminActionProps) {
   const trpc = useTRPC()
-  const queryClient = useQueryClient()
-  const confirmation = useConfirmation()
   const [revokeKeys, setRevokeKeys] = useState(false)
-  const disable = useMutation(
-    trpc.admins.disable.mutationOptions({
-      onSuccess: async (r) => {
-        confirmation.close()
-        const keys = r.revokedKeys > 0 ? ` ${keysWord(r.revokedKeys)} revoked.` : ''
-        onDone(`Disabled: they can no longer sign in; ${sessionsWord(r.endedSessions)} ended.${keys}`)
-        await queryClient.invalidateQueries()
-      },
-      onError: (e) => confirmation.fail(errorMessage(e)),
-    }),
-  )
   return (
-    <ConfirmedAction
+    <DangerAction
       label="Disable"
-      {...confirmation.props}
       title="Disable this administrator?"
       busyLabel="Disabling…"
-      busy={disable.isPending}
-      onConfirm={() => disable.mutate({ adminId: admin.id, revokeKeys: admin.liveApiKeys > 0 && revokeKeys })}
+      mutation={trpc.admins.disable.mutationOptions()}
+      input={() => ({ adminId: admin.id, revokeKeys: admin.liveApiKeys > 0 && revokeKeys })}
+      onSuccess={(r) => {
+        const keys = r.revokedKeys > 0 ? ` ${keysWord(r.revokedKeys)} revoked.` : ''
+        onDone(`Disabled: they can no longer sign in; ${sessionsWord(r.endedSessions)} ended.${keys}`)
+      }}
     >
       <p>{admin.email} is signed out at once and cannot sign in, nor use a link they were given, until enabled again.</p>
       {admin.liveApiKeys > 0 && (
@@ -46,6 +34,6 @@ export function DisableAdministrator({ admin, onDone }: AdminActionProps) {
           </span>
         </label>
       )}
-    </ConfirmedAction>
+    </DangerAction>
   )
 }

@@ -5,26 +5,19 @@ import Link from 'next/link'
 import { useState } from 'react'
 import { useTRPC } from '../../../_lib/trpc'
 import { ACCESS_TYPE_LABEL, GRANT_STATUS_LABEL } from '../../../_lib/format'
-import { Notice } from '../../../_components/notice'
+import { Breadcrumb, DetailHeader, DetailView, Facts, Panel } from '../../../_components/detail-page'
 import { DataTable, type Columns } from '../../../_components/data-table'
-import { QueryBoundary } from '../../../_components/query-boundary'
 import { AuditEntries, Empty, ErrorMessage, GrantStatusBadge, Time, TokenStatusBadge } from '../../../_components/ui'
 import { Block, Unblock, type ClientDetail } from './block-client'
 import { ClientStatusBadge, clientTitle } from '../client-status'
+import { grantIdStatusColumns, requestedColumn } from '../../grants/grant-columns'
 
-const grantColumns: Columns<ClientDetail['grants'][number]> = [
-  {
-    id: 'grant',
-    header: 'Grant',
-    cell: ({ row }) => (
-      <Link href={`/admin/grants/${row.original.id}`} className="mono">
-        {row.original.id}
-      </Link>
-    ),
-  },
-  { id: 'status', header: 'Status', cell: ({ row }) => <GrantStatusBadge status={row.original.status} /> },
+type GrantRow = ClientDetail['grants'][number]
+
+const grantColumns: Columns<GrantRow> = [
+  ...grantIdStatusColumns<GrantRow>(),
   { id: 'access', header: 'Access', cell: ({ row }) => row.original.accessTypes.map((t) => ACCESS_TYPE_LABEL[t] ?? t).join(', ') },
-  { id: 'requested', header: 'Requested', cell: ({ row }) => <Time value={row.original.createdAt} /> },
+  requestedColumn<GrantRow>(),
   { id: 'updated', header: 'Last change', cell: ({ row }) => <Time value={row.original.updatedAt} /> },
 ]
 
@@ -48,6 +41,8 @@ const tokenColumns: Columns<ClientDetail['tokens'][number]> = [
   { id: 'expires', header: 'Expires', cell: ({ row }) => <Time value={row.original.expiresAt} /> },
 ]
 
+const CLIENTS = { href: '/admin/clients', name: 'Clients' }
+
 /** One client: whether it is blocked, its grants and tokens, its last activity, and block or unblock. */
 export function ClientDetailView({ address }: { address: string }) {
   const trpc = useTRPC()
@@ -60,7 +55,7 @@ export function ClientDetailView({ address }: { address: string }) {
   if (address === '') {
     return (
       <>
-        <Breadcrumb />
+        <Breadcrumb parent={CLIENTS} />
         <h1>Client</h1>
         <ErrorMessage title="No wallet address given." action={<Link href="/admin/clients">Back to the clients</Link>}>
           Open a client from the list of clients, or type its wallet address there.
@@ -69,22 +64,9 @@ export function ClientDetailView({ address }: { address: string }) {
     )
   }
   return (
-    <QueryBoundary
-      query={client}
-      loading="Loading the client…"
-      what="This client"
-      failedTitle="This client could not be shown."
-      back={{ href: '/admin/clients', label: 'Back to the clients' }}
-      frame={(failure) => (
-        <>
-          <Breadcrumb />
-          <h1>Client</h1>
-          {failure}
-        </>
-      )}
-    >
+    <DetailView query={client} what="client" heading="Client" parent={CLIENTS}>
       {(c) => <ClientPage client={c} mayBlock={mayBlock} notice={notice} onNotice={setNotice} />}
-    </QueryBoundary>
+    </DetailView>
   )
 }
 
@@ -101,66 +83,57 @@ function ClientPage({
 }) {
   return (
     <>
-      <Breadcrumb />
-      <div className="page-head">
-        <div>
-          <h1>{clientTitle(c, 'Client without a name')}</h1>
-          <p>
-            <code>{c.thumbprint ?? c.walletAddress}</code> · <ClientStatusBadge blocked={c.block !== null} />
-          </p>
-        </div>
-      </div>
-      <Notice text={notice} />
+      <DetailHeader
+        parent={CLIENTS}
+        title={clientTitle(c, 'Client without a name')}
+        line={[<code>{c.thumbprint ?? c.walletAddress}</code>, <ClientStatusBadge blocked={c.block !== null} />]}
+        notice={notice}
+      />
 
       <div className="grid-2">
-        <section className="panel" aria-labelledby="summary-heading">
-          <h2 id="summary-heading">Summary</h2>
-          <dl className="facts">
-            {c.thumbprint !== null ? (
-              <>
-                <dt>Identified by</dt>
-                <dd>
+        <Panel id="summary" heading="Summary">
+          <Facts
+            facts={[
+              c.thumbprint !== null && [
+                'Identified by',
+                <>
                   Its public key alone (directed identity): it has no wallet address and gives no name.
                   <span className="cell-sub">
                     Key thumbprint (RFC 7638) <code>{c.thumbprint}</code>
                   </span>
-                </dd>
-              </>
-            ) : (
-              <>
-                <dt>Wallet address</dt>
-                <dd>
-                  <code>{c.walletAddress}</code>
-                </dd>
-                <dt>Name it gives</dt>
-                <dd>{c.name ?? <span className="muted">None</span>}</dd>
-              </>
-            )}
-            <dt>Status</dt>
-            <dd>
-              <ClientStatusBadge blocked={c.block !== null} />{' '}
-              {c.block ? 'Every request it makes is refused.' : 'It may ask for grants and use its tokens.'}
-            </dd>
-            <dt>Last activity</dt>
-            <dd>
-              <Time value={c.lastActivityAt} empty="None yet" />
-              <span className="cell-sub">Its latest grant request, continuation, or token issued or renewed.</span>
-            </dd>
-            <dt>Grants</dt>
-            <dd>
-              {(['pending', 'approved', 'issued', 'revoked', 'rejected', 'expired'] as const)
-                .filter((s) => c.grantCounts[s] > 0)
-                .map((s) => `${c.grantCounts[s]} ${GRANT_STATUS_LABEL[s].toLowerCase()}`)
-                .join(', ') || <span className="muted">None</span>}
-            </dd>
-          </dl>
-        </section>
+                </>,
+              ],
+              c.thumbprint === null && ['Wallet address', <code>{c.walletAddress}</code>],
+              c.thumbprint === null && ['Name it gives', c.name ?? <span className="muted">None</span>],
+              [
+                'Status',
+                <>
+                  <ClientStatusBadge blocked={c.block !== null} />{' '}
+                  {c.block ? 'Every request it makes is refused.' : 'It may ask for grants and use its tokens.'}
+                </>,
+              ],
+              [
+                'Last activity',
+                <>
+                  <Time value={c.lastActivityAt} empty="None yet" />
+                  <span className="cell-sub">Its latest grant request, continuation, or token issued or renewed.</span>
+                </>,
+              ],
+              [
+                'Grants',
+                (['pending', 'approved', 'issued', 'revoked', 'rejected', 'expired'] as const)
+                  .filter((s) => c.grantCounts[s] > 0)
+                  .map((s) => `${c.grantCounts[s]} ${GRANT_STATUS_LABEL[s].toLowerCase()}`)
+                  .join(', ') || <span className="muted">None</span>,
+              ],
+            ]}
+          />
+        </Panel>
 
         <BlockPanel client={c} mayBlock={mayBlock} onNotice={setNotice} />
       </div>
 
-      <section className="panel" aria-labelledby="grants-heading">
-        <h2 id="grants-heading">Grants</h2>
+      <Panel id="grants" heading="Grants">
         {c.grants.length === 0 ? (
           <Empty title="No grants.">
             <p>This client has not asked for anything yet.</p>
@@ -179,10 +152,9 @@ function ClientPage({
             <Link href={`/admin/grants?client=${encodeURIComponent(c.walletAddress)}`}>All grants of this client</Link>
           </p>
         )}
-      </section>
+      </Panel>
 
-      <section className="panel" aria-labelledby="tokens-heading">
-        <h2 id="tokens-heading">Tokens</h2>
+      <Panel id="tokens" heading="Tokens">
         {c.tokens.length === 0 ? (
           <p className="muted">No access token was issued to this client.</p>
         ) : (
@@ -194,18 +166,10 @@ function ClientPage({
             captionHidden
           />
         )}
-      </section>
+      </Panel>
 
       <AuditEntries heading="Audit entries about this client" entries={c.audit} />
     </>
-  )
-}
-
-function Breadcrumb() {
-  return (
-    <p className="breadcrumb">
-      <Link href="/admin/clients">← Clients</Link>
-    </p>
   )
 }
 
@@ -213,8 +177,7 @@ function Breadcrumb() {
 function BlockPanel({ client: c, mayBlock, onNotice: setNotice }: { client: ClientDetail; mayBlock: boolean; onNotice(text: string): void }) {
   const live = c.grantCounts.pending + c.grantCounts.approved + c.grantCounts.issued
   return (
-    <section className="panel" aria-labelledby="block-heading">
-      <h2 id="block-heading">{c.block ? 'Blocked' : 'Block this client'}</h2>
+    <Panel id="block" heading={<>{c.block ? 'Blocked' : 'Block this client'}</>}>
       {c.thumbprint !== null && (
         <p className="hint">
           A directed identity is known only by its key. A block refuses this key; the same software can make a new key and ask again as another
@@ -223,16 +186,13 @@ function BlockPanel({ client: c, mayBlock, onNotice: setNotice }: { client: Clie
       )}
       {c.block ? (
         <>
-          <dl className="facts">
-            <dt>Reason</dt>
-            <dd>{c.block.reason}</dd>
-            <dt>Blocked by</dt>
-            <dd>{c.block.blockedBy}</dd>
-            <dt>Since</dt>
-            <dd>
-              <Time value={c.block.blockedAt} />
-            </dd>
-          </dl>
+          <Facts
+            facts={[
+              ['Reason', c.block.reason],
+              ['Blocked by', c.block.blockedBy],
+              ['Since', <Time value={c.block.blockedAt} />],
+            ]}
+          />
           {mayBlock ? <Unblock client={c} onDone={setNotice} /> : <p className="muted">Only an operator or an administrator can unblock a client.</p>}
         </>
       ) : mayBlock ? (
@@ -240,6 +200,6 @@ function BlockPanel({ client: c, mayBlock, onNotice: setNotice }: { client: Clie
       ) : (
         <p className="muted">Only an operator or an administrator can block a client.</p>
       )}
-    </section>
+    </Panel>
   )
 }

@@ -36,22 +36,8 @@ export function AccessItem({ access, index }: { access: AccessItemView; index: n
             <span className="muted">No limits</span>
           ) : (
             <ul className="plain" style={{ margin: 0 }}>
-              {limits.debitAmount && (
-                <li>
-                  Debit at most {formatAmount(limits.debitAmount)}{' '}
-                  <span className="muted">
-                    (value {limits.debitAmount.value}, scale {limits.debitAmount.assetScale})
-                  </span>
-                </li>
-              )}
-              {limits.receiveAmount && (
-                <li>
-                  Receive at most {formatAmount(limits.receiveAmount)}{' '}
-                  <span className="muted">
-                    (value {limits.receiveAmount.value}, scale {limits.receiveAmount.assetScale})
-                  </span>
-                </li>
-              )}
+              {limits.debitAmount && <AmountLimit verb="Debit" amount={limits.debitAmount} />}
+              {limits.receiveAmount && <AmountLimit verb="Receive" amount={limits.receiveAmount} />}
               {limits.receiver && (
                 <li>
                   Only to <code>{limits.receiver}</code>
@@ -67,5 +53,16 @@ export function AccessItem({ access, index }: { access: AccessItemView; index: n
         </dd>
       </dl>
     </article>
+  )
+}
+
+function AmountLimit({ verb, amount }: { verb: string; amount: Parameters<typeof formatAmount>[0] }) {
+  return (
+    <li>
+      {verb} at most {formatAmount(amount)}{' '}
+      <span className="muted">
+        (value {amount.value}, scale {amount.assetScale})
+      </span>
+    </li>
   )
 }

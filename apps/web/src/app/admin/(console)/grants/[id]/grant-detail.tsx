@@ -1,19 +1,20 @@
 'use client'
 
 import { useQuery } from '@tanstack/react-query'
-import Link from 'next/link'
 import { useState } from 'react'
 import { useTRPC } from '../../../_lib/trpc'
 import { GRANT_STATUS_MEANING } from '../../../_lib/format'
-import { Notice } from '../../../_components/notice'
-import { QueryBoundary } from '../../../_components/query-boundary'
+import { DetailHeader, DetailView, Facts, Panel } from '../../../_components/detail-page'
 import { GrantStatusBadge, Time } from '../../../_components/ui'
 import { ClientSubline } from '../../clients/client-status'
+import { TokenLink } from '../../tokens/token-parts'
 import { AccessItem } from './access-item'
 import type { GrantDetail } from './grant-words'
 import { Interaction } from './interaction-panel'
 import { RevokeGrant } from './revoke-grant'
 import { TokenChain } from './token-chain'
+
+const GRANTS = { href: '/admin/grants', name: 'Grants' }
 
 export function GrantDetailView({ id }: { id: string }) {
   const trpc = useTRPC()
@@ -21,79 +22,56 @@ export function GrantDetailView({ id }: { id: string }) {
   const [notice, setNotice] = useState<string | null>(null)
 
   return (
-    <QueryBoundary
-      query={grant}
-      loading="Loading the grant…"
-      what="This grant"
-      failedTitle="This grant could not be shown."
-      notFound={`No grant has the id ${id}. It may have been mistyped.`}
-      back={{ href: '/admin/grants', label: 'Back to the grants' }}
-      frame={(failure) => (
-        <>
-          <Breadcrumb />
-          <h1>Grant</h1>
-          {failure}
-        </>
-      )}
-    >
+    <DetailView query={grant} what="grant" heading="Grant" parent={GRANTS} notFound={`No grant has the id ${id}. It may have been mistyped.`}>
       {(g) => <GrantPage grant={g} notice={notice} onNotice={setNotice} />}
-    </QueryBoundary>
+    </DetailView>
   )
 }
 
 function GrantPage({ grant: g, notice, onNotice: setNotice }: { grant: GrantDetail; notice: string | null; onNotice(text: string): void }) {
   return (
     <>
-      <Breadcrumb />
-      <div className="page-head">
-        <div>
-          <h1>
-            Grant <span className="mono">{g.id}</span>
-          </h1>
-          <p>
-            From {g.client.thumbprint !== null ? 'a directed identity' : (g.client.name ?? 'a client that gave no name')} ·{' '}
-            <GrantStatusBadge status={g.status} />
-          </p>
-        </div>
-        <RevokeGrant grant={g} onRevoked={setNotice} />
-      </div>
-      <Notice text={notice} />
+      <DetailHeader
+        parent={GRANTS}
+        title="Grant"
+        id={g.id}
+        line={[
+          `From ${g.client.thumbprint !== null ? 'a directed identity' : (g.client.name ?? 'a client that gave no name')}`,
+          <GrantStatusBadge status={g.status} />,
+        ]}
+        action={<RevokeGrant grant={g} onRevoked={setNotice} />}
+        notice={notice}
+      />
 
       <div className="grid-2">
-        <section className="panel" aria-labelledby="summary-heading">
-          <h2 id="summary-heading">Summary</h2>
-          <dl className="facts">
-            <dt>Status</dt>
-            <dd>
-              <GrantStatusBadge status={g.status} /> {GRANT_STATUS_MEANING[g.status]}
-            </dd>
-            <dt>Client</dt>
-            <dd>
-              {g.client.thumbprint !== null ? 'Directed identity' : (g.client.name ?? <span className="muted">No name given</span>)}
-              <ClientSubline client={g.client} />
-            </dd>
-            <dt>Requested</dt>
-            <dd>
-              <Time value={g.createdAt} />
-            </dd>
-            <dt>Last change</dt>
-            <dd>
-              <Time value={g.updatedAt} />
-            </dd>
-            <dt>Finalized</dt>
-            <dd>
-              <Time value={g.finalizedAt} empty="Not yet" />
-            </dd>
-            <dt>Continuation id</dt>
-            <dd className="mono">{g.continueId}</dd>
-          </dl>
-        </section>
+        <Panel id="summary" heading="Summary">
+          <Facts
+            facts={[
+              [
+                'Status',
+                <>
+                  <GrantStatusBadge status={g.status} /> {GRANT_STATUS_MEANING[g.status]}
+                </>,
+              ],
+              [
+                'Client',
+                <>
+                  {g.client.thumbprint !== null ? 'Directed identity' : (g.client.name ?? <span className="muted">No name given</span>)}
+                  <ClientSubline client={g.client} />
+                </>,
+              ],
+              ['Requested', <Time value={g.createdAt} />],
+              ['Last change', <Time value={g.updatedAt} />],
+              ['Finalized', <Time value={g.finalizedAt} empty="Not yet" />],
+              ['Continuation id', g.continueId, 'mono'],
+            ]}
+          />
+        </Panel>
         <Interaction interaction={g.interaction} />
       </div>
 
       {g.subjects.length > 0 && (
-        <section className="panel" aria-labelledby="subject-heading">
-          <h2 id="subject-heading">Wallet addresses to confirm ({g.subjects.length})</h2>
+        <Panel id="subject" heading={<>Wallet addresses to confirm ({g.subjects.length})</>}>
           <p>The client asked the owner to confirm that they control {g.subjects.length === 1 ? 'this wallet address' : 'these wallet addresses'}:</p>
           <ul className="plain">
             {g.subjects.map((s) => (
@@ -102,26 +80,23 @@ function GrantPage({ grant: g, notice, onNotice: setNotice }: { grant: GrantDeta
               </li>
             ))}
           </ul>
-        </section>
+        </Panel>
       )}
 
-      <section className="panel" aria-labelledby="access-heading">
-        <h2 id="access-heading">Access ({g.accessItems.length})</h2>
+      <Panel id="access" heading={<>Access ({g.accessItems.length})</>}>
         {g.accessItems.length === 0 && (
           <p className="muted">No access: this grant only asks the owner to confirm a wallet address, and issues no token.</p>
         )}
         {g.accessItems.map((a, i) => (
           <AccessItem key={i} access={a} index={i} />
         ))}
-      </section>
+      </Panel>
 
-      <section className="panel" aria-labelledby="tokens-heading" id="tokens">
-        <h2 id="tokens-heading">Token rotations</h2>
+      <Panel id="tokens" heading="Token rotations" anchor="tokens">
         <TokenChain tokens={g.tokens} grant={{ continueId: g.continueId, interactive: g.interaction !== null }} />
-      </section>
+      </Panel>
 
-      <section className="panel" aria-labelledby="history-heading">
-        <h2 id="history-heading">History</h2>
+      <Panel id="history" heading="History">
         <ol className="timeline">
           {g.history.map((e, i) => (
             <li key={i} className={i === g.history.length - 1 ? 'current' : undefined}>
@@ -131,24 +106,13 @@ function GrantPage({ grant: g, notice, onNotice: setNotice }: { grant: GrantDeta
                 <>
                   {' '}
                   (
-                  <Link href={`/admin/tokens/${e.managementId}`} className="mono">
-                    {e.managementId}
-                  </Link>
-                  )
+                  <TokenLink id={e.managementId} />)
                 </>
               )}
             </li>
           ))}
         </ol>
-      </section>
+      </Panel>
     </>
-  )
-}
-
-function Breadcrumb() {
-  return (
-    <p className="breadcrumb">
-      <Link href="/admin/grants">← Grants</Link>
-    </p>
   )
 }

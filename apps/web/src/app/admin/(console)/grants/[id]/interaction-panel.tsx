@@ -1,11 +1,11 @@
 import { formatSeconds, sentenceCase } from '../../../_lib/format'
 import { Time } from '../../../_components/ui'
 import type { GrantDetail } from './grant-words'
+import { Panel } from '../../../_components/detail-page'
 
 export function Interaction({ interaction: i }: { interaction: GrantDetail['interaction'] }) {
   return (
-    <section className="panel" aria-labelledby="interaction-heading">
-      <h2 id="interaction-heading">Owner&apos;s consent</h2>
+    <Panel id="interaction" heading="Owner's consent">
       {!i ? (
         <p>No interaction: the grant was issued without asking the resource owner.</p>
       ) : (
@@ -59,6 +59,6 @@ export function Interaction({ interaction: i }: { interaction: GrantDetail['inte
           </dd>
         </dl>
       )}
-    </section>
+    </Panel>
   )
 }

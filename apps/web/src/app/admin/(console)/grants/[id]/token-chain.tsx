@@ -1,8 +1,8 @@
-import Link from 'next/link'
 import type { inferRouterOutputs } from '@trpc/server'
 import type { AppRouter } from '@gnap/api'
-import { formatSeconds } from '../../../_lib/format'
+import { Facts } from '../../../_components/detail-page'
 import { Empty, Time, TokenStatusBadge } from '../../../_components/ui'
+import { expiresFact, Rotated, TokenLink } from '../../tokens/token-parts'
 
 type TokenView = inferRouterOutputs<AppRouter>['grants']['byId']['tokens'][number]
 
@@ -30,63 +30,43 @@ export function TokenChain({ tokens, grant }: { tokens: TokenView[]; grant: { co
             <div className="chain-head">
               <h3>Token {i + 1}</h3>
               <TokenStatusBadge status={t.status} />
-              <Link href={`/admin/tokens/${t.managementId}`} className="mono" aria-label={`Token ${i + 1}: ${t.managementId}`}>
-                {t.managementId}
-              </Link>
+              <TokenLink id={t.managementId} label={`Token ${i + 1}: ${t.managementId}`} />
             </div>
-            <dl className="facts">
-              <dt>Issued</dt>
-              <dd>
-                <Time value={t.issuedAt} />
-                <span className="cell-sub">
-                  {t.replacesManagementId ? (
-                    <>
-                      by the rotation request <code>POST /token/{t.replacesManagementId}</code>
-                    </>
-                  ) : grant.interactive ? (
-                    <>
-                      by the continuation request <code>POST /continue/{grant.continueId}</code>
-                    </>
-                  ) : (
-                    <>
-                      with the grant, in answer to the grant request <code>POST /</code>
-                    </>
-                  )}
-                </span>
-              </dd>
-              <dt>{t.isExpired ? 'Expired' : 'Expires'}</dt>
-              <dd>
-                <Time value={t.expiresAt} />
-                <span className="cell-sub">{formatSeconds(t.expiresInSeconds)} after it was issued</span>
-              </dd>
-              {t.rotatedAt && (
-                <>
-                  <dt>Rotated</dt>
-                  <dd>
-                    <Time value={t.rotatedAt} />
-                    {t.replacedByManagementId && (
-                      <span className="cell-sub">
-                        into{' '}
-                        <Link href={`/admin/tokens/${t.replacedByManagementId}`} className="mono">
-                          {t.replacedByManagementId}
-                        </Link>
-                      </span>
-                    )}
-                  </dd>
-                </>
-              )}
-              {t.revokedAt && (
-                <>
-                  <dt>Revoked</dt>
-                  <dd>
-                    <Time value={t.revokedAt} />
-                  </dd>
-                </>
-              )}
-            </dl>
+            <Facts
+              facts={[
+                ['Issued', <Issued token={t} grant={grant} />],
+                expiresFact(t),
+                t.rotatedAt && ['Rotated', <Rotated token={t} />],
+                t.revokedAt && ['Revoked', <Time value={t.revokedAt} />],
+              ]}
+            />
           </li>
         ))}
       </ol>
+    </>
+  )
+}
+
+/** When a token was issued, and by which request. */
+function Issued({ token: t, grant }: { token: TokenView; grant: { continueId: string; interactive: boolean } }) {
+  return (
+    <>
+      <Time value={t.issuedAt} />
+      <span className="cell-sub">
+        {t.replacesManagementId ? (
+          <>
+            by the rotation request <code>POST /token/{t.replacesManagementId}</code>
+          </>
+        ) : grant.interactive ? (
+          <>
+            by the continuation request <code>POST /continue/{grant.continueId}</code>
+          </>
+        ) : (
+          <>
+            with the grant, in answer to the grant request <code>POST /</code>
+          </>
+        )}
+      </span>
     </>
   )
 }

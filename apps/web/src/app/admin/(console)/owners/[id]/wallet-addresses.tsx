@@ -5,9 +5,10 @@ import { useId, useState, type FormEvent } from 'react'
 import { useTRPC } from '../../../_lib/trpc'
 import { errorMessage } from '../../../_lib/errors'
 import { useCan } from '../../../_lib/role'
-import { ConfirmedAction, useConfirmation } from '../../../_components/confirm-dialog'
+import { DangerAction } from '../../../_components/danger-action'
 import { ErrorMessage } from '../../../_components/ui'
 import { grantsWord, type OwnerDetail } from './owner-words'
+import { Panel } from '../../../_components/detail-page'
 
 export function WalletAddresses({ owner, onDone }: { owner: OwnerDetail; onDone(message: string): void }) {
   const trpc = useTRPC()
@@ -28,8 +29,7 @@ export function WalletAddresses({ owner, onDone }: { owner: OwnerDetail; onDone(
     add.mutate({ ownerId: owner.id, walletAddress: String(new FormData(event.currentTarget).get('walletAddress') ?? '').trim() })
   }
   return (
-    <section className="panel" aria-labelledby="addresses-heading">
-      <h2 id="addresses-heading">Wallet addresses ({owner.walletAddresses.length})</h2>
+    <Panel id="addresses" heading={<>Wallet addresses ({owner.walletAddresses.length})</>}>
       <p className="hint">The owner decides on every request for these addresses and anything below them.</p>
       <ul className="address-list">
         {owner.walletAddresses.map((url) => (
@@ -59,37 +59,25 @@ export function WalletAddresses({ owner, onDone }: { owner: OwnerDetail; onDone(
         </form>
       )}
       {add.isError && <ErrorMessage title="The address was not added.">{errorMessage(add.error)}</ErrorMessage>}
-    </section>
+    </Panel>
   )
 }
 
 function RemoveAddress({ owner, url, onDone }: { owner: OwnerDetail; url: string; onDone(message: string): void }) {
   const trpc = useTRPC()
-  const queryClient = useQueryClient()
-  const confirmation = useConfirmation()
   const checkId = useId()
   const [revoke, setRevoke] = useState(true)
   const live = owner.grants.filter(
     (g) => g.walletAddress === url && (g.status === 'pending' || g.status === 'approved' || g.status === 'issued'),
   ).length
-  const remove = useMutation(
-    trpc.owners.removeWalletAddress.mutationOptions({
-      onSuccess: async (r) => {
-        confirmation.close()
-        onDone(`Wallet address removed.${revoke ? ` ${grantsWord(r.revokedGrants)} revoked.` : ' Its grants were kept.'}`)
-        await queryClient.invalidateQueries()
-      },
-      onError: (e) => confirmation.fail(errorMessage(e)),
-    }),
-  )
   return (
-    <ConfirmedAction
+    <DangerAction
       label="Remove"
-      {...confirmation.props}
       title="Remove this wallet address?"
       busyLabel="Removing…"
-      busy={remove.isPending}
-      onConfirm={() => remove.mutate({ ownerId: owner.id, walletAddress: url, revokeGrants: revoke })}
+      mutation={trpc.owners.removeWalletAddress.mutationOptions()}
+      input={() => ({ ownerId: owner.id, walletAddress: url, revokeGrants: revoke })}
+      onSuccess={(r) => onDone(`Wallet address removed.${revoke ? ` ${grantsWord(r.revokedGrants)} revoked.` : ' Its grants were kept.'}`)}
     >
       <p>
         {owner.name} will no longer decide for <code>{url}</code>.
@@ -98,6 +86,6 @@ function RemoveAddress({ owner, url, onDone }: { owner: OwnerDetail; url: string
         <input id={checkId} type="checkbox" checked={revoke} onChange={(e) => setRevoke(e.target.checked)} />
         <span>Also revoke the grants that name it ({live} still live). Their clients lose access at once.</span>
       </label>
-    </ConfirmedAction>
+    </DangerAction>
   )
 }

@@ -1,18 +1,17 @@
 'use client'
 
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import { useQuery } from '@tanstack/react-query'
 import type { inferRouterOutputs } from '@trpc/server'
 import Link from 'next/link'
 import { useState } from 'react'
 import type { AppRouter } from '@gnap/api'
 import { useTRPC } from '../../../_lib/trpc'
-import { errorMessage } from '../../../_lib/errors'
-import { formatSeconds } from '../../../_lib/format'
-import { ConfirmedAction, useConfirmation } from '../../../_components/confirm-dialog'
 import { useCan } from '../../../_lib/role'
-import { Notice } from '../../../_components/notice'
-import { ErrorMessage, GrantStatusBadge, Loading, Time, TokenStatusBadge } from '../../../_components/ui'
+import { DangerAction } from '../../../_components/danger-action'
+import { DetailHeader, DetailView, Facts, Panel } from '../../../_components/detail-page'
+import { GrantStatusBadge, Time, TokenStatusBadge } from '../../../_components/ui'
 import { ClientSubline, clientTitle } from '../../clients/client-status'
+import { expiresFact, Rotated, TokenLink } from '../token-parts'
 
 type TokenDetail = inferRouterOutputs<AppRouter>['tokens']['byManagementId']
 
@@ -23,114 +22,86 @@ const TOKEN_STATUS_MEANING = {
   revoked: 'Revoked: it no longer works and cannot be rotated.',
 } as const
 
+const GRANTS = { href: '/admin/grants', name: 'Grants' }
+
 /** The token page: reachable from a management id (the end of the manage URL clients and resource servers quote). */
 export function TokenDetailView({ managementId }: { managementId: string }) {
   const trpc = useTRPC()
   const token = useQuery(trpc.tokens.byManagementId.queryOptions({ managementId }))
   const [notice, setNotice] = useState<string | null>(null)
+  return (
+    <DetailView
+      query={token}
+      what="token"
+      heading="Access token"
+      parent={GRANTS}
+      notFound={`No token has the management id ${managementId}. Tokens dead for a while are deleted.`}
+    >
+      {(detail) => <TokenPage detail={detail} notice={notice} onNotice={setNotice} />}
+    </DetailView>
+  )
+}
 
-  if (token.isPending) return <Loading>Loading the token…</Loading>
-  if (token.isError) {
-    return (
-      <>
-        <h1>Access token</h1>
-        <ErrorMessage title="This token could not be shown." action={<Link href="/admin/grants">Go to the grants</Link>}>
-          {errorMessage(token.error, { notFound: `No token has the management id ${managementId}. Tokens dead for a while are deleted.` })}
-        </ErrorMessage>
-      </>
-    )
-  }
-  const { token: t, grant } = token.data
+function TokenPage({ detail, notice, onNotice }: { detail: TokenDetail; notice: string | null; onNotice(text: string): void }) {
+  const { token: t, grant } = detail
   return (
     <>
-      <p className="breadcrumb">
-        <Link href={`/admin/grants/${grant.id}`}>← Grant {grant.id}</Link>
-      </p>
-      <div className="page-head">
-        <div>
-          <h1>
-            Access token <span className="mono">{t.managementId}</span>
-          </h1>
-          <p>
+      <DetailHeader
+        parent={{ href: `/admin/grants/${grant.id}`, name: `Grant ${grant.id}` }}
+        title="Access token"
+        id={t.managementId}
+        line={[
+          <>
             <TokenStatusBadge status={t.status} /> {TOKEN_STATUS_MEANING[t.status]}
-          </p>
-        </div>
-        <RevokeToken detail={token.data} onRevoked={setNotice} />
-      </div>
-      <Notice text={notice} />
+          </>,
+        ]}
+        action={<RevokeToken detail={detail} onRevoked={onNotice} />}
+        notice={notice}
+      />
 
       <div className="grid-2">
-        <section className="panel" aria-labelledby="token-heading">
-          <h2 id="token-heading">Token</h2>
-          <dl className="facts">
-            <dt>Management id</dt>
-            <dd className="mono">{t.managementId}</dd>
-            <dt>Issued</dt>
-            <dd>
-              <Time value={t.issuedAt} />
-            </dd>
-            <dt>{t.isExpired ? 'Expired' : 'Expires'}</dt>
-            <dd>
-              <Time value={t.expiresAt} />
-              <span className="cell-sub">{formatSeconds(t.expiresInSeconds)} after it was issued</span>
-            </dd>
-            <dt>Replaces</dt>
-            <dd>
-              {t.replacesManagementId ? (
-                <Link href={`/admin/tokens/${t.replacesManagementId}`} className="mono">
-                  {t.replacesManagementId}
-                </Link>
-              ) : (
-                <span className="muted">Nothing: the first token of its grant</span>
-              )}
-            </dd>
-            <dt>Rotated</dt>
-            <dd>
-              {t.rotatedAt ? (
+        <Panel id="token" heading="Token">
+          <Facts
+            facts={[
+              ['Management id', t.managementId, 'mono'],
+              ['Issued', <Time value={t.issuedAt} />],
+              expiresFact(t),
+              [
+                'Replaces',
+                t.replacesManagementId ? (
+                  <TokenLink id={t.replacesManagementId} />
+                ) : (
+                  <span className="muted">Nothing: the first token of its grant</span>
+                ),
+              ],
+              ['Rotated', <Rotated token={t} />],
+              ['Revoked', <Time value={t.revokedAt} empty="Not revoked" />],
+            ]}
+          />
+        </Panel>
+        <Panel id="grant" heading="Its grant">
+          <Facts
+            facts={[
+              [
+                'Grant',
+                <Link href={`/admin/grants/${grant.id}`} className="mono">
+                  {grant.id}
+                </Link>,
+              ],
+              ['Status', <GrantStatusBadge status={grant.status} />],
+              [
+                'Client',
                 <>
-                  <Time value={t.rotatedAt} />
-                  {t.replacedByManagementId && (
-                    <span className="cell-sub">
-                      into{' '}
-                      <Link href={`/admin/tokens/${t.replacedByManagementId}`} className="mono">
-                        {t.replacedByManagementId}
-                      </Link>
-                    </span>
-                  )}
-                </>
-              ) : (
-                <span className="muted">Not rotated</span>
-              )}
-            </dd>
-            <dt>Revoked</dt>
-            <dd>
-              <Time value={t.revokedAt} empty="Not revoked" />
-            </dd>
-          </dl>
-        </section>
-        <section className="panel" aria-labelledby="grant-heading">
-          <h2 id="grant-heading">Its grant</h2>
-          <dl className="facts">
-            <dt>Grant</dt>
-            <dd>
-              <Link href={`/admin/grants/${grant.id}`} className="mono">
-                {grant.id}
-              </Link>
-            </dd>
-            <dt>Status</dt>
-            <dd>
-              <GrantStatusBadge status={grant.status} />
-            </dd>
-            <dt>Client</dt>
-            <dd>
-              {grant.client.thumbprint !== null ? 'Directed identity' : (grant.client.name ?? <span className="muted">No name given</span>)}
-              <ClientSubline client={grant.client} />
-            </dd>
-          </dl>
+                  {grant.client.thumbprint !== null ? 'Directed identity' : (grant.client.name ?? <span className="muted">No name given</span>)}
+                  <ClientSubline client={grant.client} />
+                </>,
+              ],
+            ]}
+          />
           <p style={{ marginTop: '1rem' }}>
             <Link href={`/admin/grants/${grant.id}#tokens`}>See the whole rotation chain</Link>
           </p>
-        </section>
+        </Panel>
       </div>
     </>
   )
@@ -139,42 +110,27 @@ export function TokenDetailView({ managementId }: { managementId: string }) {
 /** The Revoke token button and its confirmation, for a token that still works or could be rotated back to life. */
 function RevokeToken({ detail, onRevoked }: { detail: TokenDetail; onRevoked(message: string): void }) {
   const trpc = useTRPC()
-  const queryClient = useQueryClient()
-  const confirmation = useConfirmation()
   const canRevoke = useCan('operator')
   const t = detail.token
-  const revocable = t.status === 'active' || t.status === 'expired'
-
-  const revoke = useMutation(
-    trpc.tokens.revoke.mutationOptions({
-      onSuccess: async () => {
-        confirmation.close()
-        onRevoked('Token revoked. It no longer works and cannot be rotated; its grant is unchanged.')
-        await queryClient.invalidateQueries()
-      },
-      onError: (e) => {
-        confirmation.fail(errorMessage(e, { notFound: 'This token no longer exists.' }))
-        void queryClient.invalidateQueries()
-      },
-    }),
-  )
-
   // A viewer may not revoke.
-  if (!canRevoke || (!revocable && !confirmation.open)) return null
+  if (!canRevoke) return null
   return (
-    <ConfirmedAction
+    <DangerAction
       label="Revoke token"
-      {...confirmation.props}
       title="Revoke this token?"
       busyLabel="Revoking…"
-      busy={revoke.isPending}
-      onConfirm={() => revoke.mutate({ managementId: t.managementId })}
+      available={t.status === 'active' || t.status === 'expired'}
+      mutation={trpc.tokens.revoke.mutationOptions()}
+      input={() => ({ managementId: t.managementId })}
+      onSuccess={() => onRevoked('Token revoked. It no longer works and cannot be rotated; its grant is unchanged.')}
+      notFound="This token no longer exists."
+      refreshOnFailure
     >
       <p>
         The token <span className="mono">{t.managementId}</span> of {clientTitle(detail.grant.client, detail.grant.client.walletAddress)} will stop
         working and cannot be rotated{t.status === 'expired' ? ' back to life' : ''}. Its grant stays as it is. This cannot be undone.
       </p>
       <p className="muted">The revocation is recorded in the audit log.</p>
-    </ConfirmedAction>
+    </DangerAction>
   )
 }

@@ -1,44 +1,20 @@
 'use client'
 
-import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { useRef, useState } from 'react'
 import { useTRPC } from '../../../_lib/trpc'
-import { errorMessage } from '../../../_lib/errors'
 import { formatDateTime } from '../../../_lib/format'
-import { ConfirmedAction, useConfirmation } from '../../../_components/confirm-dialog'
+import { DangerAction } from '../../../_components/danger-action'
 import type { WebhookEndpoint } from '../webhook-parts'
 import { NOT_FOUND, plural } from './endpoint-words'
 
 /** A new secret, after a confirmation; the old one keeps signing for the overlap, so the receiver can switch. */
 export function RotateSecret({ endpoint: e, onRotated }: { endpoint: WebhookEndpoint; onRotated(secret: string, overlap: string): void }) {
   const trpc = useTRPC()
-  const queryClient = useQueryClient()
-  const confirmation = useConfirmation()
   const hoursRef = useRef<HTMLInputElement>(null)
   const [hours, setHours] = useState('24')
   const [invalid, setInvalid] = useState(false)
   const overlapHours = /^\d{1,3}$/.test(hours.trim()) ? Number(hours.trim()) : NaN
   const valid = Number.isInteger(overlapHours) && overlapHours >= 0 && overlapHours <= 168
-  const rotate = useMutation(
-    trpc.webhooks.rotateSecret.mutationOptions({
-      gcTime: 0,
-      onSuccess: async (r) => {
-        confirmation.close()
-        // The answer holds the secret: the page keeps it only until "I have stored the secret", not in the query client.
-        rotate.reset()
-        const until = r.endpoint.previousSecretUntil
-        onRotated(
-          r.secret,
-          // The server gives previousSecretUntil only while the old secret still signs.
-          until
-            ? `Until ${formatDateTime(until)} each delivery is signed with both the old and the new secret: give your receiver the new one before then.`
-            : 'The old secret no longer signs anything: give your receiver the new one now.',
-        )
-        await queryClient.invalidateQueries({ queryKey: trpc.webhooks.pathKey() })
-      },
-      onError: (err) => confirmation.fail(errorMessage(err, { notFound: NOT_FOUND })),
-    }),
-  )
   return (
     <>
       <h3>Rotate the signing secret</h3>
@@ -72,21 +48,33 @@ export function RotateSecret({ endpoint: e, onRotated }: { endpoint: WebhookEndp
         )}
       </div>
       <div className="filter-actions">
-        <ConfirmedAction
+        <DangerAction
           label="Rotate secret"
-          {...confirmation.props}
-          onOpen={() => {
+          title="Rotate the signing secret?"
+          busyLabel="Rotating…"
+          canOpen={() => {
             if (!valid) {
               setInvalid(true)
               hoursRef.current?.focus()
-              return
             }
-            confirmation.props.onOpen()
+            return valid
           }}
-          title="Rotate the signing secret?"
-          busyLabel="Rotating…"
-          busy={rotate.isPending}
-          onConfirm={() => rotate.mutate({ id: e.id, overlapHours })}
+          mutation={trpc.webhooks.rotateSecret.mutationOptions()}
+          input={() => ({ id: e.id, overlapHours })}
+          // The answer holds the secret: the page keeps it only until "I have stored the secret", not in the query client.
+          forget
+          onSuccess={(r) => {
+            const until = r.endpoint.previousSecretUntil
+            onRotated(
+              r.secret,
+              // The server gives previousSecretUntil only while the old secret still signs.
+              until
+                ? `Until ${formatDateTime(until)} each delivery is signed with both the old and the new secret: give your receiver the new one before then.`
+                : 'The old secret no longer signs anything: give your receiver the new one now.',
+            )
+          }}
+          invalidate={{ queryKey: trpc.webhooks.pathKey() }}
+          notFound={NOT_FOUND}
         >
           <p>
             A new secret signs every delivery to <code>{e.url}</code> from now on.{' '}
@@ -94,7 +82,7 @@ export function RotateSecret({ endpoint: e, onRotated }: { endpoint: WebhookEndp
               ? `The current one also signs them for ${plural(overlapHours, 'hour')}, then stops.`
               : 'The current one stops at once: deliveries fail to verify until your receiver has the new one.'}
           </p>
-        </ConfirmedAction>
+        </DangerAction>
       </div>
     </>
   )

@@ -1,12 +1,10 @@
 'use client'
 
 import { useQuery } from '@tanstack/react-query'
-import Link from 'next/link'
 import { useState, type Dispatch, type SetStateAction } from 'react'
 import { useTRPC } from '../../../_lib/trpc'
 import { ForRole, useCan } from '../../../_lib/role'
-import { Notice } from '../../../_components/notice'
-import { QueryBoundary } from '../../../_components/query-boundary'
+import { DetailHeader, DetailView, Panel } from '../../../_components/detail-page'
 import { EndpointStatusBadge, NewSecret, type WebhookEndpoint } from '../webhook-parts'
 import { DeliveryLog } from './delivery-log'
 import { EditEndpoint } from './edit-endpoint'
@@ -15,6 +13,8 @@ import { EndpointFacts } from './endpoint-facts'
 import { NOT_FOUND } from './endpoint-words'
 import { RotateSecret } from './rotate-secret'
 import { SendTest } from './send-test'
+
+const WEBHOOKS = { href: '/admin/webhooks', name: 'Webhooks' }
 
 /** One endpoint: what it receives, its delivery log, and for an admin every change (edit, test, rotate, disable, delete). */
 export function WebhookDetailView({ id }: { id: string }) {
@@ -25,23 +25,9 @@ export function WebhookDetailView({ id }: { id: string }) {
   const notice = useState<string | null>(null)
   const secret = useState<{ value: string; overlap: string } | null>(null)
   return (
-    <QueryBoundary
-      query={endpoint}
-      loading="Loading the webhook endpoint…"
-      what="This endpoint"
-      failedTitle="This endpoint could not be shown."
-      notFound={NOT_FOUND}
-      back={{ href: '/admin/webhooks', label: 'Back to the webhooks' }}
-      frame={(failure) => (
-        <>
-          <Breadcrumb />
-          <h1>Webhook endpoint</h1>
-          {failure}
-        </>
-      )}
-    >
+    <DetailView query={endpoint} what="endpoint" heading="Webhook endpoint" parent={WEBHOOKS} notFound={NOT_FOUND}>
       {(e) => <EndpointPage endpoint={e} notice={notice} secret={secret} />}
-    </QueryBoundary>
+    </DetailView>
   )
 }
 
@@ -59,40 +45,35 @@ function EndpointPage({
   const canManage = useCan('admin')
   return (
     <>
-      <Breadcrumb />
-      <div className="page-head">
-        <div>
-          <h1>Webhook endpoint</h1>
-          <p>
-            <code>{e.url}</code> · <EndpointStatusBadge enabled={e.enabled} />
-          </p>
-        </div>
-      </div>
-      {secret && (
-        <NewSecret
-          heading="The new signing secret"
-          url={e.url}
-          secret={secret.value}
-          overlap={secret.overlap}
-          onDone={() => {
-            setSecret(null)
-            setNotice('Secret rotated. Deliveries are signed with the new secret.')
-          }}
-        />
-      )}
-      <Notice text={notice} />
+      <DetailHeader
+        parent={WEBHOOKS}
+        title="Webhook endpoint"
+        line={[<code>{e.url}</code>, <EndpointStatusBadge enabled={e.enabled} />]}
+        notice={notice}
+      >
+        {secret && (
+          <NewSecret
+            heading="The new signing secret"
+            url={e.url}
+            secret={secret.value}
+            overlap={secret.overlap}
+            onDone={() => {
+              setSecret(null)
+              setNotice('Secret rotated. Deliveries are signed with the new secret.')
+            }}
+          />
+        )}
+      </DetailHeader>
 
       <div className="grid-2">
-        <section className="panel" aria-labelledby="endpoint-heading">
-          <h2 id="endpoint-heading">Endpoint</h2>
+        <Panel id="endpoint" heading="Endpoint">
           <EndpointFacts endpoint={e} />
           <ForRole role="admin">
             <EditEndpoint endpoint={e} onDone={setNotice} />
           </ForRole>
-        </section>
+        </Panel>
 
-        <section className="panel" aria-labelledby="test-heading">
-          <h2 id="test-heading">Test and signing secret</h2>
+        <Panel id="test" heading="Test and signing secret">
           <ForRole role="admin">
             <div className="stack">
               <div>
@@ -104,7 +85,7 @@ function EndpointPage({
             </div>
           </ForRole>
           {!canManage && <p className="muted">Only administrators with the admin role send test events, rotate the secret or change the endpoint.</p>}
-        </section>
+        </Panel>
       </div>
 
       <DeliveryLog endpoint={e} onNotice={setNotice} />
@@ -113,13 +94,5 @@ function EndpointPage({
         <EndpointDangerZone endpoint={e} onDone={setNotice} />
       </ForRole>
     </>
-  )
-}
-
-function Breadcrumb() {
-  return (
-    <p className="breadcrumb">
-      <Link href="/admin/webhooks">← Webhooks</Link>
-    </p>
   )
 }
