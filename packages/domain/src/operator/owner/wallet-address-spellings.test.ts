@@ -95,6 +95,13 @@ describe.each(SPELLINGS)('a grant naming %s (%s)', (_name, identifier) => {
   })
 })
 
+describe('the client of a grant', () => {
+  it('is stored in the canonical form of its wallet address, as blocks and the console name it', async () => {
+    const g = await issueNonInteractiveGrant(t, { client: 'https://Wallet.Example:443/test-app/' })
+    expect((await t.db.grant.findUniqueOrThrow({ where: { continueId: g.continueId } })).client).toBe('https://wallet.example/test-app')
+  })
+})
+
 describe('the introspection of a canonical grant', () => {
   it('matches a resource server asking with another spelling of the same identifier', async () => {
     const g = await issueNonInteractiveGrant(t, { access: [incomingAccess({ identifier: 'https://wallet.example/alice' })] })
