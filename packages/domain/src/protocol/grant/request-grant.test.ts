@@ -329,7 +329,12 @@ describe('requestGrant: interaction rule (docs/protocol.md §2.1 step 4, §6)', 
 
   it('issues at once when list-all skips interaction because LIST_ALL_ACCESS_INTERACTION is off', async () => {
     await t.reset({ config: { listAllInteraction: false } })
-    const response = await requestGrant(t.deps, grantRequest({ access: [incomingAccess({ actions: ['list-all'] })], interact: null }), authAs(null), null)
+    const response = await requestGrant(
+      t.deps,
+      grantRequest({ access: [incomingAccess({ actions: ['list-all'] })], interact: null }),
+      authAs(null),
+      null,
+    )
     expect(response.access_token).toBeDefined()
   })
 })

@@ -26,12 +26,7 @@ import { grantIssuedEvents } from '../events/grant-events'
  * explicitly, so no caller skips the share by forgetting it (docs/security.md).
  * @throws GnapError invalid_client (400 bad client, 401 signature or blocked client), invalid_request (400), request_denied (429 rate limit)
  */
-export async function requestGrant(
-  deps: Deps,
-  request: GrantRequest,
-  auth: RequestAuth,
-  callerAddress: string | null,
-): Promise<GrantResponseJson> {
+export async function requestGrant(deps: Deps, request: GrantRequest, auth: RequestAuth, callerAddress: string | null): Promise<GrantResponseJson> {
   const { config } = deps
   const client = await identifyClient(request.client, config.allowHttpWalletAddresses)
   refuseSubjectSchemes(request.subject, config.allowHttpWalletAddresses)

@@ -49,7 +49,10 @@ const access = (identifier: string) => [{ type: 'outgoing-payment', actions: ['c
 
 describe('identifiers where requests are parsed', () => {
   it('a grant request carries its identifiers in the canonical form', () => {
-    const parsed = parseGrantRequest({ access_token: { access: access('https://WALLET.example:443/x/../alice/') }, client: 'https://Wallet.Example/app/' })
+    const parsed = parseGrantRequest({
+      access_token: { access: access('https://WALLET.example:443/x/../alice/') },
+      client: 'https://Wallet.Example/app/',
+    })
     expect(parsed.access[0]).toMatchObject({ identifier: 'https://wallet.example/alice' })
   })
 

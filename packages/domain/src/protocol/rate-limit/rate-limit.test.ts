@@ -66,7 +66,8 @@ describe('grant request rate limits (RATE_LIMIT_GRANTS_PER_MINUTE)', () => {
   it('counts a client only once its signature verified: forged requests cannot spend its allowance', async () => {
     await t.reset({ config: { grantRequestsPerMinutePerClient: 1 } })
     const forged = authAs(null, { failSignature: new GnapError('invalid_client', 'bad signature') })
-    for (let i = 0; i < 3; i++) await expect(requestGrant(t.deps, nonInteractive(), forged, null)).rejects.toMatchObject(gnapError('invalid_client', 401))
+    for (let i = 0; i < 3; i++)
+      await expect(requestGrant(t.deps, nonInteractive(), forged, null)).rejects.toMatchObject(gnapError('invalid_client', 401))
     await expect(requestGrant(t.deps, nonInteractive(), authAs(null), null)).resolves.toBeDefined()
     await expect(requestGrant(t.deps, nonInteractive(), authAs(null), null)).rejects.toMatchObject(gnapError('request_denied', 429))
     expect(await t.db.rateLimit.findMany({ select: { key: true, count: true } })).toEqual([{ key: `grant:client:${TEST_CLIENT}`, count: 1 }])
