@@ -38,7 +38,10 @@ export const OwnerEmailSchema = z
 
 export const OwnerNameSchema = z.string().trim().min(1).max(120)
 
-/** A wallet address as it is stored and compared: its canonical form (docs/protocol.md §6, protocol/owner/canonical-wallet-address.ts). */
+/**
+ * A wallet address as it is stored and compared: its canonical form (docs/protocol.md §6,
+ * protocol/owner/canonical-wallet-address.ts), the form grants' identifiers are stored in.
+ */
 export const WalletAddressSchema = z
   .url({ protocol: /^https?$/ })
   .max(2048)

@@ -71,7 +71,7 @@ const SubjectRequestSchema = z.strictObject({
 /**
  * The wallet address URLs of a request's `subject` (docs/protocol.md §2.1, RFC 9635 §2.2): each `{format: "uri",
  * id: <wallet address URL>}`, at least one, no two naming the same wallet address (compared as the owners' wallet
- * addresses are, protocol/owner/owns-access.ts canonicalWalletAddress), at most MAX_SUBJECT_IDS.
+ * addresses are, protocol/owner/canonical-wallet-address.ts), at most MAX_SUBJECT_IDS.
  * @throws GnapError invalid_request
  */
 export function parseSubjectRequest(subject: unknown): string[] {
