@@ -316,3 +316,18 @@ describe('grants nobody approved on /account (docs/security.md, "/account cannot
     expect(after).not.toContain(confirmUrl)
   })
 })
+
+describe('a grant naming another spelling of my wallet address (docs/protocol.md §6)', () => {
+  it.each(['https://WALLET.EXAMPLE/alice', 'https://wallet.example:443/x/../%61lice/'])(
+    'a grant on %s is listed on /account and revoked from there',
+    async (spelling) => {
+      const g = await liveGrant(spelling)
+      const { cookie } = await signIn(ALICE)
+      expect(await page(await get('/account', cookie), 200)).toContain(`/account/apps/${g.id}/revoke`)
+      const confirm = await page(await get(`/account/apps/${g.id}/revoke`, cookie), 200)
+      const res = await post(`/account/apps/${g.id}/revoke`, cookie, { csrf: csrfIn(confirm) })
+      expect([res.status, res.headers.get('location')]).toEqual([303, '/account?done=revoked'])
+      expect(await isActive(g.token.value)).toBe(false)
+    },
+  )
+})

@@ -34,7 +34,7 @@ describe('clients.block and clients.unblock', () => {
       status: 401,
       message: expect.stringContaining('blocked'),
     })
-    await expect(requestGrant(t.deps, grantRequest({ access: [incomingAccess()], interact: null }), authAs(null))).rejects.toMatchObject({
+    await expect(requestGrant(t.deps, grantRequest({ access: [incomingAccess()], interact: null }), authAs(null), null)).rejects.toMatchObject({
       code: 'invalid_client',
       status: 401,
     })

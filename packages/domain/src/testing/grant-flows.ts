@@ -46,7 +46,7 @@ export async function issueNonInteractiveGrant(
 ): Promise<IssuedGrant> {
   const { client, ...rest } = request
   const base = grantRequest({ access: [incomingAccess()], interact: null, ...(client !== undefined ? { client } : {}) })
-  const response = await requestGrant(t.deps, { ...base, ...rest }, authAs(null))
+  const response = await requestGrant(t.deps, { ...base, ...rest }, authAs(null), null)
   return issued(response)
 }
 
@@ -61,7 +61,7 @@ export interface PendingGrant {
 
 /** An interactive grant, pending with its interaction (outgoing-payment, redirect finish by default). */
 export async function requestPendingGrant(t: TestDeps, request: GrantRequest = grantRequest()): Promise<PendingGrant> {
-  const response = await requestGrant(t.deps, request, authAs(null))
+  const response = await requestGrant(t.deps, request, authAs(null), null)
   if (!response.interact) throw new Error('no interact in the response')
   const [, interact, interactionId, nonce] = new URL(response.interact.redirect).pathname.split('/')
   if (interact !== 'interact' || !interactionId || !nonce) throw new Error(`unexpected redirect ${response.interact.redirect}`)

@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import type { Deps } from '../../protocol/deps'
 import { ACCESS_TYPES } from '../../protocol/access/access.wire'
+import { canonicalWalletAddress } from '../../protocol/owner/canonical-wallet-address'
 import { findGrantIdsBySearch, findGrantPage, type GrantListFilters } from './console.repo'
 import { FINALIZED_REASONS, GRANT_STATES } from '../../protocol/grant/grant-state'
 import { expireOverdueGrants } from '../../protocol/grant/expire-grants'
@@ -29,8 +30,14 @@ export const ListGrantsInputSchema = z.strictObject({
         })
         .optional(),
       accessType: z.enum(ACCESS_TYPES).optional(),
-      /** Grants whose access names this wallet address (the resource owner's side), exactly. */
-      walletAddress: z.string().trim().min(1).max(2048).optional(),
+      /** Grants whose access names this wallet address (the resource owner's side), exactly, in its canonical form. */
+      walletAddress: z
+        .string()
+        .trim()
+        .min(1)
+        .max(2048)
+        .overwrite((w) => canonicalWalletAddress(w) ?? w)
+        .optional(),
       /** Inclusive. */
       createdFrom: z.date().optional(),
       /** Exclusive. */

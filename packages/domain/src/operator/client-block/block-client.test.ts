@@ -112,12 +112,12 @@ describe('a blocked client is refused with 401 invalid_client (docs/protocol.md 
     await block()
     for (const client of [TEST_CLIENT, 'https://WALLET.example/test-app', `${TEST_CLIENT}/`]) {
       const auth = authAs(null)
-      const refusal = requestGrant(t.deps, nonInteractive(client), auth)
+      const refusal = requestGrant(t.deps, nonInteractive(client), auth, null)
       await expect(refusal).rejects.toMatchObject(blocked())
       await expect(refusal).rejects.toThrow(/blocked/)
       expect(auth.verified).toEqual([])
     }
-    await expect(requestGrant(t.deps, grantRequest(), authAs(null))).rejects.toMatchObject(blocked())
+    await expect(requestGrant(t.deps, grantRequest(), authAs(null), null)).rejects.toMatchObject(blocked())
     expect(await t.db.grant.count()).toBe(0)
   })
 
@@ -142,14 +142,14 @@ describe('a blocked client is refused with 401 invalid_client (docs/protocol.md 
 
   it('tells the client only that it is blocked, not the reason', async () => {
     await block(TEST_CLIENT, 'fraud investigation 4711')
-    await expect(requestGrant(t.deps, nonInteractive(), authAs(null))).rejects.toThrow(
+    await expect(requestGrant(t.deps, nonInteractive(), authAs(null), null)).rejects.toThrow(
       expect.objectContaining({ message: expect.not.stringContaining('4711') }),
     )
   })
 
   it('leaves another client alone', async () => {
     await block()
-    await expect(requestGrant(t.deps, nonInteractive(OTHER_CLIENT), authAs(null))).resolves.toHaveProperty('access_token')
+    await expect(requestGrant(t.deps, nonInteractive(OTHER_CLIENT), authAs(null), null)).resolves.toHaveProperty('access_token')
   })
 })
 
@@ -181,7 +181,7 @@ describe('unblockClient (docs/protocol.md §2.16)', () => {
 describe('requests in flight while the block commits (docs/protocol.md §3 Races)', () => {
   it('a grant request that passed the first check is refused inside its transaction: no grant is stored', async () => {
     const held = heldAuth(null)
-    const request = requestGrant(t.deps, nonInteractive(), held.auth)
+    const request = requestGrant(t.deps, nonInteractive(), held.auth, null)
     await held.reached
     await block()
     held.release()
@@ -191,7 +191,7 @@ describe('requests in flight while the block commits (docs/protocol.md §3 Races
 
   it('an interactive grant request too', async () => {
     const held = heldAuth(null)
-    const request = requestGrant(t.deps, grantRequest(), held.auth)
+    const request = requestGrant(t.deps, grantRequest(), held.auth, null)
     await held.reached
     await block()
     held.release()
@@ -223,7 +223,7 @@ describe('requests in flight while the block commits (docs/protocol.md §3 Races
   })
 
   it.each(Array.from({ length: 3 }, (_, i) => i))('many grant requests racing a block leave nothing live (run %i)', async () => {
-    const requests = Array.from({ length: 12 }, () => requestGrant(t.deps, nonInteractive(), authAs(null)))
+    const requests = Array.from({ length: 12 }, () => requestGrant(t.deps, nonInteractive(), authAs(null), null))
     const blocking = block()
     const results = await Promise.allSettled(requests)
     await blocking
@@ -242,7 +242,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('PostgreSQL: a grant request ins
   it('ends with its grant revoked by the block, or refused: never live', async () => {
     const held = await holdInsertsInto(t.db, 'AccessItem', 4711)
 
-    const request = requestGrant(t.deps, nonInteractive(), authAs(null))
+    const request = requestGrant(t.deps, nonInteractive(), authAs(null), null)
     await until(async () => (await waitingLocks(t.db, 'advisory')) > 0)
     let settled = false
     const blocking = block().finally(() => (settled = true))

@@ -8,7 +8,7 @@ import type { SqlRunner } from '../../kernel/db/sql'
 import { newId } from '../../kernel/secrets'
 import { issueOwnerLink } from '../password-link/password-link'
 import type { OwnerFileRow } from './owner-import-file'
-import { normalUrl } from '../../protocol/owner/owns-access'
+import { canonicalWalletAddress } from '../../protocol/owner/canonical-wallet-address'
 import { findOwnerWithWalletAddresses } from '../../protocol/owner/consenting-owner.repo'
 import { findOwnerByEmail, findOwnerOfWalletAddress, insertOwner, insertOwnerWalletAddress, updateOwnerName } from './owner.repo'
 
@@ -55,10 +55,11 @@ function validate(row: Exclude<OwnerFileRow, { problem: string }>): ValidRow | s
     const text = typeof raw === 'string' ? raw.trim() : ''
     const url = URL.canParse(text) ? new URL(text) : null
     if (!url || (url.protocol !== 'https:' && url.protocol !== 'http:')) return `wallet address "${shown(raw)}" is not an http(s) URL`
-    if (url.search !== '' || url.hash !== '' || url.username !== '' || url.password !== '')
+    if (url.search !== '' || url.hash !== '' || url.username !== '' || url.password !== '' || /[?#]/.test(text))
       return `wallet address "${shown(raw)}" has a query, fragment or user name`
-    // The form consent compares (docs/protocol.md §2.11): WHATWG-normalised, no trailing slash.
-    const normal = normalUrl(text) ?? text
+    // The form every owner-side query compares (docs/protocol.md §6).
+    const normal = canonicalWalletAddress(text)
+    if (normal === null) return `wallet address "${shown(raw)}" is not an http(s) URL`
     if (!walletAddresses.includes(normal)) walletAddresses.push(normal)
   }
   return { email, name, walletAddresses }
@@ -122,7 +123,7 @@ async function importRow(
 ): Promise<{ outcome: Exclude<ImportOutcome, 'refused'>; detail: string | null; invitation?: { url: string; expiresAt: Date } }> {
   const existing = await findOwnerByEmail(tx, row.email)
   const current = existing ? await findOwnerWithWalletAddresses(tx, existing.id) : null
-  const have = new Set((current?.walletAddresses ?? []).map((u) => normalUrl(u) ?? u))
+  const have = new Set((current?.walletAddresses ?? []).map((u) => canonicalWalletAddress(u) ?? u))
   const added = row.walletAddresses.filter((u) => !have.has(u))
   // The console's rule (docs/protocol.md §2.13): no address that is, or is above or below, another owner's.
   await assertWalletAddressesFree(tx, at.dialect, added, current?.id ?? null)

@@ -8,7 +8,7 @@ import type { ConsoleActor } from '../admin/roles'
 import { revokeGrantInTransaction } from '../../protocol/grant/revoke-grant'
 import { consoleEventActor } from '../../protocol/events/webhook-events'
 import { deleteSessionsOf } from '../../kernel/session/session.repo'
-import { normalUrl } from '../../protocol/owner/owns-access'
+import { canonicalWalletAddress } from '../../protocol/owner/canonical-wallet-address'
 import { issueOwnerLink } from '../password-link/password-link'
 import { deletePasswordLinksOf, deleteUnusedPasswordLinks } from '../password-link/password-link.repo'
 import {
@@ -38,18 +38,18 @@ export const OwnerEmailSchema = z
 
 export const OwnerNameSchema = z.string().trim().min(1).max(120)
 
-/** A wallet address as it is stored and compared: its WHATWG URL form without a trailing slash (as consent compares). */
+/**
+ * A wallet address as it is stored and compared: its canonical form (docs/protocol.md §6,
+ * protocol/owner/canonical-wallet-address.ts), the form grants' identifiers are stored in.
+ */
 export const WalletAddressSchema = z
   .url({ protocol: /^https?$/ })
   .max(2048)
-  .transform((u, ctx) => {
-    const n = normalUrl(u)
-    if (n === null || new URL(n).search || new URL(n).hash) {
-      ctx.addIssue({ code: 'custom', message: 'a wallet address is an https URL without query or fragment' })
-      return z.NEVER
-    }
-    return n
+  .refine((u) => canonicalWalletAddress(u) !== null, {
+    error: 'a wallet address is an http(s) URL without credentials, query or fragment',
+    abort: true,
   })
+  .overwrite((u) => canonicalWalletAddress(u) ?? u)
 
 export const OwnerIdSchema = z.string().min(1).max(64)
 

@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { canonicalJson } from './access-rules'
 import { isValidInterval } from './interval'
+import { canonicalWalletAddress } from '../owner/canonical-wallet-address'
 
 // Access items as the contract defines them (auth-server.yaml components.schemas: access, access-item,
 // access-incoming, access-outgoing, access-quote, limits-outgoing, amount, receiver, interval) with the value
@@ -29,7 +30,16 @@ const isHttpUrl = (s: string): boolean => {
   return new URL(s).hostname !== ''
 }
 
-const HttpUrlSchema = z.string({ error: requiredOr('must be a string') }).refine(isHttpUrl, { error: 'must be an absolute http(s) URL' })
+/**
+ * An access item's `identifier`: a wallet address URL or a resource URL below one, brought to its canonical form
+ * here, where the request is parsed, and stored so (docs/protocol.md §6, "Wallet address identifiers"). Credentials,
+ * a query or a fragment are refused: a wallet address has none.
+ */
+const IdentifierSchema = z
+  .string({ error: requiredOr('must be a string') })
+  .refine(isHttpUrl, { error: 'must be an absolute http(s) URL', abort: true })
+  .refine((s) => canonicalWalletAddress(s) !== null, { error: 'must be a URL without credentials, query or fragment', abort: true })
+  .overwrite((s) => canonicalWalletAddress(s) ?? s)
 
 export const AmountSchema = z.strictObject(
   {
@@ -94,7 +104,7 @@ export const IncomingAccessSchema = z.strictObject(
   {
     type: z.literal('incoming-payment'),
     actions: actionsSchema('incoming-payment', INCOMING_ACTIONS),
-    identifier: HttpUrlSchema.optional(),
+    identifier: IdentifierSchema.optional(),
   },
   { error: strictObjectError('incoming-payment access') },
 )
@@ -104,7 +114,7 @@ export const OutgoingAccessSchema = z.strictObject(
     type: z.literal('outgoing-payment'),
     actions: actionsSchema('outgoing-payment', OUTGOING_ACTIONS),
     // Required by access-outgoing: the RO's wallet address.
-    identifier: HttpUrlSchema,
+    identifier: IdentifierSchema,
     limits: LimitsSchema.optional(),
   },
   { error: strictObjectError('outgoing-payment access') },

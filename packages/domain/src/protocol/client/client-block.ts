@@ -1,14 +1,14 @@
 import type { SqlRunner } from '../../kernel/db/sql'
 import { clientBlocked } from '../../kernel/errors'
-import { normalUrl } from '../owner/owns-access'
+import { canonicalWalletAddress } from '../owner/canonical-wallet-address'
 import { isClientBlocked } from './client-block.repo'
 
 // Blocking a client instance (docs/protocol.md §2.16). A client instance is its wallet address, the `client` its
-// grants store; a block names it in its normal form (WHATWG URL, no trailing slash), so another spelling of the same
-// address (a host in capitals, a trailing slash) is refused too.
+// grants store; a block names it in its canonical form (canonical-wallet-address.ts), so another spelling of the same
+// address (a host in capitals, a trailing slash, a default port) is refused too.
 
 /** The form a block names a wallet address in. */
-export const blockedClientKey = (walletAddress: string): string => normalUrl(walletAddress) ?? walletAddress
+export const blockedClientKey = (walletAddress: string): string => canonicalWalletAddress(walletAddress) ?? walletAddress
 
 /**
  * Refuses a blocked client: 401 invalid_client. The grant request calls it before the client's keys are fetched

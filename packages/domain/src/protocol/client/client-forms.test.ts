@@ -50,7 +50,7 @@ async function signed(key: ClientKey, input: { method: string; url: string; body
 async function postGrant(key: ClientKey, body: unknown) {
   const text = JSON.stringify(body)
   const auth = await signed(key, { method: 'POST', url: t.deps.config.authServerUrl, body: text })
-  return requestGrant(t.deps, parseGrantRequest(JSON.parse(text)), auth)
+  return requestGrant(t.deps, parseGrantRequest(JSON.parse(text)), auth, null)
 }
 
 const incoming = { access_token: { access: [incomingAccess()] } }
@@ -124,7 +124,7 @@ describe('the contract (auth-server.yaml 1.3.0, and 1.1.0 before it)', () => {
 describe('{walletAddress}: exactly the string form (docs/protocol.md §4.5)', () => {
   it('verifies against the wallet address and stores the same client as the string', async () => {
     const auth = authAs(null)
-    await requestGrant(t.deps, grantRequest({ client: { walletAddress: TEST_CLIENT }, access: [incomingAccess()], interact: null }), auth)
+    await requestGrant(t.deps, grantRequest({ client: { walletAddress: TEST_CLIENT }, access: [incomingAccess()], interact: null }), auth, null)
     expect(auth.verified).toEqual([TEST_CLIENT])
     expect(await t.db.grant.findFirstOrThrow()).toMatchObject({ client: TEST_CLIENT, clientJwk: null })
   })
@@ -132,7 +132,7 @@ describe('{walletAddress}: exactly the string form (docs/protocol.md §4.5)', ()
   it('is refused like the string when the wallet address is blocked', async () => {
     await blockClient(t.deps, { walletAddress: TEST_CLIENT, reason: 'abuse', actor: admin })
     const auth = authAs(null)
-    await expect(requestGrant(t.deps, grantRequest({ client: { walletAddress: TEST_CLIENT } }), auth)).rejects.toMatchObject(
+    await expect(requestGrant(t.deps, grantRequest({ client: { walletAddress: TEST_CLIENT } }), auth, null)).rejects.toMatchObject(
       gnapError('invalid_client', 401),
     )
     expect(auth.verified).toEqual([])
@@ -140,14 +140,14 @@ describe('{walletAddress}: exactly the string form (docs/protocol.md §4.5)', ()
 
   it('is refused like the string for a plain http wallet address', async () => {
     const auth = authAs(null)
-    await expect(requestGrant(t.deps, grantRequest({ client: { walletAddress: 'http://wallet.example/app' } }), auth)).rejects.toMatchObject(
+    await expect(requestGrant(t.deps, grantRequest({ client: { walletAddress: 'http://wallet.example/app' } }), auth, null)).rejects.toMatchObject(
       gnapError('invalid_client', 400),
     )
     expect(auth.verified).toEqual([])
   })
 
   it('starts an interaction named after the wallet address document, as the string does', async () => {
-    const response = await requestGrant(t.deps, grantRequest({ client: { walletAddress: TEST_CLIENT } }), authAs(null))
+    const response = await requestGrant(t.deps, grantRequest({ client: { walletAddress: TEST_CLIENT } }), authAs(null), null)
     expect(new URL(response.interact!.redirect).searchParams.get('clientUri')).toBe(TEST_CLIENT)
   })
 })

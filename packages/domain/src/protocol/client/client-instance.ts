@@ -1,6 +1,7 @@
 import { calculateJwkThumbprint } from 'jose'
 import { badClient } from '../../kernel/errors'
 import { isAllowedWalletAddressUrl, type Ed25519Jwk } from './wallet-address'
+import { canonicalWalletAddress } from '../owner/canonical-wallet-address'
 
 // The `client` of a grant request in the three forms of auth-server.yaml 1.3.0 (docs/protocol.md §4.5, RFC 9635
 // §2.3): the deprecated string, `{walletAddress}`, and `{jwk}` (directed identity: the client instance presents its
@@ -87,7 +88,8 @@ export async function identifyClient(form: ClientForm, allowHttpWalletAddresses:
   if (!isAllowedWalletAddressUrl(form.walletAddress, allowHttpWalletAddresses)) {
     throw badClient('client must be an https wallet address URL')
   }
-  return { id: form.walletAddress, jwk: null }
+  // Known by its canonical form (docs/protocol.md §6), as blocks, grants and the console name it.
+  return { id: canonicalWalletAddress(form.walletAddress) ?? form.walletAddress, jwk: null }
 }
 
 /** A stored grant's client instance: its `client` and its `clientJwk` column (JSON, null for a wallet address). */

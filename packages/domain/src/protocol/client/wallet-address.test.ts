@@ -474,6 +474,14 @@ describe('the wallet address document names itself', () => {
     const resolver = createWalletAddressResolver({ fetch: stubFetch(() => doc('https://WALLET.example:443/alice')), allowHttp: false })
     await expect(resolver.getWalletAddress('https://wallet.example/alice')).resolves.toMatchObject({ publicName: 'Bob' })
   })
+
+  it.each(['https://wallet.example/alice/', 'https://wallet.example/%61lice'])(
+    'accepts an id (%s) whose canonical form is the address the grant stores',
+    async (id) => {
+      const resolver = createWalletAddressResolver({ fetch: stubFetch(() => doc(id)), allowHttp: false })
+      await expect(resolver.getWalletAddress('https://wallet.example/alice')).resolves.toMatchObject({ publicName: 'Bob' })
+    },
+  )
 })
 
 describe('the guarded fetch against a real listener', () => {

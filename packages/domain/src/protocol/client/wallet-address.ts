@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { GnapError, badClient, outboundFetchesBusy } from '../../kernel/errors'
 import { readCapped } from '../../kernel/read-capped'
+import { canonicalWalletAddress } from '../owner/canonical-wallet-address'
 import type { GnapConfig } from '../../kernel/config/config'
 import type { Logger } from 'pino'
 import { RefusedAddressError, createGuardedFetch } from '../../kernel/net/guarded-fetch'
@@ -240,12 +241,13 @@ export function walletAddressResolverFor(
   })
 }
 
+/**
+ * Whether two URLs name the same wallet address: equal in the canonical form (docs/protocol.md §6), so a document
+ * whose `id` keeps a trailing slash or an encoded letter still names the address the client gave in canonical form.
+ */
 function sameUrl(a: string, b: string): boolean {
-  try {
-    return new URL(a).href === new URL(b).href
-  } catch {
-    return false
-  }
+  const canonicalA = canonicalWalletAddress(a)
+  return canonicalA !== null && canonicalA === canonicalWalletAddress(b)
 }
 
 function checkedUrl(walletAddress: string, allowHttp: boolean, failure: string): URL {

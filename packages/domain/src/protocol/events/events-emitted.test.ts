@@ -478,7 +478,7 @@ describe('outbox atomicity: an event commits with its change, or neither does', 
   it.each<[string, () => Promise<() => Promise<unknown>>, () => Promise<void>]>([
     [
       'a non-interactive grant request',
-      async () => () => requestGrant(t.deps, grantRequest({ access: [incomingAccess()], interact: null }), authAs(null)),
+      async () => () => requestGrant(t.deps, grantRequest({ access: [incomingAccess()], interact: null }), authAs(null), null),
       async () => expect(await t.db.grant.count()).toBe(0),
     ],
     [

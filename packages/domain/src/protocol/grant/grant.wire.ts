@@ -4,7 +4,7 @@ import { serverUrl, type GnapConfig } from '../../kernel/config/config'
 import type { IssuedToken } from '../access-token/access-token.repo'
 import { AccessListSchema, type AccessItem } from '../access/access.wire'
 import { isAllowedWalletAddressUrl, isLoopbackHost } from '../client/wallet-address'
-import { normalUrl } from '../owner/owns-access'
+import { canonicalWalletAddress } from '../owner/canonical-wallet-address'
 import { parseClientForm, type ClientForm } from '../client/client-instance'
 
 // Wire shapes of post-request and post-continue (auth-server.yaml). Spelling as the spec writes it.
@@ -71,7 +71,7 @@ const SubjectRequestSchema = z.strictObject({
 /**
  * The wallet address URLs of a request's `subject` (docs/protocol.md §2.1, RFC 9635 §2.2): each `{format: "uri",
  * id: <wallet address URL>}`, at least one, no two naming the same wallet address (compared as the owners' wallet
- * addresses are, protocol/owner/owns-access.ts normalUrl), at most MAX_SUBJECT_IDS.
+ * addresses are, protocol/owner/canonical-wallet-address.ts), at most MAX_SUBJECT_IDS.
  * @throws GnapError invalid_request
  */
 export function parseSubjectRequest(subject: unknown): string[] {
@@ -95,14 +95,14 @@ export function parseSubjectRequest(subject: unknown): string[] {
     // The owner confirms exactly what the client gets back: the address in the one form the consent check compares
     // (lower-case host, no default port, no dot segments or escapes, no trailing slash), so no other spelling of it
     // can be confirmed and read as something else by whoever receives the answer.
-    const normal = normalUrl(id)
+    const normal = canonicalWalletAddress(id)
     if (normal !== id) {
       throw new GnapError('invalid_request', `subject.sub_ids.${i}.id must be written in its normal form${normal ? `: ${normal}` : ''}`)
     }
   })
   const seen = new Set<string>()
   for (const { id } of subIds) {
-    const key = normalUrl(id) ?? id
+    const key = canonicalWalletAddress(id) ?? id
     if (seen.has(key)) throw new GnapError('invalid_request', `subject.sub_ids names ${id} more than once`)
     seen.add(key)
   }

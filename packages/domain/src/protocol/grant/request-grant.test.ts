@@ -152,39 +152,39 @@ describe('requestGrant: client and signature (docs/protocol.md §2.1 steps 2–3
     ['a URL with a query', 'https://wallet.example/app?x=1'],
   ])('refuses a client that is %s with invalid_client 400 before checking the signature', async (_name, client) => {
     const auth = authAs(null)
-    await expect(requestGrant(t.deps, grantRequest({ client }), auth)).rejects.toMatchObject(gnapError('invalid_client', 400))
+    await expect(requestGrant(t.deps, grantRequest({ client }), auth, null)).rejects.toMatchObject(gnapError('invalid_client', 400))
     expect(auth.verified).toEqual([])
     expect(await rowCounts(t.db)).toEqual(nothing)
   })
 
   it('accepts an http client on loopback', async () => {
     const client = 'http://127.0.0.1:4000/app'
-    const response = await requestGrant(t.deps, grantRequest({ client, access: [quoteAccess()], interact: null }), authAs(null))
+    const response = await requestGrant(t.deps, grantRequest({ client, access: [quoteAccess()], interact: null }), authAs(null), null)
     expect(response.access_token).toBeDefined()
   })
 
   it('accepts an http client on a public host when ALLOW_HTTP_WALLET_ADDRESSES is set', async () => {
     await t.reset({ config: { allowHttpWalletAddresses: true } })
     const client = 'http://wallet.example/app'
-    const response = await requestGrant(t.deps, grantRequest({ client, access: [quoteAccess()], interact: null }), authAs(null))
+    const response = await requestGrant(t.deps, grantRequest({ client, access: [quoteAccess()], interact: null }), authAs(null), null)
     expect(response.access_token).toBeDefined()
   })
 
   it('verifies the signature with the keys of the client wallet address', async () => {
     const auth = authAs(null)
-    await requestGrant(t.deps, grantRequest({ access: [quoteAccess()], interact: null }), auth)
+    await requestGrant(t.deps, grantRequest({ access: [quoteAccess()], interact: null }), auth, null)
     expect(auth.verified).toEqual([TEST_CLIENT])
   })
 
   it('returns invalid_client 401 when the signature does not verify, and writes nothing', async () => {
     const auth = authAs(null, { failSignature: new GnapError('invalid_client', 'signature does not verify') })
-    await expect(requestGrant(t.deps, grantRequest(), auth)).rejects.toMatchObject(gnapError('invalid_client', 401))
+    await expect(requestGrant(t.deps, grantRequest(), auth, null)).rejects.toMatchObject(gnapError('invalid_client', 401))
     expect(await rowCounts(t.db)).toEqual(nothing)
   })
 
   it('returns invalid_client 400 when the client key cannot be resolved', async () => {
     const auth = authAs(null, { failSignature: 'unresolvable-key' as const })
-    await expect(requestGrant(t.deps, grantRequest(), auth)).rejects.toMatchObject(gnapError('invalid_client', 400))
+    await expect(requestGrant(t.deps, grantRequest(), auth, null)).rejects.toMatchObject(gnapError('invalid_client', 400))
     expect(await rowCounts(t.db)).toEqual(nothing)
   })
 
@@ -192,7 +192,7 @@ describe('requestGrant: client and signature (docs/protocol.md §2.1 steps 2–3
     await t.reset({ config: { incomingPaymentInteraction: true } })
     const auth = authAs(null, { failSignature: new GnapError('invalid_client', 'signature does not verify') })
     const request = grantRequest({ access: [incomingAccess()], interact: null })
-    await expect(requestGrant(t.deps, request, auth)).rejects.toMatchObject(gnapError('invalid_client', 401))
+    await expect(requestGrant(t.deps, request, auth, null)).rejects.toMatchObject(gnapError('invalid_client', 401))
   })
 })
 
@@ -200,7 +200,7 @@ describe('requestGrant: non-interactive (docs/protocol.md §2.1 step 5)', () => 
   it('issues a token at once and finalizes the grant as issued', async () => {
     await t.reset({ config: { accessTokenExpirySeconds: 900 } })
     const access = [incomingAccess(), quoteAccess()]
-    const response = await requestGrant(t.deps, grantRequest({ access, interact: null }), authAs(null))
+    const response = await requestGrant(t.deps, grantRequest({ access, interact: null }), authAs(null), null)
 
     expect(response.interact).toBeUndefined()
     expect(response.access_token).toEqual({
@@ -245,7 +245,7 @@ describe('requestGrant: non-interactive (docs/protocol.md §2.1 step 5)', () => 
   })
 
   it('stores only hashes of the token and continuation values', async () => {
-    const response = await requestGrant(t.deps, grantRequest({ access: [incomingAccess()], interact: null }), authAs(null))
+    const response = await requestGrant(t.deps, grantRequest({ access: [incomingAccess()], interact: null }), authAs(null), null)
     const text = await databaseText(t)
     expect(text).not.toContain(response.access_token!.value)
     expect(text).not.toContain(response.continue.access_token.value)
@@ -254,8 +254,8 @@ describe('requestGrant: non-interactive (docs/protocol.md §2.1 step 5)', () => 
 
   it('gives every grant its own token value, management id and continuation', async () => {
     const request = grantRequest({ access: [incomingAccess()], interact: null })
-    const a = await requestGrant(t.deps, request, authAs(null))
-    const b = await requestGrant(t.deps, request, authAs(null))
+    const a = await requestGrant(t.deps, request, authAs(null), null)
+    const b = await requestGrant(t.deps, request, authAs(null), null)
     expect(a.access_token!.value).not.toBe(b.access_token!.value)
     expect(a.access_token!.manage).not.toBe(b.access_token!.manage)
     expect(a.continue.uri).not.toBe(b.continue.uri)
@@ -263,7 +263,7 @@ describe('requestGrant: non-interactive (docs/protocol.md §2.1 step 5)', () => 
   })
 
   it('issues at once when the client offers interaction the items do not need', async () => {
-    const response = await requestGrant(t.deps, grantRequest({ access: [incomingAccess()] }), authAs(null))
+    const response = await requestGrant(t.deps, grantRequest({ access: [incomingAccess()] }), authAs(null), null)
     expect(response.access_token).toBeDefined()
     expect(response.interact).toBeUndefined()
   })
@@ -271,7 +271,7 @@ describe('requestGrant: non-interactive (docs/protocol.md §2.1 step 5)', () => 
   it("records the client's publicName, from its wallet address, for the console", async () => {
     const walletAddresses = stubWalletAddresses({ [TEST_CLIENT]: { publicName: 'Meter Reader' } })
     await t.reset({ walletAddresses })
-    const response = await requestGrant(t.deps, grantRequest({ access: [incomingAccess()], interact: null }), authAs(null))
+    const response = await requestGrant(t.deps, grantRequest({ access: [incomingAccess()], interact: null }), authAs(null), null)
     expect(walletAddresses.fetched).toEqual([TEST_CLIENT])
     const grant = await t.db.grant.findUniqueOrThrow({ where: { continueId: lastSegment(response.continue.uri) } })
     expect(grant.clientName).toBe('Meter Reader')
@@ -283,7 +283,7 @@ describe('requestGrant: non-interactive (docs/protocol.md §2.1 step 5)', () => 
     ['has a publicName unfit to show', { publicName: 'Shop\u202eoc' }],
   ])('issues the grant, without a name, when the wallet address %s', async (_name, document) => {
     await t.reset({ walletAddresses: stubWalletAddresses({ [TEST_CLIENT]: document }) })
-    const response = await requestGrant(t.deps, grantRequest({ access: [incomingAccess()], interact: null }), authAs(null))
+    const response = await requestGrant(t.deps, grantRequest({ access: [incomingAccess()], interact: null }), authAs(null), null)
     expect(response.access_token).toBeDefined()
     const grant = await t.db.grant.findUniqueOrThrow({ where: { continueId: lastSegment(response.continue.uri) } })
     expect(grant).toMatchObject({ finalizedReason: 'issued', clientName: null })
@@ -291,7 +291,7 @@ describe('requestGrant: non-interactive (docs/protocol.md §2.1 step 5)', () => 
 
   it('persists nothing when the transaction fails half-way (step 7)', async () => {
     await failWrites(t, 'AccessToken')
-    const failure = requestGrant(t.deps, grantRequest({ access: [incomingAccess()], interact: null }), authAs(null))
+    const failure = requestGrant(t.deps, grantRequest({ access: [incomingAccess()], interact: null }), authAs(null), null)
     await expect(failure).rejects.toThrow()
     await expect(failure).rejects.not.toBeInstanceOf(GnapError)
     expect(await rowCounts(t.db)).toEqual(nothing)
@@ -305,7 +305,7 @@ describe('requestGrant: interaction rule (docs/protocol.md §2.1 step 4, §6)', 
     ['incoming-payment list-all with LIST_ALL_ACCESS_INTERACTION', [incomingAccess({ actions: ['list-all'], identifier: TEST_OWNER })], {}],
   ])('asks for interaction for %s', async (_name, access, config) => {
     await t.reset({ config })
-    const response = await requestGrant(t.deps, grantRequest({ access }), authAs(null))
+    const response = await requestGrant(t.deps, grantRequest({ access }), authAs(null), null)
     expect(response.interact).toBeDefined()
     expect(response.access_token).toBeUndefined()
   })
@@ -316,20 +316,25 @@ describe('requestGrant: interaction rule (docs/protocol.md §2.1 step 4, §6)', 
     ['quote with QUOTE_INTERACTION', [quoteAccess()], { quoteInteraction: true }],
   ])('refuses %s without identifier with invalid_request 400', async (_name, access, config) => {
     await t.reset({ config })
-    await expect(requestGrant(t.deps, grantRequest({ access }), authAs(null))).rejects.toMatchObject(gnapError('invalid_request', 400))
+    await expect(requestGrant(t.deps, grantRequest({ access }), authAs(null), null)).rejects.toMatchObject(gnapError('invalid_request', 400))
     expect(await rowCounts(t.db)).toEqual(nothing)
   })
 
   it('does not require an identifier on items that skip interaction in an interactive grant', async () => {
     const access = [outgoingAccess(), quoteAccess(), incomingAccess()]
-    const response = await requestGrant(t.deps, grantRequest({ access }), authAs(null))
+    const response = await requestGrant(t.deps, grantRequest({ access }), authAs(null), null)
     expect(response.interact).toBeDefined()
     expect(await t.db.accessItem.count()).toBe(3)
   })
 
   it('issues at once when list-all skips interaction because LIST_ALL_ACCESS_INTERACTION is off', async () => {
     await t.reset({ config: { listAllInteraction: false } })
-    const response = await requestGrant(t.deps, grantRequest({ access: [incomingAccess({ actions: ['list-all'] })], interact: null }), authAs(null))
+    const response = await requestGrant(
+      t.deps,
+      grantRequest({ access: [incomingAccess({ actions: ['list-all'] })], interact: null }),
+      authAs(null),
+      null,
+    )
     expect(response.access_token).toBeDefined()
   })
 })
@@ -337,7 +342,7 @@ describe('requestGrant: interaction rule (docs/protocol.md §2.1 step 4, §6)', 
 describe('requestGrant: interactive (docs/protocol.md §2.1 step 6)', () => {
   it('creates a pending grant and a pending interaction and answers interact and continue with wait', async () => {
     await t.reset({ config: { waitSeconds: 7, interactionExpirySeconds: 300 } })
-    const response = await requestGrant(t.deps, grantRequest(), authAs(null))
+    const response = await requestGrant(t.deps, grantRequest(), authAs(null), null)
 
     expect(response.access_token).toBeUndefined()
     expect(response.continue).toEqual({
@@ -385,7 +390,7 @@ describe('requestGrant: interactive (docs/protocol.md §2.1 step 6)', () => {
   })
 
   it('returns interact.finish even when the client sent no finish method', async () => {
-    const response = await requestGrant(t.deps, grantRequest({ interact: 'poll' }), authAs(null))
+    const response = await requestGrant(t.deps, grantRequest({ interact: 'poll' }), authAs(null), null)
     expect(response.interact?.finish).toMatch(/^[0-9A-F]{16,}$/)
     const grant = await t.db.grant.findFirstOrThrow()
     expect(grant).toMatchObject({ finishMethod: null, finishUri: null, clientNonce: null })
@@ -394,7 +399,7 @@ describe('requestGrant: interactive (docs/protocol.md §2.1 step 6)', () => {
   it('takes the client name from the client wallet address', async () => {
     const walletAddresses = stubWalletAddresses({ [TEST_CLIENT]: { publicName: 'Shop & Co' } })
     await t.reset({ walletAddresses })
-    const response = await requestGrant(t.deps, grantRequest(), authAs(null))
+    const response = await requestGrant(t.deps, grantRequest(), authAs(null), null)
     expect(walletAddresses.fetched).toEqual([TEST_CLIENT])
     expect(new URL(response.interact!.redirect).searchParams.get('clientName')).toBe('Shop & Co')
   })
@@ -403,25 +408,25 @@ describe('requestGrant: interactive (docs/protocol.md §2.1 step 6)', () => {
     ['no interact', null],
     ['interact.start without redirect', { start: ['user_code'] }],
   ])('refuses %s with invalid_request 400', async (_name, interact) => {
-    await expect(requestGrant(t.deps, grantRequest({ interact }), authAs(null))).rejects.toMatchObject(gnapError('invalid_request', 400))
+    await expect(requestGrant(t.deps, grantRequest({ interact }), authAs(null), null)).rejects.toMatchObject(gnapError('invalid_request', 400))
     expect(await rowCounts(t.db)).toEqual(nothing)
   })
 
   it('sends the owner to the built-in consent screen when no identity provider is configured', async () => {
     await t.reset({ config: { identityServerUrl: null } })
-    const res = await requestGrant(t.deps, grantRequest(), authAs(null))
+    const res = await requestGrant(t.deps, grantRequest(), authAs(null), null)
     expect(res.interact?.redirect.startsWith('https://auth.example/interact/')).toBe(true)
   })
 
   it('returns invalid_client 400 when the client wallet address cannot be fetched', async () => {
     await t.reset({ walletAddresses: stubWalletAddresses({ [TEST_CLIENT]: badClient('could not fetch client wallet address') }) })
-    await expect(requestGrant(t.deps, grantRequest(), authAs(null))).rejects.toMatchObject(gnapError('invalid_client', 400))
+    await expect(requestGrant(t.deps, grantRequest(), authAs(null), null)).rejects.toMatchObject(gnapError('invalid_client', 400))
     expect(await rowCounts(t.db)).toEqual(nothing)
   })
 
   it('returns invalid_client 400 when the client wallet address has no publicName', async () => {
     await t.reset({ walletAddresses: stubWalletAddresses({ [TEST_CLIENT]: { publicName: undefined } }) })
-    await expect(requestGrant(t.deps, grantRequest(), authAs(null))).rejects.toMatchObject(gnapError('invalid_client', 400))
+    await expect(requestGrant(t.deps, grantRequest(), authAs(null), null)).rejects.toMatchObject(gnapError('invalid_client', 400))
     expect(await rowCounts(t.db)).toEqual(nothing)
   })
 
@@ -436,19 +441,19 @@ describe('requestGrant: interactive (docs/protocol.md §2.1 step 6)', () => {
     ['with a line separator', 'Shop\u2028Co'],
   ])('returns invalid_client 400 for a publicName %s, and stores nothing', async (_name, publicName) => {
     await t.reset({ walletAddresses: stubWalletAddresses({ [TEST_CLIENT]: { publicName } }) })
-    await expect(requestGrant(t.deps, grantRequest(), authAs(null))).rejects.toMatchObject(gnapError('invalid_client', 400))
+    await expect(requestGrant(t.deps, grantRequest(), authAs(null), null)).rejects.toMatchObject(gnapError('invalid_client', 400))
     expect(await rowCounts(t.db)).toEqual(nothing)
   })
 
   it.each([['A'.repeat(100)], ['Café Zoë'], ['店舗 & Co.'], ['\u{1F6D2} Shop'], ['می\u200cخواهم']])('takes the publicName %j', async (publicName) => {
     await t.reset({ walletAddresses: stubWalletAddresses({ [TEST_CLIENT]: { publicName } }) })
-    const response = await requestGrant(t.deps, grantRequest(), authAs(null))
+    const response = await requestGrant(t.deps, grantRequest(), authAs(null), null)
     expect(new URL(response.interact!.redirect).searchParams.get('clientName')).toBe(publicName)
   })
 
   it('persists nothing when the transaction fails half-way (step 7)', async () => {
     await failWrites(t, 'Interaction')
-    await expect(requestGrant(t.deps, grantRequest(), authAs(null))).rejects.not.toBeInstanceOf(GnapError)
+    await expect(requestGrant(t.deps, grantRequest(), authAs(null), null)).rejects.not.toBeInstanceOf(GnapError)
     expect(await rowCounts(t.db)).toEqual(nothing)
   })
 })
@@ -495,7 +500,7 @@ describe('requestGrant in production: a client naming a loopback address is refu
       headers: new Headers(headers),
       body: new TextEncoder().encode(body),
     })
-    await expect(requestGrant(t.deps, parseGrantRequest(JSON.parse(body)), auth)).rejects.toMatchObject(gnapError('invalid_client', 400))
+    await expect(requestGrant(t.deps, parseGrantRequest(JSON.parse(body)), auth, null)).rejects.toMatchObject(gnapError('invalid_client', 400))
     expect(connections).toBe(0)
     expect(await rowCounts(t.db)).toEqual(nothing)
   })

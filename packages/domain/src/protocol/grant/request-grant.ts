@@ -22,15 +22,11 @@ import { grantIssuedEvents } from '../events/grant-events'
  * POST / — a grant request (docs/protocol.md §2.1). Non-interactive grants are finalized/issued at once, with
  * their token and their grant.issued event; interactive ones are pending with an interaction.
  * `callerAddress` is the caller's address (the trusted proxy's entry, else the socket's), for a directed identity's
- * share of the allowance directed identities share (§4.5); null when it is not known.
+ * share of the allowance directed identities share (§4.5). Required: a caller with no address passes null
+ * explicitly, so no caller skips the share by forgetting it (docs/security.md).
  * @throws GnapError invalid_client (400 bad client, 401 signature or blocked client), invalid_request (400), request_denied (429 rate limit)
  */
-export async function requestGrant(
-  deps: Deps,
-  request: GrantRequest,
-  auth: RequestAuth,
-  callerAddress: string | null = null,
-): Promise<GrantResponseJson> {
+export async function requestGrant(deps: Deps, request: GrantRequest, auth: RequestAuth, callerAddress: string | null): Promise<GrantResponseJson> {
   const { config } = deps
   const client = await identifyClient(request.client, config.allowHttpWalletAddresses)
   refuseSubjectSchemes(request.subject, config.allowHttpWalletAddresses)

@@ -128,7 +128,7 @@ async function continueWithRef(g: PendingGrant, interactRef: string | null) {
 
 describe('requestGrant with subject', () => {
   it('always asks the owner: a subject with access that alone skips interaction stays pending', async () => {
-    const response = await requestGrant(t.deps, subjectRequest([TEST_OWNER], [incomingAccess()]), authAs(null))
+    const response = await requestGrant(t.deps, subjectRequest([TEST_OWNER], [incomingAccess()]), authAs(null), null)
     assertMatchesSpec('auth-server', '/', 'POST', 200, response)
     expect(response.interact).toBeDefined()
     expect(response.access_token).toBeUndefined()
@@ -147,7 +147,7 @@ describe('requestGrant with subject', () => {
 
   it('refuses a plain http subject when http wallet addresses are not allowed, and stores nothing', async () => {
     const request = subjectRequest(['http://wallet.example/alice'])
-    await expect(requestGrant(t.deps, request, authAs(null))).rejects.toMatchObject({
+    await expect(requestGrant(t.deps, request, authAs(null), null)).rejects.toMatchObject({
       ...gnapError('invalid_request', 400),
       message: 'subject.sub_ids.0.id must be an https wallet address URL',
     })
@@ -156,7 +156,7 @@ describe('requestGrant with subject', () => {
 
   it('leaves nothing behind when storing the subject fails', async () => {
     await failWrites(t, 'GrantSubject')
-    await expect(requestGrant(t.deps, subjectRequest([TEST_OWNER]), authAs(null))).rejects.toThrow('injected failure')
+    await expect(requestGrant(t.deps, subjectRequest([TEST_OWNER]), authAs(null), null)).rejects.toThrow('injected failure')
     expect(await rowCounts(t.db)).toEqual({ grants: 0, accessItems: 0, tokens: 0, interactions: 0 })
     expect(await t.db.grantSubject.count()).toBe(0)
   })

@@ -1,22 +1,19 @@
+import { canonicalWalletAddress } from './canonical-wallet-address'
+
 /**
  * Whether every access item that names a resource names one of the owner's wallet addresses or a resource
  * below it (`https://wallet.example/alice` owns `https://wallet.example/alice/incoming-payments/…`).
- * Both sides are compared in their WHATWG URL form, so dot segments (`…/alice/../bob`, `…/alice/%2e%2e/bob`)
- * cannot climb out of the owner's wallet address.
+ * Both sides are compared in their canonical form (canonical-wallet-address.ts; stored identifiers already are), so
+ * dot segments (`…/alice/../bob`, `…/alice/%2e%2e/bob`) cannot climb out of the owner's wallet address.
  */
 export function ownsAccess(walletAddresses: string[], identifiers: (string | null)[]): boolean {
   const named = identifiers.filter((i): i is string => i !== null)
   if (named.length === 0) return false
-  const owned = walletAddresses.map(normalUrl).filter((wa): wa is string => wa !== null)
+  const owned = walletAddresses.map(canonicalWalletAddress).filter((wa): wa is string => wa !== null)
   return named.every((raw) => {
-    const id = normalUrl(raw)
+    const id = canonicalWalletAddress(raw)
     return id !== null && owned.some((wa) => id === wa || id.startsWith(`${wa}/`))
   })
-}
-
-/** The URL as the WHATWG parser writes it (dot segments resolved, host lower-cased), without a trailing slash. */
-export function normalUrl(url: string): string | null {
-  return URL.canParse(url) ? new URL(url).href.replace(/\/+$/, '') : null
 }
 
 /**
@@ -28,9 +25,9 @@ export function ownsGrant(walletAddresses: string[], identifiers: (string | null
   const namesResources = identifiers.some((i) => i !== null)
   if (!namesResources && subIds.length === 0) return false
   if (namesResources && !ownsAccess(walletAddresses, identifiers)) return false
-  const owned = new Set(walletAddresses.map(normalUrl).filter((wa): wa is string => wa !== null))
+  const owned = new Set(walletAddresses.map(canonicalWalletAddress).filter((wa): wa is string => wa !== null))
   return subIds.every((id) => {
-    const normal = normalUrl(id)
+    const normal = canonicalWalletAddress(id)
     return normal !== null && owned.has(normal)
   })
 }

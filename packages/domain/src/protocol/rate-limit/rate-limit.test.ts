@@ -50,25 +50,26 @@ describe('grant request rate limits (RATE_LIMIT_GRANTS_PER_MINUTE)', () => {
   it('refuses the request after the limit from one client with 429 request_denied and Retry-After, writing nothing', async () => {
     await t.reset({ config: { grantRequestsPerMinutePerClient: 3 } })
     t.clock.advance(20)
-    for (let i = 0; i < 3; i++) await requestGrant(t.deps, nonInteractive(), authAs(null))
+    for (let i = 0; i < 3; i++) await requestGrant(t.deps, nonInteractive(), authAs(null), null)
     const before = await rowCounts(t.db)
-    const refused = await requestGrant(t.deps, nonInteractive(), authAs(null)).catch((e: unknown) => e)
+    const refused = await requestGrant(t.deps, nonInteractive(), authAs(null), null).catch((e: unknown) => e)
     expect(refused).toMatchObject({ ...gnapError('request_denied', 429), retryAfterSeconds: 40 })
     expect(await rowCounts(t.db)).toEqual(before)
     // Another client has its own allowance; the next minute starts afresh.
     await expect(
-      requestGrant(t.deps, grantRequest({ access: [incomingAccess()], interact: null, client: 'https://wallet.example/other' }), authAs(null)),
+      requestGrant(t.deps, grantRequest({ access: [incomingAccess()], interact: null, client: 'https://wallet.example/other' }), authAs(null), null),
     ).resolves.toBeDefined()
     t.clock.advance(40)
-    await expect(requestGrant(t.deps, nonInteractive(), authAs(null))).resolves.toBeDefined()
+    await expect(requestGrant(t.deps, nonInteractive(), authAs(null), null)).resolves.toBeDefined()
   })
 
   it('counts a client only once its signature verified: forged requests cannot spend its allowance', async () => {
     await t.reset({ config: { grantRequestsPerMinutePerClient: 1 } })
     const forged = authAs(null, { failSignature: new GnapError('invalid_client', 'bad signature') })
-    for (let i = 0; i < 3; i++) await expect(requestGrant(t.deps, nonInteractive(), forged)).rejects.toMatchObject(gnapError('invalid_client', 401))
-    await expect(requestGrant(t.deps, nonInteractive(), authAs(null))).resolves.toBeDefined()
-    await expect(requestGrant(t.deps, nonInteractive(), authAs(null))).rejects.toMatchObject(gnapError('request_denied', 429))
+    for (let i = 0; i < 3; i++)
+      await expect(requestGrant(t.deps, nonInteractive(), forged, null)).rejects.toMatchObject(gnapError('invalid_client', 401))
+    await expect(requestGrant(t.deps, nonInteractive(), authAs(null), null)).resolves.toBeDefined()
+    await expect(requestGrant(t.deps, nonInteractive(), authAs(null), null)).rejects.toMatchObject(gnapError('request_denied', 429))
     expect(await t.db.rateLimit.findMany({ select: { key: true, count: true } })).toEqual([{ key: `grant:client:${TEST_CLIENT}`, count: 1 }])
   })
 
@@ -96,7 +97,7 @@ describe('grant request rate limits (RATE_LIMIT_GRANTS_PER_MINUTE)', () => {
     // Another address still gets its grant, out of the shared allowance the first one left.
     await expect(requestGrant(t.deps, directed(n++), authAs(null), '192.0.2.2')).resolves.toHaveProperty('access_token')
     // With no address known, only the shared allowance counts: 3 of 8 are spent, so 5 more, then refused.
-    for (let i = 0; i < 5; i++) await requestGrant(t.deps, directed(n++), authAs(null))
-    await expect(requestGrant(t.deps, directed(n++), authAs(null))).rejects.toMatchObject(gnapError('request_denied', 429))
+    for (let i = 0; i < 5; i++) await requestGrant(t.deps, directed(n++), authAs(null), null)
+    await expect(requestGrant(t.deps, directed(n++), authAs(null), null)).rejects.toMatchObject(gnapError('request_denied', 429))
   })
 })
