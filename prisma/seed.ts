@@ -2,7 +2,8 @@
 // are published, and the demo client's key file): the start stops and says how to remove it (`pnpm db:remove-demo`).
 // Then the first administrator of the console, on an empty Admin table: from ADMIN_EMAIL / ADMIN_PASSWORD, else the
 // documented demo values (printed here), which a production start refuses. ADMIN_EMAIL / ADMIN_PASSWORD given for a
-// database that already has administrators are reported: they create only the first one.
+// database that already has administrators are reported: they create only the first one. Then the stored wallet
+// addresses that the SQL migrations could not bring to the canonical form (dot segments, percent-encoding) get it.
 // Then demo data into an empty database (no grant and no owner yet): the demo resource owner who signs in to the
 // consent screen, and the demo client's key pair for `pnpm demo`, whose wallet address the demo serves on
 // loopback; nothing once the database holds data.
@@ -10,7 +11,15 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { generateKeyPairSync } from 'node:crypto'
 import { isUniqueViolation, openStore, type Store } from '@gnap/domain/kernel'
-import { createOwner, DEMO_ADMIN, DEMO_OWNER, ensureFirstAdmin, findDemoState, FirstAdminError } from '@gnap/domain/operator'
+import {
+  canonicaliseStoredWalletAddresses,
+  createOwner,
+  DEMO_ADMIN,
+  DEMO_OWNER,
+  ensureFirstAdmin,
+  findDemoState,
+  FirstAdminError,
+} from '@gnap/domain/operator'
 import { FirstAdminEnvSchema } from '@gnap/domain/config'
 
 const root = path.resolve(import.meta.dirname, '..')
@@ -25,6 +34,7 @@ async function main() {
       return
     }
     await seedFirstAdmin(store)
+    await canonicaliseStored(store)
     const empty = (await store.reads.grant.count()) === 0 && (await store.reads.owner.count()) === 0
     if (!empty) return
     if (isProduction) return
@@ -40,6 +50,16 @@ async function main() {
     if (!fs.existsSync(keyFile)) writeDemoClientKey()
   } finally {
     await store.close()
+  }
+}
+
+/** Stored wallet addresses the SQL migration could not make canonical (docs/protocol.md §6): said, never silent. */
+async function canonicaliseStored(store: Store): Promise<void> {
+  const { rewritten, collisions } = await canonicaliseStoredWalletAddresses(store.sql)
+  if (rewritten > 0) console.log(`[seed] ${rewritten} stored wallet address spellings rewritten to their canonical form`)
+  for (const url of collisions) {
+    console.error(`[seed] owner wallet address ${url} left as it was: another owner's address has the same canonical form.`)
+    console.error('[seed]   Remove the one that should go in the console (Owners), then start again.')
   }
 }
 

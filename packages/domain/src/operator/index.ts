@@ -80,6 +80,7 @@ export { AUDIT_ACTIONS, type AuditAction } from './audit/audit.repo'
 export { listAuditLog, ListAuditLogInputSchema } from './audit/list-audit-log'
 export { blockClient, BlockClientInputSchema, unblockClient, UnblockClientInputSchema } from './client-block/block-client'
 export { createOwner } from './owner/create-owner'
+export { canonicaliseStoredWalletAddresses, type StoredAddressRewrite } from './owner/canonicalise-stored'
 export { DEMO_OWNER } from './owner/demo-owner'
 export { importOwners } from './owner/import-owners'
 export {
