@@ -273,6 +273,11 @@ function operationsOf(procedure: typeof viewerProcedure) {
   }
 }
 
+/** A use case that answers an array, as a procedure answers it: `{ items }`. */
+export const asItems =
+  <A extends unknown[], T>(list: (...args: A) => Promise<T[]>) =>
+  async (...args: A) => ({ items: await list(...args) })
+
 /** Reads, for every role. */
 export const viewer = operationsOf(viewerProcedure)
 /** Revoking grants and tokens, blocking clients: `operator` and `admin`. */

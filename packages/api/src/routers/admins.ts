@@ -1,3 +1,4 @@
+import type { Deps } from '@gnap/domain/protocol'
 import * as domain from '@gnap/domain/operator'
 import { adminPerson, router, viewer } from '../trpc'
 import {
@@ -9,6 +10,12 @@ import {
   AdminSessionsEndedSchema,
   NoInputSchema,
 } from '../schemas'
+
+/** The administrators' use cases take `{ change, actor }`: the parsed input as the change, beside the caller. */
+const asChange =
+  <C extends object, R>(useCase: (deps: Deps, input: { change: C; actor: domain.ConsoleActor }) => R) =>
+  (deps: Deps, { actor, ...change }: C & { actor: domain.ConsoleActor }) =>
+    useCase(deps, { change: change as C, actor })
 
 // Administrators in the console (docs/protocol.md §2.14): every role reads the list, only an `admin` person changes
 // it (never an API key: a key that could invite a person would outlive its own revocation, docs/protocol.md §2.18). Every
@@ -28,31 +35,19 @@ export const adminsRouter = router({
     domain.inviteAdmin(deps, { invite, actor }),
   ),
 
-  changeRole: adminPerson.mutation(null, domain.ChangeAdminRoleInputSchema, AdminRoleResultSchema, (deps, { actor, ...change }) =>
-    domain.changeAdminRole(deps, { change, actor }),
-  ),
+  changeRole: adminPerson.mutation(null, domain.ChangeAdminRoleInputSchema, AdminRoleResultSchema, asChange(domain.changeAdminRole)),
 
   /** Ends their sessions; they cannot sign in until enabled. */
-  disable: adminPerson.mutation(null, domain.AdminIdInputSchema, AdminSessionsEndedSchema, (deps, { actor, ...change }) =>
-    domain.disableAdmin(deps, { change, actor }),
-  ),
+  disable: adminPerson.mutation(null, domain.AdminIdInputSchema, AdminSessionsEndedSchema, asChange(domain.disableAdmin)),
 
-  enable: adminPerson.mutation(null, domain.AdminIdInputSchema, AdminIdResultSchema, (deps, { actor, ...change }) =>
-    domain.enableAdmin(deps, { change, actor }),
-  ),
+  enable: adminPerson.mutation(null, domain.AdminIdInputSchema, AdminIdResultSchema, asChange(domain.enableAdmin)),
 
   /** Their password stops working and their sessions end; the one-time link to set a new one is shown once. */
-  resetPassword: adminPerson.mutation(null, domain.AdminIdInputSchema, AdminResetSchema, (deps, { actor, ...change }) =>
-    domain.resetAdminPassword(deps, { change, actor }),
-  ),
+  resetPassword: adminPerson.mutation(null, domain.AdminIdInputSchema, AdminResetSchema, asChange(domain.resetAdminPassword)),
 
   /** Ends every session of the administrator. */
-  signOutEverywhere: adminPerson.mutation(null, domain.AdminIdInputSchema, AdminSessionsEndedSchema, (deps, { actor, ...change }) =>
-    domain.signOutAdminEverywhere(deps, { change, actor }),
-  ),
+  signOutEverywhere: adminPerson.mutation(null, domain.AdminIdInputSchema, AdminSessionsEndedSchema, asChange(domain.signOutAdminEverywhere)),
 
   /** Turns off another administrator's two-step sign-in (lost phone and recovery codes); their sessions end. */
-  resetTwoStep: adminPerson.mutation(null, domain.AdminIdInputSchema, AdminSessionsEndedSchema, (deps, { actor, ...change }) =>
-    domain.resetAdminTwoStep(deps, { change, actor }),
-  ),
+  resetTwoStep: adminPerson.mutation(null, domain.AdminIdInputSchema, AdminSessionsEndedSchema, asChange(domain.resetAdminTwoStep)),
 })

@@ -1,15 +1,5 @@
-import {
-  blockClient,
-  BlockClientInputSchema,
-  ClientAddressInputSchema,
-  getClientDetail,
-  listClientBlocks,
-  listClients,
-  ListClientsInputSchema,
-  unblockClient,
-  UnblockClientInputSchema,
-} from '@gnap/domain/operator'
-import { operator, router, viewer } from '../trpc'
+import * as domain from '@gnap/domain/operator'
+import { asItems, operator, router, viewer } from '../trpc'
 import { ClientBlockedSchema, ClientBlockListSchema, ClientDetailSchema, ClientListSchema, ClientUnblockedSchema, NoInputSchema } from '../schemas'
 
 // Client instances, by wallet address (docs/protocol.md §2.16): every role reads them; operators and admins block
@@ -19,11 +9,9 @@ export const clientsRouter = router({
   /** Client wallet addresses with their grant counts and whether each is blocked, most grants first; `search` is a prefix. */
   list: viewer.query(
     ['POST', '/clients/search', 'Client wallet addresses with their grant counts'],
-    ListClientsInputSchema,
+    domain.ListClientsInputSchema,
     ClientListSchema,
-    async (deps, input) => ({
-      items: await listClients(deps, input),
-    }),
+    asItems(domain.listClients),
   ),
 
   /** The blocked clients, newest block first, with reason, who and when. */
@@ -31,17 +19,15 @@ export const clientsRouter = router({
     ['GET', '/clients/blocked', 'The blocked clients, newest block first, with reason, who and when'],
     NoInputSchema,
     ClientBlockListSchema,
-    async (deps) => ({
-      items: await listClientBlocks(deps),
-    }),
+    asItems(domain.listClientBlocks),
   ),
 
   /** One client: its block, grants, tokens, last activity and audit entries. A wallet address without grants is shown empty. */
   byWalletAddress: viewer.query(
     ['POST', '/clients/lookup', 'One client by its wallet address: its block, grants, tokens and audit entries'],
-    ClientAddressInputSchema,
+    domain.ClientAddressInputSchema,
     ClientDetailSchema,
-    getClientDetail,
+    domain.getClientDetail,
   ),
 
   /**
@@ -50,16 +36,16 @@ export const clientsRouter = router({
    */
   block: operator.mutation(
     ['POST', '/clients/block', 'Blocks a client with a reason and revokes every grant it holds'],
-    BlockClientInputSchema,
+    domain.BlockClientInputSchema,
     ClientBlockedSchema,
-    blockClient,
+    domain.blockClient,
   ),
 
   /** Unblocks a client (its revoked grants stay revoked), audited. CONFLICT when it is not blocked. */
   unblock: operator.mutation(
     ['POST', '/clients/unblock', 'Unblocks a client; its revoked grants stay revoked'],
-    UnblockClientInputSchema,
+    domain.UnblockClientInputSchema,
     ClientUnblockedSchema,
-    unblockClient,
+    domain.unblockClient,
   ),
 })

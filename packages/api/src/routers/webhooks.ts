@@ -1,5 +1,5 @@
 import * as domain from '@gnap/domain/operator'
-import { admin, router, viewer } from '../trpc'
+import { admin, asItems, router, viewer } from '../trpc'
 import {
   NoInputSchema,
   WebhookDeliveryPageSchema,
@@ -20,9 +20,7 @@ export const webhooksRouter = router({
     ['GET', '/webhooks', 'Webhook endpoints with their event types and delivery counts'],
     NoInputSchema,
     WebhookEndpointListSchema,
-    async (deps) => ({
-      items: await domain.listWebhookEndpoints(deps),
-    }),
+    asItems(domain.listWebhookEndpoints),
   ),
 
   /** One endpoint. NOT_FOUND. */

@@ -129,6 +129,18 @@ async function revokeGrantsNaming(tx: SqlRunner, urls: string[], actor: ConsoleA
 
 const grantsWord = (n: number) => `${n} grant${n === 1 ? '' : 's'} revoked`
 
+/** Revokes the grants naming the addresses `urls` gives when the administrator asked: how many, and the audit's words. */
+async function revokeIfAsked(
+  tx: SqlRunner,
+  asked: boolean,
+  urls: () => Promise<string[]>,
+  revoking: { actor: ConsoleActor; why: string; now: Date },
+): Promise<{ revoked: number; words: string }> {
+  if (!asked) return { revoked: 0, words: 'grants kept' }
+  const revoked = await revokeGrantsNaming(tx, await urls(), revoking.actor, revoking.why, revoking.now)
+  return { revoked, words: grantsWord(revoked) }
+}
+
 /**
  * A use case's input: its schema's output (the router's `.input()` has parsed it, so it is never parsed again here)
  * with the administrator or API key that asks.
@@ -142,6 +154,15 @@ type OwnerChange<Schema extends z.ZodType> = z.output<Schema> & { actor: Console
 function changeOwner<T>(deps: Deps, ownerId: string, change: (tx: SqlRunner, owner: OwnerRow, now: Date) => Promise<T>): Promise<T> {
   const now = deps.clock()
   return deps.sql.transaction(async (tx) => change(tx, await requireOwner(tx, ownerId), now))
+}
+
+/** changeOwner for a change that may revoke grants: it answers the owner's id and how many grants it revoked. */
+async function changeOwnerRevoking(
+  deps: Deps,
+  ownerId: string,
+  change: (tx: SqlRunner, owner: OwnerRow, now: Date) => Promise<number>,
+): Promise<{ id: string; revokedGrants: number }> {
+  return { id: ownerId, revokedGrants: await changeOwner(deps, ownerId, change) }
 }
 
 /**
@@ -198,20 +219,17 @@ export async function removeWalletAddress(
   deps: Deps,
   { actor, ...data }: OwnerChange<typeof RemoveWalletAddressInputSchema>,
 ): Promise<{ id: string; revokedGrants: number }> {
-  const revokedGrants = await changeOwner(deps, data.ownerId, async (tx, owner, now) => {
+  return changeOwnerRevoking(deps, data.ownerId, async (tx, owner, now) => {
     const addresses = await findWalletAddressesOf(tx, owner.id)
     if (!addresses.includes(data.walletAddress)) throw new ConsoleError('not_found', 'this owner has no such wallet address')
     if (addresses.length === 1) throw new ConsoleError('conflict', 'an owner keeps at least one wallet address: add another first')
-    const revoked = data.revokeGrants
-      ? await revokeGrantsNaming(tx, [data.walletAddress], actor, `wallet address ${data.walletAddress} removed`, now)
-      : 0
+    const why = `wallet address ${data.walletAddress} removed`
+    const { revoked, words } = await revokeIfAsked(tx, data.revokeGrants, async () => [data.walletAddress], { actor, why, now })
     await deleteOwnerWalletAddress(tx, data.walletAddress)
     await touchOwner(tx, owner.id, now)
-    const grants = data.revokeGrants ? grantsWord(revoked) : 'grants kept'
-    await audit(tx, actor, 'owner.wallet-address.remove', owner.id, `${data.walletAddress}; ${grants}`, now)
+    await audit(tx, actor, 'owner.wallet-address.remove', owner.id, `${data.walletAddress}; ${words}`, now)
     return revoked
   })
-  return { id: data.ownerId, revokedGrants }
 }
 
 /**
@@ -223,18 +241,16 @@ export async function disableOwner(
   deps: Deps,
   { actor, ...data }: OwnerChange<typeof SetOwnerStatusInputSchema>,
 ): Promise<{ id: string; revokedGrants: number }> {
-  const revokedGrants = await changeOwner(deps, data.ownerId, async (tx, owner, now) => {
+  return changeOwnerRevoking(deps, data.ownerId, async (tx, owner, now) => {
     if (owner.status === 'disabled') throw new ConsoleError('conflict', 'the owner is already disabled')
     await updateOwnerStatus(tx, owner.id, 'disabled', now)
     await deleteSessionsOf(tx, 'owner', owner.id)
     await deleteUnusedPasswordLinks(tx, 'owner', owner.id)
-    const revoked = data.revokeGrants
-      ? await revokeGrantsNaming(tx, await findWalletAddressesOf(tx, owner.id), actor, `owner ${owner.email} disabled`, now)
-      : 0
-    await audit(tx, actor, 'owner.disable', owner.id, data.revokeGrants ? grantsWord(revoked) : 'grants kept', now)
+    const why = `owner ${owner.email} disabled`
+    const { revoked, words } = await revokeIfAsked(tx, data.revokeGrants, () => findWalletAddressesOf(tx, owner.id), { actor, why, now })
+    await audit(tx, actor, 'owner.disable', owner.id, words, now)
     return revoked
   })
-  return { id: data.ownerId, revokedGrants }
 }
 
 /** @throws ConsoleError not_found; conflict when not disabled */
@@ -258,7 +274,7 @@ export async function adminDeleteOwner(
   deps: Deps,
   { actor, ...data }: OwnerChange<typeof OwnerIdInputSchema>,
 ): Promise<{ id: string; revokedGrants: number }> {
-  const revokedGrants = await changeOwner(deps, data.ownerId, async (tx, owner, now) => {
+  return changeOwnerRevoking(deps, data.ownerId, async (tx, owner, now) => {
     const addresses = await findWalletAddressesOf(tx, owner.id)
     const revoked = await revokeGrantsNaming(tx, addresses, actor, `owner ${owner.email} deleted`, now)
     await deleteSessionsOf(tx, 'owner', owner.id)
@@ -267,7 +283,6 @@ export async function adminDeleteOwner(
     await audit(tx, actor, 'owner.delete', owner.id, `${owner.email} (${addresses.join(', ')}); ${grantsWord(revoked)}`, now)
     return revoked
   })
-  return { id: data.ownerId, revokedGrants }
 }
 
 /** How long an invitation or password-reset link stays usable (docs/protocol.md §2.13). */

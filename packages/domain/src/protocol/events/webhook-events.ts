@@ -63,11 +63,8 @@ export const EVENT_DATA_SCHEMAS = {
     /** The grant's first token; absent for a grant that asked only for a subject. */
     access_token: TokenPartSchema.optional(),
   }),
-  'grant.revoked': eventData({
-    grant: GrantPartSchema,
-    /** How many live tokens were revoked with it. */
-    revoked_tokens: z.number().int().min(0),
-  }),
+  /** `revoked_tokens`: how many live tokens were revoked with it. */
+  'grant.revoked': eventData({ grant: GrantPartSchema, revoked_tokens: z.number().int().min(0) }),
   'grant.expired': eventData({ grant: GrantPartSchema }),
   'access_token.rotated': eventData({
     grant: GrantPartSchema,
@@ -76,11 +73,8 @@ export const EVENT_DATA_SCHEMAS = {
     previous_access_token: TokenPartSchema,
   }),
   'access_token.revoked': eventData({ grant: GrantPartSchema, access_token: TokenPartSchema }),
-  'client.blocked': eventData({
-    client: EventClientSchema,
-    /** Grants revoked by the block; each also has its own grant.revoked event. */
-    revoked_grants: z.number().int().min(0),
-  }),
+  /** `revoked_grants`: the grants revoked by the block; each also has its own grant.revoked event. */
+  'client.blocked': eventData({ client: EventClientSchema, revoked_grants: z.number().int().min(0) }),
   'client.unblocked': eventData({ client: EventClientSchema }),
   'subject.confirmed': eventData({
     grant: GrantPartSchema,
