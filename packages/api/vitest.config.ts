@@ -1,10 +1,6 @@
-import { defineConfig } from 'vitest/config'
+import { defineConfig, mergeConfig } from 'vitest/config'
+import domainConfig from '../domain/vitest.config'
 
-export default defineConfig({
-  test: {
-    include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
-    globalSetup: ['./test/global-setup.ts'],
-    testTimeout: 30_000,
-    env: { CHECKPOINT_DISABLE: '1' },
-  },
-})
+// The domain's test setup (its files, this package's ./test/global-setup.ts, no outbound network), with more time per
+// test: a procedure test runs the router's middlewares and the use case.
+export default mergeConfig(domainConfig, defineConfig({ test: { testTimeout: 30_000 } }))

@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url'
 import { z } from 'zod'
 import { EnvSchema, FirstAdminEnvSchema } from '@gnap/domain/config'
 import { launcherSettingsSchema } from '@gnap/launcher/serve'
+import { invokedDirectly, readIfThere, writeOrCheck } from './generated-docs'
 
 export const CONFIGURATION_DOC = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'docs', 'configuration.md')
 
@@ -108,18 +109,7 @@ export function renderConfigurationDoc(): string {
   return parts.join('\n') + '\n'
 }
 
-const invokedDirectly = process.argv[1] !== undefined && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)
-if (invokedDirectly) {
-  const text = renderConfigurationDoc()
-  if (process.argv.includes('--check')) {
-    const current = fs.existsSync(CONFIGURATION_DOC) ? fs.readFileSync(CONFIGURATION_DOC, 'utf8') : ''
-    if (current !== text) {
-      console.error("docs/configuration.md differs from the settings' schemas: run `pnpm docs:config`")
-      process.exit(1)
-    }
-    console.log('docs/configuration.md matches the schemas')
-  } else {
-    fs.writeFileSync(CONFIGURATION_DOC, text)
-    console.log(`wrote ${path.relative(process.cwd(), CONFIGURATION_DOC)}`)
-  }
+if (invokedDirectly(import.meta.url)) {
+  const doc = { file: CONFIGURATION_DOC, name: 'docs/configuration.md', current: readIfThere(CONFIGURATION_DOC), next: renderConfigurationDoc() }
+  writeOrCheck([doc], "the settings' schemas", 'pnpm docs:config')
 }

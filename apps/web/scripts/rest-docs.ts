@@ -6,6 +6,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { REST_OPERATIONS } from '@gnap/api'
+import { invokedDirectly, writeOrCheck } from './generated-docs'
 
 export const PROTOCOL_DOC = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'docs', 'protocol.md')
 
@@ -28,18 +29,11 @@ export function renderProtocolDoc(current: string): string {
   return current.slice(0, begin) + renderRestTable() + current.slice(end + END_MARKER.length)
 }
 
-const invokedDirectly = process.argv[1] !== undefined && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)
-if (invokedDirectly) {
+if (invokedDirectly(import.meta.url)) {
   const current = fs.readFileSync(PROTOCOL_DOC, 'utf8')
-  const next = renderProtocolDoc(current)
-  if (process.argv.includes('--check')) {
-    if (next !== current) {
-      console.error('docs/protocol.md §2.18 differs from the router’s REST operations: run `pnpm docs:rest`')
-      process.exit(1)
-    }
-    console.log('docs/protocol.md §2.18 matches the router’s REST operations')
-  } else {
-    fs.writeFileSync(PROTOCOL_DOC, next)
-    console.log(`wrote ${path.relative(process.cwd(), PROTOCOL_DOC)}`)
-  }
+  writeOrCheck(
+    [{ file: PROTOCOL_DOC, name: 'docs/protocol.md §2.18', current, next: renderProtocolDoc(current) }],
+    'the router’s REST operations',
+    'pnpm docs:rest',
+  )
 }

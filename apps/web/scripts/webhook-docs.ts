@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url'
 import { z } from 'zod'
 import { EVENT_DATA_SCHEMAS, TEST_EVENT_TYPE, WEBHOOK_EVENT_TYPES, eventBodySchema, type AnyEventType } from '@gnap/domain/protocol'
 import { WEBHOOK_EVENT_DESCRIPTIONS } from '@gnap/domain/webhook-types'
+import { invokedDirectly, readIfThere, writeOrCheck } from './generated-docs'
 
 const docs = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'docs')
 export const WEBHOOKS_DOC = path.join(docs, 'webhooks.md')
@@ -223,24 +224,11 @@ export function renderWebhooksDoc(current: string): string {
 
 export const renderSchemaFile = (): string => json(eventsJsonSchema()) + '\n'
 
-const invokedDirectly = process.argv[1] !== undefined && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)
-if (invokedDirectly) {
+if (invokedDirectly(import.meta.url)) {
   const current = fs.readFileSync(WEBHOOKS_DOC, 'utf8')
-  const files: [string, string, string][] = [
-    [WEBHOOKS_DOC, current, renderWebhooksDoc(current)],
-    [WEBHOOK_SCHEMA_FILE, fs.existsSync(WEBHOOK_SCHEMA_FILE) ? fs.readFileSync(WEBHOOK_SCHEMA_FILE, 'utf8') : '', renderSchemaFile()],
+  const docs = [
+    { file: WEBHOOKS_DOC, name: 'docs/webhooks.md', current, next: renderWebhooksDoc(current) },
+    { file: WEBHOOK_SCHEMA_FILE, name: 'docs/webhook-events.schema.json', current: readIfThere(WEBHOOK_SCHEMA_FILE), next: renderSchemaFile() },
   ]
-  if (process.argv.includes('--check')) {
-    const stale = files.filter(([, was, now]) => was !== now).map(([file]) => path.relative(process.cwd(), file))
-    if (stale.length > 0) {
-      console.error(`${stale.join(' and ')} differ from the event schemas: run \`pnpm docs:webhooks\``)
-      process.exit(1)
-    }
-    console.log('docs/webhooks.md and docs/webhook-events.schema.json match the event schemas')
-  } else {
-    for (const [file, , text] of files) {
-      fs.writeFileSync(file, text)
-      console.log(`wrote ${path.relative(process.cwd(), file)}`)
-    }
-  }
+  writeOrCheck(docs, 'the event schemas', 'pnpm docs:webhooks')
 }

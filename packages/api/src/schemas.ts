@@ -11,6 +11,13 @@ const id = z.string().min(1).max(64)
 const date = z.date()
 const url = z.string().max(4096)
 
+/** A keyset page of rows: `nextCursor` is null on the last one. */
+const pageOf = <Row extends z.ZodType>(row: Row, cursorLength = 512) =>
+  z.strictObject({ items: z.array(row), nextCursor: z.string().max(cursorLength).nullable() })
+
+/** The input of a procedure that takes none: nothing, or an empty object. */
+export const NoInputSchema = z.strictObject({}).optional()
+
 const AdminSchema = z.strictObject({ id, email: z.string().max(254), role: z.enum(ADMIN_ROLES) })
 
 export const SessionInfoSchema = z.strictObject({
@@ -76,7 +83,7 @@ const GrantRowSchema = z.strictObject({
   finalizedAt: date.nullable(),
 })
 
-export const GrantPageSchema = z.strictObject({ items: z.array(GrantRowSchema), nextCursor: z.string().max(512).nullable() })
+export const GrantPageSchema = pageOf(GrantRowSchema)
 
 const TokenViewSchema = z.strictObject({
   managementId: id,
@@ -230,19 +237,16 @@ export const StatsSchema = z.strictObject({
   series: z.array(z.strictObject({ start: date, grantsCreated: count, rotations: count })),
 })
 
-export const AuditPageSchema = z.strictObject({
-  items: z.array(
-    z.strictObject({
-      id,
-      actor: z.string().max(254),
-      action: z.string().max(64),
-      target: z.string().max(256),
-      detail: z.string().max(1024).nullable(),
-      at: date,
-    }),
-  ),
-  nextCursor: z.string().max(512).nullable(),
-})
+export const AuditPageSchema = pageOf(
+  z.strictObject({
+    id,
+    actor: z.string().max(254),
+    action: z.string().max(64),
+    target: z.string().max(256),
+    detail: z.string().max(1024).nullable(),
+    at: date,
+  }),
+)
 
 /** Inputs that name one row by id: a bounded string, checked against the database by the use case. */
 export const GrantIdInputSchema = z.strictObject({ id: z.string().trim().min(1).max(64) })
@@ -251,19 +255,17 @@ export const ManagementIdInputSchema = z.strictObject({ managementId: z.string()
 
 const OwnerStatusSchema = z.enum(['active', 'disabled'])
 
-export const OwnerPageSchema = z.strictObject({
-  items: z.array(
-    z.strictObject({
-      id,
-      email: z.string().max(254),
-      name: z.string().max(120),
-      status: OwnerStatusSchema,
-      createdAt: date,
-      matchedWalletAddress: url.nullable(),
-    }),
-  ),
-  nextCursor: z.string().max(2048).nullable(),
-})
+export const OwnerPageSchema = pageOf(
+  z.strictObject({
+    id,
+    email: z.string().max(254),
+    name: z.string().max(120),
+    status: OwnerStatusSchema,
+    createdAt: date,
+    matchedWalletAddress: url.nullable(),
+  }),
+  2048,
+)
 
 export const OwnerDetailSchema = z.strictObject({
   id,
@@ -380,4 +382,4 @@ export const WebhookDeliverySchema = z.strictObject({
   deliveredAt: date.nullable(),
   createdAt: date,
 })
-export const WebhookDeliveryPageSchema = z.strictObject({ items: z.array(WebhookDeliverySchema), nextCursor: z.string().max(512).nullable() })
+export const WebhookDeliveryPageSchema = pageOf(WebhookDeliverySchema)

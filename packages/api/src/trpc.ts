@@ -1,7 +1,17 @@
 import { initTRPC, TRPCError, type TRPC_ERROR_CODE_KEY } from '@trpc/server'
 import superjson from 'superjson'
+import type { z } from 'zod'
+import type { Deps } from '@gnap/domain/protocol'
 import { isDatabaseUnavailable, isGnapError, serviceUnavailable, type GnapErrorCode } from '@gnap/domain/kernel'
-import { consoleCodeForStatus, isConsoleError, roleAllows, admitApiKeyCall, type AdminRole, type ConsoleErrorCode } from '@gnap/domain/operator'
+import {
+  consoleCodeForStatus,
+  isConsoleError,
+  roleAllows,
+  admitApiKeyCall,
+  type AdminRole,
+  type ConsoleActor,
+  type ConsoleErrorCode,
+} from '@gnap/domain/operator'
 import type { Context } from './context'
 
 // The only initTRPC of the repository. Dates cross the wire through superjson, so the browser's
@@ -223,3 +233,56 @@ export const adminOnlyProcedure = roleProcedure('admin')
  * outlive its own revocation).
  */
 export const adminPersonProcedure = adminOnlyProcedure.meta({ peopleOnly: true })
+
+/** A REST form as an operation writes it (docs/protocol.md §2.18): `['POST', '/clients/block', 'Blocks a client…']`. */
+export type RestForm = readonly [method: RestMeta['method'], path: string, summary: string]
+
+type Awaitable<T> = T | Promise<T>
+
+/**
+ * The operations of one role, each declared once (docs/protocol.md §2.18): its REST form (null for none), its input and
+ * output schemas and its use case, in one call. The router's `.input()` is the one validation: the use case takes the
+ * parsed input, and a change takes it with the caller as `actor`. The REST routing and the OpenAPI document (rest.ts)
+ * read the role and the REST form from the procedure's meta.
+ */
+function operationsOf(procedure: typeof viewerProcedure) {
+  // The answers are cast to never below because tRPC cannot relate `z.input<O>` to its own view of a schema not known
+  // yet; the resolver's type checks them against `z.input<O>`, and the procedure's output type is the schema's.
+  const declared = (rest: RestForm | null) => (rest ? procedure.meta({ rest: { method: rest[0], path: rest[1], summary: rest[2] } }) : procedure)
+  return {
+    query: <I extends z.ZodType, O extends z.ZodType>(
+      rest: RestForm | null,
+      input: I,
+      output: O,
+      resolve: (deps: Deps, input: z.output<I>) => Awaitable<z.input<O>>,
+    ) =>
+      declared(rest)
+        .input(input)
+        .output(output)
+        .query(async ({ ctx, input }) => (await resolve(ctx.deps, input as z.output<I>)) as never),
+    mutation: <I extends z.ZodType<object>, O extends z.ZodType>(
+      rest: RestForm | null,
+      input: I,
+      output: O,
+      resolve: (deps: Deps, input: z.output<I> & { actor: ConsoleActor }) => Awaitable<z.input<O>>,
+    ) =>
+      declared(rest)
+        .input(input)
+        .output(output)
+        .mutation(async ({ ctx, input }) => (await resolve(ctx.deps, { ...(input as z.output<I>), actor: ctx.actor })) as never),
+  }
+}
+
+/** A use case that answers an array, as a procedure answers it: `{ items }`. */
+export const asItems =
+  <A extends unknown[], T>(list: (...args: A) => Promise<T[]>) =>
+  async (...args: A) => ({ items: await list(...args) })
+
+/** Reads, for every role. */
+export const viewer = operationsOf(viewerProcedure)
+/** Revoking grants and tokens, blocking clients: `operator` and `admin`. */
+export const operator = operationsOf(operatorProcedure)
+/** Owners and webhooks: `admin` people and admin API keys. */
+export const admin = operationsOf(adminOnlyProcedure)
+/** Administrators and API keys: `admin` people only, so no REST form. */
+export const adminPerson = operationsOf(adminPersonProcedure)

@@ -4,10 +4,18 @@
 //
 //   DATABASE_URL=file:$PWD/data/bench.db pnpm --filter @gnap/bench bench-admin [--runs 15]
 import path from 'node:path'
-import { createLogger, noMetrics, openStore } from '@gnap/domain/kernel'
-import { type Deps } from '@gnap/domain/protocol'
-import { getGrantDetail, getStats, getTokenChain, listGrants, type ListGrantsInput } from '@gnap/domain/operator'
-import { encodeCursor, testConfig } from '@gnap/domain/testing'
+import { openStore } from '@gnap/domain/kernel'
+import {
+  getGrantDetail,
+  getStats,
+  GetStatsInputSchema,
+  getTokenChain,
+  listGrants,
+  type ListGrantsInput,
+  ListGrantsInputSchema,
+} from '@gnap/domain/operator'
+import { encodeCursor } from '@gnap/domain/testing'
+import { benchDeps } from './lib/bench-deps'
 import { timeCases, type TimedCase } from './lib/time-cases'
 
 /** The repository. */
@@ -20,15 +28,7 @@ async function main() {
   const url = process.env.DATABASE_URL ?? `file:${path.join(root, 'data', 'bench.db')}`
   const store = await openStore(url)
   const db = store.prisma
-  const deps: Deps = {
-    sql: store.sql,
-    reads: store.reads,
-    config: testConfig(),
-    clock: () => new Date(),
-    log: createLogger('silent'),
-    walletAddresses: { getKey: () => Promise.resolve(null), getWalletAddress: () => Promise.reject(new Error('not in a benchmark')) },
-    metrics: noMetrics,
-  }
+  const deps = benchDeps(store)
   try {
     const grants = await db.grant.count()
     const tokens = await db.accessToken.count()
@@ -48,7 +48,9 @@ async function main() {
     const client = busiest[0]?.client ?? 'https://wallet.example/client-0'
     const now = Date.now()
 
-    const list = (input: ListGrantsInput) => async () => (await listGrants(deps, input)).items.length
+    const list = (input: ListGrantsInput) => async () => (await listGrants(deps, ListGrantsInputSchema.parse(input))).items.length
+    const stats = (days: number) => async () =>
+      (await getStats(deps, GetStatsInputSchema.parse({ from: new Date(now - days * DAY), to: new Date(now) }))).series.length
     const cases: TimedCase[] = [
       ['grants.list first page (50, newest first)', list({ limit: 50 })],
       ['grants.list first page (100, oldest updated first)', list({ limit: 100, sort: { field: 'updatedAt', direction: 'asc' } })],
@@ -96,8 +98,8 @@ async function main() {
       ['grants.list search, no match', list({ limit: 50, filters: { search: crypto.randomUUID() } })],
       ['grants.byId (detail)', async () => (await getGrantDetail(deps, someGrant.id)).tokens.length],
       ['tokens.chain', async () => (await getTokenChain(deps, someGrant.id)).tokens.length],
-      ['stats.overview last 30 days', async () => (await getStats(deps, { from: new Date(now - 30 * DAY), to: new Date(now) })).series.length],
-      ['stats.overview last 90 days', async () => (await getStats(deps, { from: new Date(now - 90 * DAY), to: new Date(now) })).series.length],
+      ['stats.overview last 30 days', stats(30)],
+      ['stats.overview last 90 days', stats(90)],
     ]
 
     await timeCases(cases, runs)

@@ -10,10 +10,11 @@
 // 100,000 owners through the use case would spend its time on audit rows, not on what is measured here.
 import fs from 'node:fs'
 import path from 'node:path'
-import { createLogger, noMetrics, openStore } from '@gnap/domain/kernel'
+import { openStore } from '@gnap/domain/kernel'
 import { type Deps } from '@gnap/domain/protocol'
-import { getOwnerDetail, listOwners } from '@gnap/domain/operator'
-import { adminQuery, databaseUrl, migrate, ownerCursor, testConfig, type SqlRunner } from '@gnap/domain/testing'
+import { getOwnerDetail, listOwners, type ListOwnersInput, ListOwnersInputSchema } from '@gnap/domain/operator'
+import { adminQuery, databaseUrl, migrate, ownerCursor, type SqlRunner } from '@gnap/domain/testing'
+import { benchDeps } from './lib/bench-deps'
 import { timeCases, type TimedCase } from './lib/time-cases'
 
 const root = path.resolve(import.meta.dirname, '..', '..', '..')
@@ -44,15 +45,7 @@ async function main() {
   }
   migrate(url)
   const store = await openStore(url)
-  const deps: Deps = {
-    sql: store.sql,
-    reads: store.reads,
-    config: testConfig(),
-    clock: () => new Date(),
-    log: createLogger('silent'),
-    walletAddresses: { getKey: () => Promise.resolve(null), getWalletAddress: () => Promise.reject(new Error('not in a benchmark')) },
-    metrics: noMetrics,
-  }
+  const deps = benchDeps(store)
   try {
     const [{ n }] = (await store.sql.all<{ n: number | string }>(`SELECT COUNT(*) AS "n" FROM "Owner"`)) as [{ n: number | string }]
     if (Number(n) === 0) await seed(store.sql, owners)
@@ -77,7 +70,7 @@ async function main() {
       `SELECT "id", "nameKey" FROM "Owner" WHERE "nameKey" >= 'maria' AND "nameKey" < 'maria\uffff' ORDER BY "nameKey", "id" LIMIT 1 OFFSET 3000`,
     )
 
-    const list = (input: Parameters<typeof listOwners>[1]) => async () => (await listOwners(deps, input)).items.length
+    const list = (input: ListOwnersInput) => async () => (await listOwners(deps, ListOwnersInputSchema.parse(input))).items.length
     const cases: TimedCase[] = [
       ['owners.list first page (50, newest first)', list({ limit: 50 })],
       ['owners.list first page (100)', list({ limit: 100 })],

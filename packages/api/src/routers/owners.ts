@@ -1,24 +1,5 @@
-import {
-  addWalletAddress,
-  adminCreateOwner,
-  adminDeleteOwner,
-  adminIssueOwnerLink,
-  CreateOwnerInputSchema,
-  disableOwner,
-  editOwner,
-  EditOwnerInputSchema,
-  enableOwner,
-  getOwnerDetail,
-  IssueOwnerLinkInputSchema,
-  listOwners,
-  ListOwnersInputSchema,
-  OwnerIdInputSchema,
-  removeWalletAddress,
-  RemoveWalletAddressInputSchema,
-  SetOwnerStatusInputSchema,
-  WalletAddressInputSchema,
-} from '@gnap/domain/operator'
-import { adminOnlyProcedure, router, viewerProcedure } from '../trpc'
+import * as domain from '@gnap/domain/operator'
+import { admin, router, viewer } from '../trpc'
 import { OwnerChangeResultSchema, OwnerDetailInputSchema, OwnerDetailSchema, OwnerIdResultSchema, OwnerLinkSchema, OwnerPageSchema } from '../schemas'
 
 // Resource owners in the console (docs/protocol.md §2.13). Every mutation writes an audit entry naming the
@@ -26,78 +7,78 @@ import { OwnerChangeResultSchema, OwnerDetailInputSchema, OwnerDetailSchema, Own
 // unknown owner.
 export const ownersRouter = router({
   /** Newest first, or a search by email (with `@`), name, or wallet address (starting with http), in keyset pages. */
-  list: viewerProcedure
-    .meta({ rest: { method: 'POST', path: '/owners/search', summary: 'Lists owners, by name, email or wallet address' } })
-    .input(ListOwnersInputSchema)
-    .output(OwnerPageSchema)
-    .query(({ ctx, input }) => listOwners(ctx.deps, input)),
+  list: viewer.query(
+    ['POST', '/owners/search', 'Lists owners, by name, email or wallet address'],
+    domain.ListOwnersInputSchema,
+    OwnerPageSchema,
+    domain.listOwners,
+  ),
 
   /** Status, wallet addresses, the grants naming them, sign-in activity and audit entries. Never a password hash. */
-  byId: viewerProcedure
-    .meta({ rest: { method: 'GET', path: '/owners/{ownerId}', summary: 'One owner with wallet addresses, grants and history' } })
-    .input(OwnerDetailInputSchema)
-    .output(OwnerDetailSchema)
-    .query(({ ctx, input }) => getOwnerDetail(ctx.deps, input.ownerId)),
+  byId: viewer.query(
+    ['GET', '/owners/{ownerId}', 'One owner with wallet addresses, grants and history'],
+    OwnerDetailInputSchema,
+    OwnerDetailSchema,
+    (deps, { ownerId }) => domain.getOwnerDetail(deps, ownerId),
+  ),
 
   /** A new owner without a password: pass on an invitation link (`issueLink`). */
-  create: adminOnlyProcedure
-    .meta({ rest: { method: 'POST', path: '/owners', summary: 'Adds an owner without a password: pass on an invitation link' } })
-    .input(CreateOwnerInputSchema)
-    .output(OwnerIdResultSchema)
-    .mutation(({ ctx, input }) => adminCreateOwner(ctx.deps, { owner: input, actor: ctx.actor })),
+  create: admin.mutation(
+    ['POST', '/owners', 'Adds an owner without a password: pass on an invitation link'],
+    domain.CreateOwnerInputSchema,
+    OwnerIdResultSchema,
+    domain.adminCreateOwner,
+  ),
 
-  edit: adminOnlyProcedure
-    .meta({ rest: { method: 'POST', path: '/owners/{ownerId}/update', summary: 'Changes an owner’s email and name' } })
-    .input(EditOwnerInputSchema)
-    .output(OwnerIdResultSchema)
-    .mutation(({ ctx, input }) => editOwner(ctx.deps, { change: input, actor: ctx.actor })),
+  edit: admin.mutation(
+    ['POST', '/owners/{ownerId}/update', 'Changes an owner’s email and name'],
+    domain.EditOwnerInputSchema,
+    OwnerIdResultSchema,
+    domain.editOwner,
+  ),
 
-  addWalletAddress: adminOnlyProcedure
-    .meta({ rest: { method: 'POST', path: '/owners/{ownerId}/wallet-addresses', summary: 'Adds a wallet address to an owner' } })
-    .input(WalletAddressInputSchema)
-    .output(OwnerIdResultSchema)
-    .mutation(({ ctx, input }) => addWalletAddress(ctx.deps, { change: input, actor: ctx.actor })),
+  addWalletAddress: admin.mutation(
+    ['POST', '/owners/{ownerId}/wallet-addresses', 'Adds a wallet address to an owner'],
+    domain.WalletAddressInputSchema,
+    OwnerIdResultSchema,
+    domain.addWalletAddress,
+  ),
 
   /** Revokes the grants naming the address when `revokeGrants`. CONFLICT for the owner's last address. */
-  removeWalletAddress: adminOnlyProcedure
-    .meta({
-      rest: { method: 'POST', path: '/owners/{ownerId}/wallet-addresses/remove', summary: 'Removes a wallet address, revoking its grants if asked' },
-    })
-    .input(RemoveWalletAddressInputSchema)
-    .output(OwnerChangeResultSchema)
-    .mutation(({ ctx, input }) => removeWalletAddress(ctx.deps, { change: input, actor: ctx.actor })),
+  removeWalletAddress: admin.mutation(
+    ['POST', '/owners/{ownerId}/wallet-addresses/remove', 'Removes a wallet address, revoking its grants if asked'],
+    domain.RemoveWalletAddressInputSchema,
+    OwnerChangeResultSchema,
+    domain.removeWalletAddress,
+  ),
 
-  disable: adminOnlyProcedure
-    .meta({ rest: { method: 'POST', path: '/owners/{ownerId}/disable', summary: 'Disables an owner, revoking their grants if asked' } })
-    .input(SetOwnerStatusInputSchema)
-    .output(OwnerChangeResultSchema)
-    .mutation(({ ctx, input }) => disableOwner(ctx.deps, { change: input, actor: ctx.actor })),
+  disable: admin.mutation(
+    ['POST', '/owners/{ownerId}/disable', 'Disables an owner, revoking their grants if asked'],
+    domain.SetOwnerStatusInputSchema,
+    OwnerChangeResultSchema,
+    domain.disableOwner,
+  ),
 
-  enable: adminOnlyProcedure
-    .meta({ rest: { method: 'POST', path: '/owners/{ownerId}/enable', summary: 'Enables a disabled owner' } })
-    .input(OwnerIdInputSchema)
-    .output(OwnerIdResultSchema)
-    .mutation(({ ctx, input }) => enableOwner(ctx.deps, { change: input, actor: ctx.actor })),
+  enable: admin.mutation(
+    ['POST', '/owners/{ownerId}/enable', 'Enables a disabled owner'],
+    domain.OwnerIdInputSchema,
+    OwnerIdResultSchema,
+    domain.enableOwner,
+  ),
 
   /** Revokes every grant on the owner's wallet addresses and ends their sessions; the audit trail stays. */
-  delete: adminOnlyProcedure
-    .meta({
-      rest: {
-        method: 'POST',
-        path: '/owners/{ownerId}/delete',
-        summary: 'Deletes an owner: revokes their grants and ends their sessions; the audit trail stays',
-      },
-    })
-    .input(OwnerIdInputSchema)
-    .output(OwnerChangeResultSchema)
-    .mutation(({ ctx, input }) => adminDeleteOwner(ctx.deps, { change: input, actor: ctx.actor })),
+  delete: admin.mutation(
+    ['POST', '/owners/{ownerId}/delete', 'Deletes an owner: revokes their grants and ends their sessions; the audit trail stays'],
+    domain.OwnerIdInputSchema,
+    OwnerChangeResultSchema,
+    domain.adminDeleteOwner,
+  ),
 
   /** A one-time invitation or password-reset link, shown once. */
-  issueLink: adminOnlyProcedure
-    .meta({
-      rest: { method: 'POST', path: '/owners/{ownerId}/links', summary: 'A one-time invitation or password-reset link, carried once by the answer' },
-    })
-    .input(IssueOwnerLinkInputSchema)
-    .output(OwnerLinkSchema)
-    .mutation(({ ctx, input }) => adminIssueOwnerLink(ctx.deps, { change: input, actor: ctx.actor })),
+  issueLink: admin.mutation(
+    ['POST', '/owners/{ownerId}/links', 'A one-time invitation or password-reset link, carried once by the answer'],
+    domain.IssueOwnerLinkInputSchema,
+    OwnerLinkSchema,
+    domain.adminIssueOwnerLink,
+  ),
 })

@@ -1,12 +1,8 @@
 import { getStats, GetStatsInputSchema } from '@gnap/domain/operator'
-import { viewerProcedure, router } from '../trpc'
+import { router, viewer } from '../trpc'
 import { StatsSchema } from '../schemas'
 
 export const statsRouter = router({
   /** The overview: grants by state, token events and a per-day series over [from, to) (at most 366 days). */
-  overview: viewerProcedure
-    .meta({ rest: { method: 'POST', path: '/stats/overview', summary: 'Grant and token figures over a period' } })
-    .input(GetStatsInputSchema)
-    .output(StatsSchema)
-    .query(({ ctx, input }) => getStats(ctx.deps, input)),
+  overview: viewer.query(['POST', '/stats/overview', 'Grant and token figures over a period'], GetStatsInputSchema, StatsSchema, getStats),
 })

@@ -101,7 +101,7 @@ export {
   WalletAddressInputSchema,
 } from './owner/manage-owners'
 export { ownerFileFormat, parseOwnerFile } from './owner/owner-import-file'
-export { getOwnerDetail, listOwners, ListOwnersInputSchema } from './owner/owner-views'
+export { getOwnerDetail, listOwners, type ListOwnersInput, ListOwnersInputSchema } from './owner/owner-views'
 export { PASSWORD_LENGTH, PASSWORD_RULES_TEXT } from './owner/password-rules'
 export { OWNER_SESSION_SECONDS, signInOwner } from './owner/sign-in-owner'
 export { signOutOwner } from './owner/sign-out-owner'

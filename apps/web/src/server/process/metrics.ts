@@ -52,61 +52,45 @@ export function routeMeter(metrics: Metrics, template: string): RouteMeter {
 
 /** The requests' and the protocol's own counters and histograms, registered in this order on `registry`. */
 function protocolMetrics(registry: Registry) {
-  const requests = new Counter({
-    name: 'gnap_http_requests_total',
-    help: 'Requests answered by the GNAP endpoints, by route template, method and status.',
-    labelNames: ['route', 'method', 'status'] as const,
-    registers: [registry],
-  })
-  const latency = new Histogram({
-    name: 'gnap_http_request_duration_seconds',
-    help: 'Time from a GNAP request reaching its handler to its answer, by route template and method.',
-    labelNames: ['route', 'method'] as const,
-    buckets: LATENCY_BUCKETS,
-    registers: [registry],
-  })
-  const grants = new Counter({
-    name: 'gnap_grants_total',
-    help: 'Grants by outcome: issued (a token), pending (waiting for interaction), approved, rejected, revoked, expired (interaction ran out unanswered).',
-    labelNames: ['outcome'] as const,
-    registers: [registry],
-  })
-  const issued = new Counter({ name: 'gnap_access_tokens_issued_total', help: 'Access tokens issued with a grant.', registers: [registry] })
-  const rotated = new Counter({
-    name: 'gnap_access_tokens_rotated_total',
-    help: 'Access tokens rotated (each one a new token).',
-    registers: [registry],
-  })
-  const revoked = new Counter({
-    name: 'gnap_access_tokens_revoked_total',
-    help: 'Live access tokens revoked: by their client, with their grant, by an administrator, or by blocking their client.',
-    registers: [registry],
-  })
-  const introspections = new Counter({
-    name: 'gnap_introspections_total',
-    help: 'Introspections answered, by result: active or inactive.',
-    labelNames: ['result'] as const,
-    registers: [registry],
-  })
-  const signatureFailures = new Counter({
-    name: 'gnap_signature_failures_total',
-    help: 'Requests refused by an HTTP message signature check, by the check that failed.',
-    labelNames: ['check'] as const,
-    registers: [registry],
-  })
-  const fetches = new Histogram({
-    name: 'gnap_outbound_fetch_duration_seconds',
-    help: "Fetches of clients' wallet address documents and key sets (JWKS), by kind and outcome.",
-    labelNames: ['kind', 'outcome'] as const,
-    buckets: FETCH_BUCKETS,
-    registers: [registry],
-  })
-  const rateLimited = new Counter({
-    name: 'gnap_rate_limit_refusals_total',
-    help: 'Requests refused with 429, by the limit that refused them.',
-    labelNames: ['limit'] as const,
-    registers: [registry],
-  })
+  const counter = <L extends string>(name: string, help: string, labelNames: readonly L[] = []) =>
+    new Counter({ name, help, labelNames, registers: [registry] })
+  const histogram = <L extends string>(name: string, help: string, labelNames: readonly L[], buckets: number[]) =>
+    new Histogram({ name, help, labelNames, buckets, registers: [registry] })
+  const requests = counter('gnap_http_requests_total', 'Requests answered by the GNAP endpoints, by route template, method and status.', [
+    'route',
+    'method',
+    'status',
+  ])
+  const latency = histogram(
+    'gnap_http_request_duration_seconds',
+    'Time from a GNAP request reaching its handler to its answer, by route template and method.',
+    ['route', 'method'],
+    LATENCY_BUCKETS,
+  )
+  const grants = counter(
+    'gnap_grants_total',
+    'Grants by outcome: issued (a token), pending (waiting for interaction), approved, rejected, revoked, expired (interaction ran out unanswered).',
+    ['outcome'],
+  )
+  const issued = counter('gnap_access_tokens_issued_total', 'Access tokens issued with a grant.')
+  const rotated = counter('gnap_access_tokens_rotated_total', 'Access tokens rotated (each one a new token).')
+  const revoked = counter(
+    'gnap_access_tokens_revoked_total',
+    'Live access tokens revoked: by their client, with their grant, by an administrator, or by blocking their client.',
+  )
+  const introspections = counter('gnap_introspections_total', 'Introspections answered, by result: active or inactive.', ['result'])
+  const signatureFailures = counter(
+    'gnap_signature_failures_total',
+    'Requests refused by an HTTP message signature check, by the check that failed.',
+    ['check'],
+  )
+  const fetches = histogram(
+    'gnap_outbound_fetch_duration_seconds',
+    "Fetches of clients' wallet address documents and key sets (JWKS), by kind and outcome.",
+    ['kind', 'outcome'],
+    FETCH_BUCKETS,
+  )
+  const rateLimited = counter('gnap_rate_limit_refusals_total', 'Requests refused with 429, by the limit that refused them.', ['limit'])
   return { requests, latency, grants, issued, rotated, revoked, introspections, signatureFailures, fetches, rateLimited }
 }
 

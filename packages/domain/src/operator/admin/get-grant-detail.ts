@@ -2,20 +2,11 @@ import type { Deps } from '../../protocol/deps'
 import { rowToAccessItem } from '../../protocol/access/access.repo'
 import type { AccessItem } from '../../protocol/access/access.wire'
 import { describeAccessItem, type AccessDescription } from '../../protocol/access/describe-access'
-import {
-  canRevoke,
-  grantStatusName,
-  isInteractionExpired,
-  type FinalizedReason,
-  type GrantState,
-  type GrantStatus,
-  type GrantStatusName,
-  type InteractionState,
-} from '../../protocol/grant/grant-state'
+import { canRevoke, grantStatusName, isInteractionExpired, type GrantStatus, type InteractionState } from '../../protocol/grant/grant-state'
 import { expireOverdueGrants } from '../../protocol/grant/expire-grants'
 import { findGrantForConsole, findOwnerSummary } from './console.repo'
 import { ConsoleError } from './console-error'
-import { buildHistory, toClientView, toTokenChain, type ClientView, type HistoryEvent, type InteractionView, type TokenView } from './admin-views'
+import { buildHistory, toClientView, toTokenChain, type GrantRow, type HistoryEvent, type InteractionView, type TokenView } from './admin-views'
 
 export interface AccessItemView {
   /** The item as granted (the request's wire form). */
@@ -24,18 +15,10 @@ export interface AccessItemView {
   description: AccessDescription
 }
 
-export interface GrantDetail {
-  id: string
-  continueId: string
-  status: GrantStatusName
-  state: GrantState
-  finalizedReason: FinalizedReason | null
+/** A grant's row in the console's list, with all the detail page shows besides. */
+export interface GrantDetail extends Omit<GrantRow, 'accessTypes'> {
   /** Whether an administrator may still revoke it (`canRevoke`: the same rule as DELETE /continue/{id}). */
   revocable: boolean
-  client: ClientView
-  createdAt: Date
-  updatedAt: Date
-  finalizedAt: Date | null
   interaction: InteractionView | null
   accessItems: AccessItemView[]
   /** The wallet addresses of a subject request, which the owner was asked to confirm they control (docs/protocol.md §2.11). */

@@ -17,8 +17,6 @@ export const GetStatsInputSchema = z
   .refine((r) => r.from.getTime() < r.to.getTime(), { error: '`from` must be before `to`', path: ['to'] })
   .refine((r) => r.to.getTime() - r.from.getTime() <= STATS_MAX_DAYS * DAY_MS, { error: `at most ${STATS_MAX_DAYS} days`, path: ['to'] })
 
-type GetStatsInput = z.input<typeof GetStatsInputSchema>
-
 interface Stats {
   from: Date
   to: Date
@@ -43,10 +41,10 @@ interface Stats {
  * The console's overview: grants by state, token events, and grants created and rotations per UTC day. Every
  * figure is a COUNT over an indexed range and the days are cut in JS, so the queries are the same on SQLite and
  * PostgreSQL (no date functions in SQL).
- * @throws ZodError for a range that is empty, reversed or longer than STATS_MAX_DAYS
+ * The input is GetStatsInputSchema's output: the router's `.input()` has refused a range that is empty, reversed or
+ * longer than STATS_MAX_DAYS.
  */
-export async function getStats(deps: Deps, input: GetStatsInput): Promise<Stats> {
-  const { from, to, bucket } = GetStatsInputSchema.parse(input)
+export async function getStats(deps: Deps, { from, to, bucket }: z.output<typeof GetStatsInputSchema>): Promise<Stats> {
   // A console read finalizes overdue grants first, so none is counted as pending (docs/protocol.md §3).
   await expireOverdueGrants(deps)
   const now = deps.clock()

@@ -11,8 +11,6 @@ export const ListClientsInputSchema = z.strictObject({
   limit: z.number().int().min(1).max(100).default(50),
 })
 
-type ListClientsInput = z.input<typeof ListClientsInputSchema>
-
 interface ClientSummary {
   walletAddress: string
   /** The name the client gave in its latest grant. */
@@ -28,10 +26,9 @@ interface ClientSummary {
 /**
  * The clients (wallet addresses) that requested grants, most grants first, with whether each is blocked: the
  * console's clients page and its client filter.
- * @throws ZodError for input out of range
+ * The input is ListClientsInputSchema's output: the router's `.input()` has parsed it.
  */
-export async function listClients(deps: Deps, input: ListClientsInput): Promise<ClientSummary[]> {
-  const { search, limit } = ListClientsInputSchema.parse(input)
+export async function listClients(deps: Deps, { search, limit }: z.output<typeof ListClientsInputSchema>): Promise<ClientSummary[]> {
   const groups = await groupClients(deps.reads, { prefix: search || null, take: limit })
   const clients = groups.map((g) => g.client)
   const [names, blocked] = await Promise.all([

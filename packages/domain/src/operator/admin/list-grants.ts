@@ -60,11 +60,11 @@ export interface GrantPage {
  * The console's grants table: filters combined with AND, sorted by creation or last change, in pages of at most
  * 100 with a keyset cursor that is stable under equal timestamps (ties broken by id) and stays valid when its row
  * is deleted. A search that is not an id finds nothing.
- * @throws ZodError for input out of range; ConsoleError bad_request for a malformed cursor or one made for another
+ * The input is ListGrantsInputSchema's output: the router's `.input()` has parsed it.
+ * @throws ConsoleError bad_request for a malformed cursor or one made for another
  *   sort order
  */
-export async function listGrants(deps: Deps, input: ListGrantsInput): Promise<GrantPage> {
-  const { cursor, limit, sort, filters } = ListGrantsInputSchema.parse(input)
+export async function listGrants(deps: Deps, { cursor, limit, sort, filters }: z.output<typeof ListGrantsInputSchema>): Promise<GrantPage> {
   // A console read finalizes overdue grants first, so the list and its filters show them as expired (docs/protocol.md §3).
   await expireOverdueGrants(deps)
   const ordering = `${sort.field}:${sort.direction}`

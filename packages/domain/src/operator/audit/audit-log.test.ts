@@ -3,14 +3,18 @@ import path from 'node:path'
 import { parse } from 'csv-parse/sync'
 import { describe, expect, it } from 'vitest'
 import { ZodError } from 'zod'
+import type { Deps } from '../../protocol/deps'
 import { deleteExpiredRecords } from '../retention/retention'
 import { useTestDeps } from '../../testing/use-test-deps'
 import { insertAuditEntry, type AuditAction } from './audit.repo'
 import { auditLogCsv, csvSafeCell } from './audit-csv'
 import { ConsoleError } from '../admin/console-error'
-import { listAuditLog, type ListAuditLogInput } from './list-audit-log'
+import { listAuditLog as listAuditLogParsed, ListAuditLogInputSchema, type ListAuditLogInput } from './list-audit-log'
 
 const t = useTestDeps()
+
+/** The audit log as the router lists it: the console's input parsed by the procedure's schema, then the use case. */
+const listAuditLog = async (deps: Deps, input: ListAuditLogInput) => listAuditLogParsed(deps, ListAuditLogInputSchema.parse(input))
 
 const at = (minute: number) => new Date(Date.UTC(2026, 10, 25, 12, minute))
 

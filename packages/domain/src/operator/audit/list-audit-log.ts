@@ -72,11 +72,11 @@ function orderingOf(filters: AuditFilters): string {
 /**
  * The audit log, newest first, in keyset pages: who did what to what, and when. Filters (actor, action, target,
  * each exact or by prefix, and a half-open time range) combine with AND (docs/protocol.md §2.15).
- * @throws ZodError for input out of range; ConsoleError bad_request for a malformed cursor or one made for other
+ * The input is ListAuditLogInputSchema's output: the router's `.input()` has parsed it.
+ * @throws ConsoleError bad_request for a malformed cursor or one made for other
  *   filters
  */
-export async function listAuditLog(deps: Deps, input: ListAuditLogInput): Promise<AuditPage> {
-  const { cursor, limit, filters } = ListAuditLogInputSchema.parse(input)
+export async function listAuditLog(deps: Deps, { cursor, limit, filters }: z.output<typeof ListAuditLogInputSchema>): Promise<AuditPage> {
   const ordering = orderingOf(filters)
   const after = cursor ? decodeCursor(ordering, cursor) : null
   const rows = await findAuditEntries(deps.reads, { filters, after: after && { createdAt: after.value, id: after.id }, take: limit + 1 })

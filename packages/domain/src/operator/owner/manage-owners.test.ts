@@ -6,12 +6,33 @@ import { grantRequest, outgoingAccess } from '../../testing/deps'
 import { findSession } from '../../kernel/session/find-session'
 import { createOwner } from './create-owner'
 import { signInOwner } from './sign-in-owner'
-import { addWalletAddress, adminCreateOwner, adminDeleteOwner, disableOwner, editOwner, enableOwner, removeWalletAddress } from './manage-owners'
-import { getOwnerDetail, listOwners } from './owner-views'
+import type { z } from 'zod'
+import type { Deps } from '../../protocol/deps'
+import type { ConsoleActor } from '../admin/roles'
+import * as manage from './manage-owners'
+import { getOwnerDetail, ListOwnersInputSchema, listOwners as listOwnersParsed } from './owner-views'
 import { issueOwnerLink } from '../password-link/password-link'
 import { checkPasswordLink } from '../password-link/set-password-with-link'
 
 const t = useTestDeps()
+
+/**
+ * The use cases take what the router's `.input()` parsed (docs/protocol.md §2.18): these call them as the router does,
+ * from the console's input parsed by the procedure's schema.
+ */
+const routed =
+  <S extends z.ZodType<object>, R>(schema: S, useCase: (deps: Deps, input: z.output<S> & { actor: ConsoleActor }) => Promise<R>) =>
+  async (deps: Deps, { change, actor }: { change: z.input<S>; actor: ConsoleActor }) =>
+    useCase(deps, { ...schema.parse(change), actor })
+const adminCreateOwner = (deps: Deps, { owner, actor }: { owner: z.input<typeof manage.CreateOwnerInputSchema>; actor: ConsoleActor }) =>
+  routed(manage.CreateOwnerInputSchema, manage.adminCreateOwner)(deps, { change: owner, actor })
+const editOwner = routed(manage.EditOwnerInputSchema, manage.editOwner)
+const addWalletAddress = routed(manage.WalletAddressInputSchema, manage.addWalletAddress)
+const removeWalletAddress = routed(manage.RemoveWalletAddressInputSchema, manage.removeWalletAddress)
+const disableOwner = routed(manage.SetOwnerStatusInputSchema, manage.disableOwner)
+const enableOwner = routed(manage.OwnerIdInputSchema, manage.enableOwner)
+const adminDeleteOwner = routed(manage.OwnerIdInputSchema, manage.adminDeleteOwner)
+const listOwners = async (deps: Deps, input: z.input<typeof ListOwnersInputSchema>) => listOwnersParsed(deps, ListOwnersInputSchema.parse(input))
 
 const ADMIN = { kind: 'admin', id: 'admin-1', label: 'root@example.com', role: 'admin' } as const
 const ALICE = { email: 'alice@example.com', name: 'Alice', walletAddresses: ['https://wallet.example/alice'] }

@@ -129,23 +129,55 @@ async function revokeGrantsNaming(tx: SqlRunner, urls: string[], actor: ConsoleA
 
 const grantsWord = (n: number) => `${n} grant${n === 1 ? '' : 's'} revoked`
 
+/** Revokes the grants naming the addresses `urls` gives when the administrator asked: how many, and the audit's words. */
+async function revokeIfAsked(
+  tx: SqlRunner,
+  asked: boolean,
+  urls: () => Promise<string[]>,
+  revoking: { actor: ConsoleActor; why: string; now: Date },
+): Promise<{ revoked: number; words: string }> {
+  if (!asked) return { revoked: 0, words: 'grants kept' }
+  const revoked = await revokeGrantsNaming(tx, await urls(), revoking.actor, revoking.why, revoking.now)
+  return { revoked, words: grantsWord(revoked) }
+}
+
+/**
+ * A use case's input: its schema's output (the router's `.input()` has parsed it, so it is never parsed again here)
+ * with the administrator or API key that asks.
+ */
+type OwnerChange<Schema extends z.ZodType> = z.output<Schema> & { actor: ConsoleActor }
+
+/**
+ * Runs a change of one owner in one transaction, where the change writes its audit entry.
+ * @throws ConsoleError not_found for an unknown owner
+ */
+function changeOwner<T>(deps: Deps, ownerId: string, change: (tx: SqlRunner, owner: OwnerRow, now: Date) => Promise<T>): Promise<T> {
+  const now = deps.clock()
+  return deps.sql.transaction(async (tx) => change(tx, await requireOwner(tx, ownerId), now))
+}
+
+/** changeOwner for a change that may revoke grants: it answers the owner's id and how many grants it revoked. */
+async function changeOwnerRevoking(
+  deps: Deps,
+  ownerId: string,
+  change: (tx: SqlRunner, owner: OwnerRow, now: Date) => Promise<number>,
+): Promise<{ id: string; revokedGrants: number }> {
+  return { id: ownerId, revokedGrants: await changeOwner(deps, ownerId, change) }
+}
+
 /**
  * An administrator creates an owner without a password: they set one through an invitation link, and until then
  * cannot sign in.
- * @throws ZodError for malformed input; ConsoleError conflict for a taken email or wallet address
+ * @throws ConsoleError conflict for a taken email or wallet address
  */
-export async function adminCreateOwner(
-  deps: Deps,
-  input: { owner: z.input<typeof CreateOwnerInputSchema>; actor: ConsoleActor },
-): Promise<{ id: string }> {
-  const data = CreateOwnerInputSchema.parse(input.owner)
+export async function adminCreateOwner(deps: Deps, { actor, ...data }: OwnerChange<typeof CreateOwnerInputSchema>): Promise<{ id: string }> {
   const id = newId()
   const now = deps.clock()
   await deps.sql.transaction(async (tx) => {
     await assertEmailFree(tx, data.email, null)
     await assertWalletAddressesFree(tx, deps.sql.dialect, data.walletAddresses, null)
     await insertOwner(tx, { id, email: data.email, name: data.name, passwordHash: null, walletAddresses: data.walletAddresses, now })
-    await audit(tx, input.actor, 'owner.create', id, `${data.email}, ${data.walletAddresses.join(', ')}`, now)
+    await audit(tx, actor, 'owner.create', id, `${data.email}, ${data.walletAddresses.join(', ')}`, now)
   })
   return { id }
 }
@@ -154,35 +186,26 @@ export async function adminCreateOwner(
  * Changes an owner's name and email.
  * @throws ConsoleError not_found, conflict for an email of another owner
  */
-export async function editOwner(deps: Deps, input: { change: z.input<typeof EditOwnerInputSchema>; actor: ConsoleActor }): Promise<{ id: string }> {
-  const data = EditOwnerInputSchema.parse(input.change)
-  const now = deps.clock()
-  await deps.sql.transaction(async (tx) => {
-    const owner = await requireOwner(tx, data.ownerId)
+export async function editOwner(deps: Deps, { actor, ...data }: OwnerChange<typeof EditOwnerInputSchema>): Promise<{ id: string }> {
+  await changeOwner(deps, data.ownerId, async (tx, owner, now) => {
     await assertEmailFree(tx, data.email, owner.id)
     await updateOwnerProfile(tx, owner.id, { email: data.email, name: data.name, now })
     const changes = [
       owner.email !== data.email ? `email ${owner.email} → ${data.email}` : null,
       owner.name !== data.name ? `name ${owner.name} → ${data.name}` : null,
     ].filter(Boolean)
-    await audit(tx, input.actor, 'owner.edit', owner.id, changes.join('; ') || 'no change', now)
+    await audit(tx, actor, 'owner.edit', owner.id, changes.join('; ') || 'no change', now)
   })
   return { id: data.ownerId }
 }
 
 /** @throws ConsoleError not_found, conflict for an address (or one above or below it) that is already owned */
-export async function addWalletAddress(
-  deps: Deps,
-  input: { change: z.input<typeof WalletAddressInputSchema>; actor: ConsoleActor },
-): Promise<{ id: string }> {
-  const data = WalletAddressInputSchema.parse(input.change)
-  const now = deps.clock()
-  await deps.sql.transaction(async (tx) => {
-    const owner = await requireOwner(tx, data.ownerId)
+export async function addWalletAddress(deps: Deps, { actor, ...data }: OwnerChange<typeof WalletAddressInputSchema>): Promise<{ id: string }> {
+  await changeOwner(deps, data.ownerId, async (tx, owner, now) => {
     await assertWalletAddressesFree(tx, deps.sql.dialect, [data.walletAddress], owner.id)
     await insertOwnerWalletAddress(tx, owner.id, data.walletAddress)
     await touchOwner(tx, owner.id, now)
-    await audit(tx, input.actor, 'owner.wallet-address.add', owner.id, data.walletAddress, now)
+    await audit(tx, actor, 'owner.wallet-address.add', owner.id, data.walletAddress, now)
   })
   return { id: data.ownerId }
 }
@@ -194,31 +217,19 @@ export async function addWalletAddress(
  */
 export async function removeWalletAddress(
   deps: Deps,
-  input: { change: z.input<typeof RemoveWalletAddressInputSchema>; actor: ConsoleActor },
+  { actor, ...data }: OwnerChange<typeof RemoveWalletAddressInputSchema>,
 ): Promise<{ id: string; revokedGrants: number }> {
-  const data = RemoveWalletAddressInputSchema.parse(input.change)
-  const now = deps.clock()
-  const revokedGrants = await deps.sql.transaction(async (tx) => {
-    const owner = await requireOwner(tx, data.ownerId)
+  return changeOwnerRevoking(deps, data.ownerId, async (tx, owner, now) => {
     const addresses = await findWalletAddressesOf(tx, owner.id)
     if (!addresses.includes(data.walletAddress)) throw new ConsoleError('not_found', 'this owner has no such wallet address')
     if (addresses.length === 1) throw new ConsoleError('conflict', 'an owner keeps at least one wallet address: add another first')
-    const revoked = data.revokeGrants
-      ? await revokeGrantsNaming(tx, [data.walletAddress], input.actor, `wallet address ${data.walletAddress} removed`, now)
-      : 0
+    const why = `wallet address ${data.walletAddress} removed`
+    const { revoked, words } = await revokeIfAsked(tx, data.revokeGrants, async () => [data.walletAddress], { actor, why, now })
     await deleteOwnerWalletAddress(tx, data.walletAddress)
     await touchOwner(tx, owner.id, now)
-    await audit(
-      tx,
-      input.actor,
-      'owner.wallet-address.remove',
-      owner.id,
-      `${data.walletAddress}; ${data.revokeGrants ? grantsWord(revoked) : 'grants kept'}`,
-      now,
-    )
+    await audit(tx, actor, 'owner.wallet-address.remove', owner.id, `${data.walletAddress}; ${words}`, now)
     return revoked
   })
-  return { id: data.ownerId, revokedGrants }
 }
 
 /**
@@ -228,36 +239,28 @@ export async function removeWalletAddress(
  */
 export async function disableOwner(
   deps: Deps,
-  input: { change: z.input<typeof SetOwnerStatusInputSchema>; actor: ConsoleActor },
+  { actor, ...data }: OwnerChange<typeof SetOwnerStatusInputSchema>,
 ): Promise<{ id: string; revokedGrants: number }> {
-  const data = SetOwnerStatusInputSchema.parse(input.change)
-  const now = deps.clock()
-  const revokedGrants = await deps.sql.transaction(async (tx) => {
-    const owner = await requireOwner(tx, data.ownerId)
+  return changeOwnerRevoking(deps, data.ownerId, async (tx, owner, now) => {
     if (owner.status === 'disabled') throw new ConsoleError('conflict', 'the owner is already disabled')
     await updateOwnerStatus(tx, owner.id, 'disabled', now)
     await deleteSessionsOf(tx, 'owner', owner.id)
     await deleteUnusedPasswordLinks(tx, 'owner', owner.id)
-    const revoked = data.revokeGrants
-      ? await revokeGrantsNaming(tx, await findWalletAddressesOf(tx, owner.id), input.actor, `owner ${owner.email} disabled`, now)
-      : 0
-    await audit(tx, input.actor, 'owner.disable', owner.id, data.revokeGrants ? grantsWord(revoked) : 'grants kept', now)
+    const why = `owner ${owner.email} disabled`
+    const { revoked, words } = await revokeIfAsked(tx, data.revokeGrants, () => findWalletAddressesOf(tx, owner.id), { actor, why, now })
+    await audit(tx, actor, 'owner.disable', owner.id, words, now)
     return revoked
   })
-  return { id: data.ownerId, revokedGrants }
 }
 
 /** @throws ConsoleError not_found; conflict when not disabled */
-export async function enableOwner(deps: Deps, input: { change: z.input<typeof OwnerIdInputSchema>; actor: ConsoleActor }): Promise<{ id: string }> {
-  const data = OwnerIdInputSchema.parse(input.change)
-  const now = deps.clock()
-  await deps.sql.transaction(async (tx) => {
-    const owner = await requireOwner(tx, data.ownerId)
+export async function enableOwner(deps: Deps, { actor, ...data }: OwnerChange<typeof OwnerIdInputSchema>): Promise<{ id: string }> {
+  await changeOwner(deps, data.ownerId, async (tx, owner, now) => {
     if (owner.status !== 'disabled') throw new ConsoleError('conflict', 'the owner is not disabled')
     await updateOwnerStatus(tx, owner.id, 'active', now)
     // A link from before the disable must not come back to life with the account (docs/security.md, "Password links").
     await deleteUnusedPasswordLinks(tx, 'owner', owner.id)
-    await audit(tx, input.actor, 'owner.enable', owner.id, owner.email, now)
+    await audit(tx, actor, 'owner.enable', owner.id, owner.email, now)
   })
   return { id: data.ownerId }
 }
@@ -269,21 +272,17 @@ export async function enableOwner(deps: Deps, input: { change: z.input<typeof Ow
  */
 export async function adminDeleteOwner(
   deps: Deps,
-  input: { change: z.input<typeof OwnerIdInputSchema>; actor: ConsoleActor },
+  { actor, ...data }: OwnerChange<typeof OwnerIdInputSchema>,
 ): Promise<{ id: string; revokedGrants: number }> {
-  const data = OwnerIdInputSchema.parse(input.change)
-  const now = deps.clock()
-  const revokedGrants = await deps.sql.transaction(async (tx) => {
-    const owner = await requireOwner(tx, data.ownerId)
+  return changeOwnerRevoking(deps, data.ownerId, async (tx, owner, now) => {
     const addresses = await findWalletAddressesOf(tx, owner.id)
-    const revoked = await revokeGrantsNaming(tx, addresses, input.actor, `owner ${owner.email} deleted`, now)
+    const revoked = await revokeGrantsNaming(tx, addresses, actor, `owner ${owner.email} deleted`, now)
     await deleteSessionsOf(tx, 'owner', owner.id)
     await deletePasswordLinksOf(tx, 'owner', owner.id)
     await deleteOwnerRow(tx, owner.id)
-    await audit(tx, input.actor, 'owner.delete', owner.id, `${owner.email} (${addresses.join(', ')}); ${grantsWord(revoked)}`, now)
+    await audit(tx, actor, 'owner.delete', owner.id, `${owner.email} (${addresses.join(', ')}); ${grantsWord(revoked)}`, now)
     return revoked
   })
-  return { id: data.ownerId, revokedGrants }
 }
 
 /** How long an invitation or password-reset link stays usable (docs/protocol.md §2.13). */
@@ -298,12 +297,9 @@ export const IssueOwnerLinkInputSchema = z.strictObject({ ownerId: OwnerIdSchema
  */
 export async function adminIssueOwnerLink(
   deps: Deps,
-  input: { change: z.input<typeof IssueOwnerLinkInputSchema>; actor: ConsoleActor },
+  { actor, ...data }: OwnerChange<typeof IssueOwnerLinkInputSchema>,
 ): Promise<{ url: string; expiresAt: Date }> {
-  const data = IssueOwnerLinkInputSchema.parse(input.change)
-  const now = deps.clock()
-  return deps.sql.transaction(async (tx) => {
-    const owner = await requireOwner(tx, data.ownerId)
+  return changeOwner(deps, data.ownerId, async (tx, owner, now) => {
     if (owner.status === 'disabled') throw new ConsoleError('conflict', 'the owner is disabled: enable them first')
     const link = await issueOwnerLink(tx, {
       ownerId: owner.id,
@@ -312,7 +308,7 @@ export async function adminIssueOwnerLink(
       ttlSeconds: OWNER_LINK_TTL_SECONDS,
       baseUrl: deps.config.authServerUrl,
     })
-    await audit(tx, input.actor, 'owner.link', owner.id, `${data.kind} link, valid until ${link.expiresAt.toISOString()}`, now)
+    await audit(tx, actor, 'owner.link', owner.id, `${data.kind} link, valid until ${link.expiresAt.toISOString()}`, now)
     return link
   })
 }

@@ -19,6 +19,9 @@ export const ListOwnersInputSchema = z.strictObject({
   limit: z.number().int().min(1).max(OWNER_PAGE_MAX).default(50),
 })
 
+/** What a caller sends to list owners: the schema's input (the router's `.input()` parses it). */
+export type ListOwnersInput = z.input<typeof ListOwnersInputSchema>
+
 export interface OwnerListItem {
   id: string
   email: string
@@ -75,13 +78,13 @@ function searchKind(search: string): { by: 'all' | 'email' | 'name' | 'walletAdd
  * The console's owners list: newest first, or the owners whose email (a search with `@`), name (any other text,
  * any case; when no name starts with it, emails) or wallet address (a search starting with http:// or https://) starts with the search, in key order.
  * Keyset pages of at most 100 (docs/protocol.md §2.13).
- * @throws ZodError for input out of range; ConsoleError bad_request for a malformed cursor or one of another search
+ * The input is ListOwnersInputSchema's output: the router's `.input()` has parsed it.
+ * @throws ConsoleError bad_request for a malformed cursor or one of another search
  */
 export async function listOwners(
   deps: Deps,
-  input: z.input<typeof ListOwnersInputSchema>,
+  { search, cursor, limit }: z.output<typeof ListOwnersInputSchema>,
 ): Promise<{ items: OwnerListItem[]; nextCursor: string | null }> {
-  const { search, cursor, limit } = ListOwnersInputSchema.parse(input)
   const kind = searchKind(search ?? '')
   const { prefix } = kind
   const decoded = cursor ? decode(cursor, kind.by, prefix) : null
@@ -138,8 +141,7 @@ export interface OwnerDetail {
  * last sign-in and the failed sign-ins counted in the current limit window, and the audit entries about them.
  * @throws ConsoleError not_found
  */
-export async function getOwnerDetail(deps: Deps, ownerId: string): Promise<OwnerDetail> {
-  const id = OwnerIdSchema.parse(ownerId)
+export async function getOwnerDetail(deps: Deps, id: string): Promise<OwnerDetail> {
   // A console read finalizes overdue grants first (docs/protocol.md §3).
   await expireOverdueGrants(deps)
   const owner = await findOwnerById(deps.sql, id)

@@ -102,9 +102,9 @@ describe('an owner’s links end', () => {
   it('when the owner is disabled, and a link issued while disabled does not come back when enabled', async () => {
     const id = await anOwner()
     const invitation = await link('owner', id, 'invitation')
-    await disableOwner(t.deps, { change: { ownerId: id }, actor: ADMIN })
+    await disableOwner(t.deps, { ownerId: id, revokeGrants: false, actor: ADMIN })
     const whileDisabled = await link('owner', id, 'reset')
-    await enableOwner(t.deps, { change: { ownerId: id }, actor: ADMIN })
+    await enableOwner(t.deps, { ownerId: id, actor: ADMIN })
     expect(await checkPasswordLink(t.deps, 'owner', invitation)).toEqual(gone)
     expect(await checkPasswordLink(t.deps, 'owner', whileDisabled)).toEqual(gone)
   })

@@ -8,6 +8,9 @@ import { WEBHOOK_SECRET_SHAPE } from './webhook-signing'
 import type { z } from 'zod'
 import {
   CreateWebhookEndpointInputSchema,
+  DEFAULT_SECRET_OVERLAP_HOURS,
+  ListWebhookDeliveriesInputSchema,
+  RotateWebhookSecretInputSchema,
   createWebhookEndpoint,
   deleteWebhookEndpoint,
   getWebhookEndpoint,
@@ -271,7 +274,11 @@ describe('rotateWebhookSecret', () => {
   it('answers a new secret once and keeps the previous one until the overlap ends', async () => {
     const { endpoint, secret: first } = await create()
     t.clock.advance(60)
-    const { endpoint: rotated, secret } = await rotateWebhookSecret(t.deps, { id: endpoint.id, actor: ADMIN })
+    const { endpoint: rotated, secret } = await rotateWebhookSecret(t.deps, {
+      id: endpoint.id,
+      overlapHours: DEFAULT_SECRET_OVERLAP_HOURS,
+      actor: ADMIN,
+    })
     expect(secret).toMatch(WEBHOOK_SECRET_SHAPE)
     expect(secret).not.toBe(first)
     const until = new Date(t.clock.now.getTime() + 24 * 3_600_000)
@@ -310,11 +317,11 @@ describe('rotateWebhookSecret', () => {
   it('refuses an overlap outside 0 to 168 hours and an unknown endpoint', async () => {
     const { endpoint, secret } = await create()
     for (const overlapHours of [-1, 169, 1.5]) {
-      await expect(rotateWebhookSecret(t.deps, { id: endpoint.id, overlapHours, actor: ADMIN })).rejects.toThrow()
+      expect(RotateWebhookSecretInputSchema.safeParse({ id: endpoint.id, overlapHours }).success).toBe(false)
     }
     expect(await t.db.webhookEndpoint.findUniqueOrThrow({ where: { id: endpoint.id } })).toMatchObject({ secret })
     await rotateWebhookSecret(t.deps, { id: endpoint.id, overlapHours: 168, actor: ADMIN })
-    await expect(rotateWebhookSecret(t.deps, { id: crypto.randomUUID(), actor: ADMIN })).rejects.toMatchObject({ code: 'not_found' })
+    await expect(rotateWebhookSecret(t.deps, { id: crypto.randomUUID(), overlapHours: 0, actor: ADMIN })).rejects.toMatchObject({ code: 'not_found' })
   })
 })
 
@@ -335,7 +342,9 @@ describe('deleteWebhookEndpoint', () => {
       detail: `${PUBLIC_URL} (1 pending deliveries dropped)`,
     })
     await expect(deleteWebhookEndpoint(t.deps, { id: endpoint.id, actor: ADMIN })).rejects.toMatchObject({ code: 'not_found' })
-    await expect(listWebhookDeliveries(t.deps, { endpointId: endpoint.id })).rejects.toMatchObject({ code: 'not_found' })
+    await expect(listWebhookDeliveries(t.deps, ListWebhookDeliveriesInputSchema.parse({ endpointId: endpoint.id }))).rejects.toMatchObject({
+      code: 'not_found',
+    })
   })
 })
 
@@ -430,17 +439,24 @@ describe('listWebhookDeliveries', () => {
       lastError: 'the endpoint answered 500',
       nextAttemptAt: null,
     })
-    const rest = await listWebhookDeliveries(t.deps, { endpointId: endpoint.id, state: 'failed', cursor: failedPage.nextCursor })
+    const rest = await listWebhookDeliveries(
+      t.deps,
+      ListWebhookDeliveriesInputSchema.parse({ endpointId: endpoint.id, state: 'failed', cursor: failedPage.nextCursor }),
+    )
     expect(rest).toEqual({ items: [expect.objectContaining({ eventId: eventIds[1] })], nextCursor: null })
     expect((await getWebhookEndpoint(t.deps, { id: endpoint.id })).counts).toEqual({ pending: 11, delivered: 0, failed: 3 })
     expect((await listWebhookEndpoints(t.deps))[0]?.counts).toEqual({ pending: 11, delivered: 0, failed: 3 })
 
     // A cursor belongs to its filter.
-    await expect(listWebhookDeliveries(t.deps, { endpointId: endpoint.id, cursor: failedPage.nextCursor })).rejects.toMatchObject({
+    await expect(
+      listWebhookDeliveries(t.deps, ListWebhookDeliveriesInputSchema.parse({ endpointId: endpoint.id, cursor: failedPage.nextCursor })),
+    ).rejects.toMatchObject({
       code: 'bad_request',
     })
-    await expect(listWebhookDeliveries(t.deps, { endpointId: endpoint.id, cursor: 'garbage' })).rejects.toMatchObject({ code: 'bad_request' })
-    await expect(listWebhookDeliveries(t.deps, { endpointId: endpoint.id, limit: 101 })).rejects.toThrow()
+    await expect(
+      listWebhookDeliveries(t.deps, ListWebhookDeliveriesInputSchema.parse({ endpointId: endpoint.id, cursor: 'garbage' })),
+    ).rejects.toMatchObject({ code: 'bad_request' })
+    expect(ListWebhookDeliveriesInputSchema.safeParse({ endpointId: endpoint.id, limit: 101 }).success).toBe(false)
   })
 })
 
@@ -489,7 +505,7 @@ describe('the audit log and the logs', () => {
     const made = await createWebhookEndpoint(deps, { url: PUBLIC_URL, description: 'x', eventTypes: ['grant.revoked'], actor: ADMIN }, dns())
     const secrets = [made.secret]
     await updateWebhookEndpoint(deps, { id: made.endpoint.id, description: 'y', actor: ADMIN })
-    secrets.push((await rotateWebhookSecret(deps, { id: made.endpoint.id, actor: ADMIN })).secret)
+    secrets.push((await rotateWebhookSecret(deps, { id: made.endpoint.id, overlapHours: DEFAULT_SECRET_OVERLAP_HOURS, actor: ADMIN })).secret)
     await sendTestEvent(deps, { id: made.endpoint.id, actor: ADMIN })
     await setWebhookEndpointEnabled(deps, { id: made.endpoint.id, enabled: false, actor: ADMIN })
     await deleteWebhookEndpoint(deps, { id: made.endpoint.id, actor: ADMIN })

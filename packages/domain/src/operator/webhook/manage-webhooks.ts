@@ -349,13 +349,14 @@ export async function setWebhookEndpointEnabled(
  * Gives an endpoint a new signing secret, in the answer only. For `overlapHours` the secret it replaces still
  * signs deliveries beside the new one (each carries both signatures), so the receiver can switch without losing
  * one; 0 drops it at once. A secret still in the overlap of an earlier rotation is dropped.
- * @throws ZodError for an overlap outside 0..168 hours; ConsoleError not_found
+ * The input is RotateWebhookSecretInputSchema's output: the router's `.input()` has refused an overlap outside 0..168 hours.
+ * @throws ConsoleError not_found
  */
 export async function rotateWebhookSecret(
   deps: Deps,
-  input: z.input<typeof RotateWebhookSecretInputSchema> & { actor: ConsoleActor },
+  input: z.output<typeof RotateWebhookSecretInputSchema> & { actor: ConsoleActor },
 ): Promise<{ endpoint: WebhookEndpointView; secret: string }> {
-  const { id, overlapHours } = RotateWebhookSecretInputSchema.parse({ id: input.id, overlapHours: input.overlapHours })
+  const { id, overlapHours } = input
   const now = deps.clock()
   const secret = newWebhookSecret()
   const previousUntil = overlapHours === 0 ? null : new Date(now.getTime() + overlapHours * 3_600_000)
@@ -433,8 +434,10 @@ const deliveryOrdering = (state: DeliveryState | undefined) => `webhook-deliveri
  * An endpoint's delivery log, newest event first, optionally of one state, in keyset pages.
  * @throws ConsoleError not_found for an unknown endpoint, bad_request for a cursor of another filter
  */
-export async function listWebhookDeliveries(deps: Deps, input: z.input<typeof ListWebhookDeliveriesInputSchema>): Promise<WebhookDeliveryPage> {
-  const { endpointId, state, cursor, limit } = ListWebhookDeliveriesInputSchema.parse(input)
+export async function listWebhookDeliveries(
+  deps: Deps,
+  { endpointId, state, cursor, limit }: z.output<typeof ListWebhookDeliveriesInputSchema>,
+): Promise<WebhookDeliveryPage> {
   const ordering = deliveryOrdering(state)
   const position = cursor ? decodeCursor(ordering, cursor) : null
   if (!isId(endpointId) || !(await findWebhookEndpoint(deps.sql, endpointId))) throw new ConsoleError('not_found', 'unknown webhook endpoint')

@@ -263,7 +263,7 @@ describe('{jwk}: directed identity (docs/protocol.md §4.5)', () => {
     const client = `${JWK_THUMBPRINT_URI_PREFIX}${thumbprint}`
     const grant = await t.db.grant.findFirstOrThrow({ where: { client } })
     expect((await getGrantDetail(t.deps, grant.id)).client).toEqual({ walletAddress: client, name: null, thumbprint })
-    expect(await listClients(t.deps, {})).toEqual(
+    expect(await listClients(t.deps, { limit: 50 })).toEqual(
       expect.arrayContaining([
         expect.objectContaining({ walletAddress: client, thumbprint }),
         expect.objectContaining({ walletAddress: TEST_CLIENT, thumbprint: null }),

@@ -337,7 +337,7 @@ describe('grant.revoked', () => {
   it('names the administrator who removed a wallet address with its grants', async () => {
     const owner = await createOwner(t.sql, { ...ALICE, walletAddresses: [TEST_OWNER, 'https://wallet.example/alice-savings'] })
     const g = await issueInteractiveGrant(t)
-    await removeWalletAddress(t.deps, { change: { ownerId: owner.id, walletAddress: TEST_OWNER, revokeGrants: true }, actor: ADMIN })
+    await removeWalletAddress(t.deps, { ownerId: owner.id, walletAddress: TEST_OWNER, revokeGrants: true, actor: ADMIN })
     expect((await onlyEvent('grant.revoked')).body.data).toMatchObject({
       grant: { id: await grantIdOf(g.continueId) },
       revoked_tokens: 1,

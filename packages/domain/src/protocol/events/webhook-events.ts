@@ -51,45 +51,37 @@ const TokenPartSchema = z.strictObject({
 
 const time = z.iso.datetime()
 
+/** An event's data: its own fields, then who caused it (`actor`). */
+const eventData = <Shape extends z.ZodRawShape>(shape: Shape) => z.strictObject({ ...shape, actor: ActorSchema })
+
 /** The `data` of each event type. */
 export const EVENT_DATA_SCHEMAS = {
-  'grant.approved': z.strictObject({ grant: GrantPartSchema, actor: ActorSchema }),
-  'grant.rejected': z.strictObject({ grant: GrantPartSchema, actor: ActorSchema }),
-  'grant.issued': z.strictObject({
+  'grant.approved': eventData({ grant: GrantPartSchema }),
+  'grant.rejected': eventData({ grant: GrantPartSchema }),
+  'grant.issued': eventData({
     grant: GrantPartSchema,
     /** The grant's first token; absent for a grant that asked only for a subject. */
     access_token: TokenPartSchema.optional(),
-    actor: ActorSchema,
   }),
-  'grant.revoked': z.strictObject({
-    grant: GrantPartSchema,
-    /** How many live tokens were revoked with it. */
-    revoked_tokens: z.number().int().min(0),
-    actor: ActorSchema,
-  }),
-  'grant.expired': z.strictObject({ grant: GrantPartSchema, actor: ActorSchema }),
-  'access_token.rotated': z.strictObject({
+  /** `revoked_tokens`: how many live tokens were revoked with it. */
+  'grant.revoked': eventData({ grant: GrantPartSchema, revoked_tokens: z.number().int().min(0) }),
+  'grant.expired': eventData({ grant: GrantPartSchema }),
+  'access_token.rotated': eventData({
     grant: GrantPartSchema,
     /** The token that was replaced, and its successor. */
     access_token: TokenPartSchema,
     previous_access_token: TokenPartSchema,
-    actor: ActorSchema,
   }),
-  'access_token.revoked': z.strictObject({ grant: GrantPartSchema, access_token: TokenPartSchema, actor: ActorSchema }),
-  'client.blocked': z.strictObject({
-    client: EventClientSchema,
-    /** Grants revoked by the block; each also has its own grant.revoked event. */
-    revoked_grants: z.number().int().min(0),
-    actor: ActorSchema,
-  }),
-  'client.unblocked': z.strictObject({ client: EventClientSchema, actor: ActorSchema }),
-  'subject.confirmed': z.strictObject({
+  'access_token.revoked': eventData({ grant: GrantPartSchema, access_token: TokenPartSchema }),
+  /** `revoked_grants`: the grants revoked by the block; each also has its own grant.revoked event. */
+  'client.blocked': eventData({ client: EventClientSchema, revoked_grants: z.number().int().min(0) }),
+  'client.unblocked': eventData({ client: EventClientSchema }),
+  'subject.confirmed': eventData({
     grant: GrantPartSchema,
     /** The subject identifiers the owner confirmed and the client received (auth-server.yaml `sub_ids`). */
     sub_ids: z.array(z.strictObject({ id: z.string(), format: z.string() })),
-    actor: ActorSchema,
   }),
-  [TEST_EVENT_TYPE]: z.strictObject({ endpoint_id: z.string(), actor: ActorSchema }),
+  [TEST_EVENT_TYPE]: eventData({ endpoint_id: z.string() }),
 } as const satisfies Record<WebhookEventType | typeof TEST_EVENT_TYPE, z.ZodType>
 
 export type AnyEventType = keyof typeof EVENT_DATA_SCHEMAS

@@ -6,8 +6,8 @@ import { useTestDeps } from '../../testing/use-test-deps'
 import { startInteraction } from '../interaction/start-interaction'
 import { recordConsent } from '../interaction/record-consent'
 import { getGrantForConsent } from '../interaction/get-grant-for-consent'
-import { listGrants } from '../../operator/admin/list-grants'
-import { getStats } from '../../operator/admin/get-stats'
+import { listGrants, ListGrantsInputSchema } from '../../operator/admin/list-grants'
+import { getStats, GetStatsInputSchema } from '../../operator/admin/get-stats'
 import { getGrantDetail } from '../../operator/admin/get-grant-detail'
 import { revokeGrantAs } from '../../operator/admin/admin-revoke-grant'
 import { deleteExpiredRecords } from '../../operator/retention/retention'
@@ -164,24 +164,30 @@ describe('the console after expiry (docs/protocol.md §2.13, §3)', () => {
     const fresh = await pollGrant()
     const id = (await grantOf(g)).id
 
-    const expired = await listGrants(t.deps, { filters: { state: 'finalized', finalizedReason: 'expired' } })
+    const expired = await listGrants(t.deps, ListGrantsInputSchema.parse({ filters: { state: 'finalized', finalizedReason: 'expired' } }))
     expect(expired.items.map((r) => r.id).sort()).toEqual([id, (await grantOf(live)).id].sort())
     expect(expired.items.every((r) => r.status === 'expired')).toBe(true)
-    const pending = await listGrants(t.deps, { filters: { state: 'pending' } })
+    const pending = await listGrants(t.deps, ListGrantsInputSchema.parse({ filters: { state: 'pending' } }))
     expect(pending.items.map((r) => r.id)).toEqual([(await grantOf(fresh)).id])
 
     const detail = await getGrantDetail(t.deps, id)
     expect(detail).toMatchObject({ status: 'expired', state: 'finalized', finalizedReason: 'expired', revocable: false })
     expect(detail.history.map((e) => e.kind)).toEqual(['grant-requested', 'grant-expired'])
 
-    const stats = await getStats(t.deps, { from: new Date(t.clock.now.getTime() - 86_400_000), to: new Date(t.clock.now.getTime() + 1000) })
+    const stats = await getStats(
+      t.deps,
+      GetStatsInputSchema.parse({ from: new Date(t.clock.now.getTime() - 86_400_000), to: new Date(t.clock.now.getTime() + 1000) }),
+    )
     expect(stats.grants).toMatchObject({ total: 3, pending: 1, expired: 2 })
   })
 
   it('counts a grant as expired in the overview even when nothing else touched it', async () => {
     await pollGrant()
     t.clock.advance(EXPIRY + 1)
-    const stats = await getStats(t.deps, { from: new Date(t.clock.now.getTime() - 86_400_000), to: new Date(t.clock.now.getTime() + 1000) })
+    const stats = await getStats(
+      t.deps,
+      GetStatsInputSchema.parse({ from: new Date(t.clock.now.getTime() - 86_400_000), to: new Date(t.clock.now.getTime() + 1000) }),
+    )
     expect(stats.grants).toMatchObject({ total: 1, pending: 0, expired: 1 })
   })
 })
