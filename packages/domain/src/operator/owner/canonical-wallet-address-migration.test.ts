@@ -5,7 +5,7 @@ import { incomingAccess } from '../../testing/deps'
 import { issueNonInteractiveGrant } from '../../testing/grant-flows'
 import { useTestDeps } from '../../testing/use-test-deps'
 import { createOwner } from './create-owner'
-import { listConnectedApps } from '../account/account'
+import { listUnapprovedClients } from '../account/account'
 
 // The migration 20261127210000_canonical_wallet_addresses (docs/security.md, "One written form of a wallet address"),
 // run again on rows written as the server stored them before: the access item identifiers, the grants' clients and
@@ -43,7 +43,7 @@ describe(MIGRATION, () => {
     await t.sql.run(`UPDATE "OwnerWalletAddress" SET "url" = $1 WHERE "ownerId" = $2`, ['https://WALLET.example:443/alice', alice.id])
     const bob = await owner('bob@example.com', ['http://wallet.example/bob'])
     await t.sql.run(`UPDATE "OwnerWalletAddress" SET "url" = $1 WHERE "ownerId" = $2`, ['HTTP://Wallet.Example:80/bob/', bob.id])
-    expect(await listConnectedApps(t.deps, alice.id)).toEqual([])
+    expect((await listUnapprovedClients(t.deps, alice.id)).totalGrants).toBe(0)
 
     await runMigration()
 
@@ -51,7 +51,9 @@ describe(MIGRATION, () => {
     expect((await t.db.grant.findUniqueOrThrow({ where: { id: grant.id } })).client).toBe('https://wallet.example/test-app')
     const urls = (await t.db.ownerWalletAddress.findMany({ orderBy: { url: 'asc' } })).map((w) => w.url)
     expect(urls).toEqual(['http://wallet.example/bob', 'https://wallet.example/alice'])
-    expect((await listConnectedApps(t.deps, alice.id)).map((a) => a.grantId)).toEqual([grant.id])
+    expect((await listUnapprovedClients(t.deps, alice.id)).clients).toMatchObject([
+      { clientWalletAddress: 'https://wallet.example/test-app', grants: 1 },
+    ])
   })
 
   it('leaves two owner addresses that would become one as they were, and what it cannot rewrite in SQL untouched', async () => {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { incomingAccess, introspect } from '../../testing/deps'
 import { issueNonInteractiveGrant } from '../../testing/grant-flows'
 import { useTestDeps } from '../../testing/use-test-deps'
-import { listConnectedApps } from '../account/account'
+import { listUnapprovedClients } from '../account/account'
 import { canonicaliseStoredWalletAddresses } from './canonicalise-stored'
 import { createOwner } from './create-owner'
 import { disableOwner } from './manage-owners'
@@ -30,13 +30,14 @@ describe('canonicaliseStoredWalletAddresses', () => {
     const alice = await owner('alice@example.com', ['https://wallet.example/alice'])
     const dots = await storedAs('https://wallet.example/x/../alice')
     const percent = await storedAs('https://wallet.example/%61lice/incoming-payments/%7e1')
-    expect((await listConnectedApps(t.deps, alice.id)).apps).toEqual([])
+    expect((await listUnapprovedClients(t.deps, alice.id)).totalGrants).toBe(0)
 
     expect(await canonicaliseStoredWalletAddresses(t.sql)).toEqual({ rewritten: 2, collisions: [] })
+    expect((await listUnapprovedClients(t.deps, alice.id)).totalGrants).toBe(2)
 
     const identifiers = (await t.db.accessItem.findMany({ orderBy: { identifier: 'asc' } })).map((a) => a.identifier)
     expect(identifiers).toEqual(['https://wallet.example/alice', 'https://wallet.example/alice/incoming-payments/~1'])
-    const disabled = await disableOwner(t.deps, { change: { ownerId: alice.id, revokeGrants: true }, actor: ADMIN })
+    const disabled = await disableOwner(t.deps, { ownerId: alice.id, revokeGrants: true, actor: ADMIN })
     expect(disabled.revokedGrants).toBe(2)
     for (const token of [dots, percent]) expect(await active(token)).toBe(false)
     // A second start finds nothing left to do.

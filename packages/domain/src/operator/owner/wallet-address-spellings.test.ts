@@ -8,7 +8,7 @@ import { continueGrant } from '../../protocol/grant/continue-grant'
 import { parseGrantRequest } from '../../protocol/grant/grant.wire'
 import { createOwner } from './create-owner'
 import { signInOwner } from './sign-in-owner'
-import { adminDeleteOwner, disableOwner, removeWalletAddress } from './manage-owners'
+import { adminDeleteOwner, disableOwner, RemoveWalletAddressInputSchema, removeWalletAddress, SetOwnerStatusInputSchema } from './manage-owners'
 import { getOwnerDetail } from './owner-views'
 import { listConnectedApps, revokeFromAccount } from '../account/account'
 
@@ -66,7 +66,7 @@ describe.each(SPELLINGS)('a grant naming %s (%s)', (_name, identifier) => {
     const { grantId, token } = await approvedByAlice(a.session, identifier)
     const [item] = await t.db.accessItem.findMany({ where: { grantId } })
     expect(item?.identifier).not.toMatch(/[A-Z]{2}|:443|\/\.|%[0-9a-f]{2}|\/$/)
-    expect((await listConnectedApps(t.deps, a.id)).map((app) => app.grantId)).toEqual([grantId])
+    expect((await listConnectedApps(t.deps, a.id)).apps.map((app) => app.grantId)).toEqual([grantId])
     expect((await getOwnerDetail(t.deps, a.id)).grants.map((g) => g.id)).toEqual([grantId])
     expect(await revokeFromAccount(t.deps, a.id, grantId)).toBe('revoked')
     expect(await active(token)).toBe(false)
@@ -75,7 +75,9 @@ describe.each(SPELLINGS)('a grant naming %s (%s)', (_name, identifier) => {
   it('is revoked when the administrator disables Alice with her grants, and its token introspects inactive', async () => {
     const a = await alice()
     const { token } = await approvedByAlice(a.session, identifier)
-    expect(await disableOwner(t.deps, { change: { ownerId: a.id, revokeGrants: true }, actor: ADMIN })).toMatchObject({ revokedGrants: 1 })
+    expect(await disableOwner(t.deps, { ...SetOwnerStatusInputSchema.parse({ ownerId: a.id, revokeGrants: true }), actor: ADMIN })).toMatchObject({
+      revokedGrants: 1,
+    })
     expect(await active(token)).toBe(false)
   })
 
@@ -83,14 +85,14 @@ describe.each(SPELLINGS)('a grant naming %s (%s)', (_name, identifier) => {
     const a = await alice(['https://wallet.example/alice', 'https://wallet.example/savings'])
     const { token } = await approvedByAlice(a.session, identifier)
     const change = { ownerId: a.id, walletAddress: 'https://Wallet.Example/alice/', revokeGrants: true }
-    expect(await removeWalletAddress(t.deps, { change, actor: ADMIN })).toMatchObject({ revokedGrants: 1 })
+    expect(await removeWalletAddress(t.deps, { ...RemoveWalletAddressInputSchema.parse(change), actor: ADMIN })).toMatchObject({ revokedGrants: 1 })
     expect(await active(token)).toBe(false)
   })
 
   it('is revoked when the administrator deletes Alice', async () => {
     const a = await alice()
     const { token } = await approvedByAlice(a.session, identifier)
-    expect(await adminDeleteOwner(t.deps, { change: { ownerId: a.id }, actor: ADMIN })).toMatchObject({ revokedGrants: 1 })
+    expect(await adminDeleteOwner(t.deps, { ownerId: a.id, actor: ADMIN })).toMatchObject({ revokedGrants: 1 })
     expect(await active(token)).toBe(false)
   })
 })
