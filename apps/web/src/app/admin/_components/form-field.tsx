@@ -1,7 +1,10 @@
 'use client'
 
-import { useCallback, useState, type InputHTMLAttributes, type ReactNode } from 'react'
+import { useCallback, useState, type FormEvent, type InputHTMLAttributes, type ReactNode } from 'react'
 import type { z } from 'zod'
+import { errorMessage } from '../_lib/errors'
+import { useFocusOnFailure } from '../_lib/focus-on-failure'
+import { ErrorMessage } from './ui'
 
 // Form fields checked by the domain's own input schemas (the ones the tRPC procedures take as `.input()`), so the
 // browser says what the server would: the first issue of a field, as a sentence, under it.
@@ -102,5 +105,63 @@ export function SchemaField<K extends string>({
         </span>
       )}
     </div>
+  )
+}
+
+/** A form's submit row: the button (its busy wording while the mutation runs), then any other action (Cancel, Clear). */
+export function FormActions({ label, busyLabel, busy, children }: { label: string; busyLabel?: string; busy?: boolean; children?: ReactNode }) {
+  return (
+    <div className="filter-actions">
+      <button type="submit" className="button" disabled={busy}>
+        {busy && busyLabel ? busyLabel : label}
+      </button>
+      {children}
+    </div>
+  )
+}
+
+/** What a MutationForm reads of its TanStack mutation. */
+interface MutationState {
+  isError: boolean
+  isPending: boolean
+  error: unknown
+  failureCount: number
+  submittedAt: number
+}
+
+/**
+ * A panel form that runs one mutation: its heading, the server's refusal above the fields (it takes the focus, see
+ * useFocusOnFailure), the fields, and the submit row.
+ */
+export function MutationForm({
+  headingId,
+  heading,
+  mutation,
+  failedTitle,
+  submit,
+  onSubmit,
+  children,
+}: {
+  headingId: string
+  heading: string
+  mutation: MutationState
+  /** "The key was not created." */
+  failedTitle: string
+  submit: { label: string; busyLabel: string }
+  onSubmit(event: FormEvent<HTMLFormElement>): void
+  children: ReactNode
+}) {
+  const errorRef = useFocusOnFailure(mutation)
+  return (
+    <form className="panel" onSubmit={onSubmit} aria-labelledby={headingId}>
+      <h2 id={headingId}>{heading}</h2>
+      {mutation.isError && (
+        <div ref={errorRef} tabIndex={-1}>
+          <ErrorMessage title={failedTitle}>{errorMessage(mutation.error)}</ErrorMessage>
+        </div>
+      )}
+      {children}
+      <FormActions label={submit.label} busyLabel={submit.busyLabel} busy={mutation.isPending} />
+    </form>
   )
 }

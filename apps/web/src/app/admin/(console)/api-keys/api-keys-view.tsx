@@ -6,13 +6,12 @@ import type { inferRouterOutputs } from '@trpc/server'
 import type { AppRouter } from '@gnap/api'
 import type { AdminRole } from '@gnap/domain/operator'
 import { CreateApiKeyInputSchema } from '@gnap/domain/console-inputs'
-import { useFocusOnFailure } from '../../_lib/focus-on-failure'
 import { useTRPC } from '../../_lib/trpc'
 import { errorMessage } from '../../_lib/errors'
-import { Empty, ErrorMessage, Time } from '../../_components/ui'
-import { DataTable, type Columns } from '../../_components/data-table'
-import { QueryBoundary } from '../../_components/query-boundary'
-import { SchemaField, useSchemaForm } from '../../_components/form-field'
+import { Empty, Time } from '../../_components/ui'
+import type { Columns } from '../../_components/data-table'
+import { countOf, ListTable } from '../../_components/list-table'
+import { MutationForm, SchemaField, useSchemaForm } from '../../_components/form-field'
 import { ConfirmedAction, useConfirmation } from '../../_components/confirm-dialog'
 import { Notice } from '../../_components/notice'
 import { ShownOnceSecret } from '../../_components/shown-once-secret'
@@ -70,11 +69,10 @@ export function ApiKeysView() {
 
       <section aria-labelledby="keys-heading">
         <h2 id="keys-heading">Keys</h2>
-        <QueryBoundary
+        <ListTable
           query={keys}
           loading="Loading API keys…"
           what="The API keys"
-          isEmpty={(data) => data.items.length === 0}
           empty={
             <div className="panel">
               <Empty title="No API keys yet.">
@@ -82,16 +80,10 @@ export function ApiKeysView() {
               </Empty>
             </div>
           }
-        >
-          {(data) => (
-            <DataTable
-              columns={keyColumns((text) => (setNotice(text), void refresh()))}
-              rows={data.items}
-              rowKey={(k) => k.id}
-              caption={`${data.items.length} key${data.items.length === 1 ? '' : 's'}, newest first`}
-            />
-          )}
-        </QueryBoundary>
+          columns={keyColumns((text) => (setNotice(text), void refresh()))}
+          rowKey={(k) => k.id}
+          caption={(items) => `${countOf(items.length, 'key')}, newest first`}
+        />
       </section>
     </>
   )
@@ -140,7 +132,6 @@ function keyColumns(onRevoked: (text: string) => void): Columns<ApiKeyRow> {
 function CreateKeyForm({ onCreated }: { onCreated(c: { secret: string; name: string }): void }) {
   const trpc = useTRPC()
   const create = useMutation(trpc.apiKeys.create.mutationOptions({ onSuccess: (r) => onCreated({ secret: r.key, name: r.apiKey.name }) }))
-  const errorRef = useFocusOnFailure(create)
   const fields = useSchemaForm(CreateApiKeyInputSchema.shape)
 
   function submit(event: FormEvent<HTMLFormElement>) {
@@ -154,13 +145,14 @@ function CreateKeyForm({ onCreated }: { onCreated(c: { secret: string; name: str
   }
 
   return (
-    <form className="panel" onSubmit={submit} aria-labelledby="create-key-heading">
-      <h2 id="create-key-heading">New API key</h2>
-      {create.isError && (
-        <div ref={errorRef} tabIndex={-1}>
-          <ErrorMessage title="The key was not created.">{errorMessage(create.error)}</ErrorMessage>
-        </div>
-      )}
+    <MutationForm
+      headingId="create-key-heading"
+      heading="New API key"
+      mutation={create}
+      failedTitle="The key was not created."
+      submit={{ label: 'Create key', busyLabel: 'Creating…' }}
+      onSubmit={submit}
+    >
       <SchemaField
         form={fields}
         name="name"
@@ -196,12 +188,7 @@ function CreateKeyForm({ onCreated }: { onCreated(c: { secret: string; name: str
           The key works through this day (UTC) and stops at midnight. Leave empty for a key that works until you revoke it.
         </span>
       </div>
-      <div className="filter-actions">
-        <button type="submit" className="button" disabled={create.isPending}>
-          {create.isPending ? 'Creating…' : 'Create key'}
-        </button>
-      </div>
-    </form>
+    </MutationForm>
   )
 }
 

@@ -3,16 +3,16 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query'
 import type { inferRouterOutputs } from '@trpc/server'
 import Link from 'next/link'
-import type { FormEvent } from 'react'
 import type { AppRouter } from '@gnap/api'
 import { useTRPC } from '../../_lib/trpc'
 import { parseSearchParams } from '../../_lib/search-params'
 import { ACCESS_TYPE_LABEL } from '../../_lib/format'
 import { useUrlState } from '../../_lib/url-state'
 import { ACCESS_TYPES, GrantQuerySchema, REASONS, SORTS, STATES, hasFilters, toListInput, type GrantQuery } from '../../_lib/grant-query'
-import { DataTable, type Columns } from '../../_components/data-table'
-import { QueryBoundary } from '../../_components/query-boundary'
-import { Empty, GrantStatusBadge, MatchField, Pager, Time } from '../../_components/ui'
+import type { Columns } from '../../_components/data-table'
+import { DayRangeFields, FilterForm } from '../../_components/filter-form'
+import { countOf, ListTable, NoMorePages } from '../../_components/list-table'
+import { Empty, GrantStatusBadge, MatchField, Time } from '../../_components/ui'
 
 type GrantRow = inferRouterOutputs<AppRouter>['grants']['list']['items'][number]
 
@@ -95,36 +95,17 @@ export function GrantsBrowser() {
         onApply={(next) => url.set(next)}
       />
 
-      <QueryBoundary
+      <ListTable
         query={grants}
         loading="Loading grants…"
         what="The grants"
-        firstPageHref={query.cursor ? firstPage : null}
-        isEmpty={(data) => data.items.length === 0}
+        live
+        pager={{ noun: 'grants', firstHref: query.cursor ? firstPage : null, nextHref: (cursor) => url.href({ ...query, cursor }) }}
         empty={<NoGrants query={query} filtered={filtered} firstPage={firstPage} />}
-      >
-        {(data) => (
-          <>
-            <DataTable
-              columns={grantColumns(query, url.href)}
-              rows={data.items}
-              rowKey={(g) => g.id}
-              busy={grants.isFetching}
-              caption={
-                <>
-                  {data.items.length} grant{data.items.length === 1 ? '' : 's'} on this page{filtered ? ', filtered' : ''}
-                  {grants.isFetching ? ' (updating…)' : ''}
-                </>
-              }
-            />
-            <Pager
-              noun="grants"
-              firstHref={query.cursor ? firstPage : null}
-              nextHref={data.nextCursor ? url.href({ ...query, cursor: data.nextCursor }) : null}
-            />
-          </>
-        )}
-      </QueryBoundary>
+        columns={grantColumns(query, url.href)}
+        rowKey={(g) => g.id}
+        caption={(items) => `${countOf(items.length, 'grant')} on this page${filtered ? ', filtered' : ''}`}
+      />
     </>
   )
 }
@@ -145,11 +126,7 @@ function NoGrants({ query, filtered, firstPage }: { query: GrantQuery; filtered:
           <p>Try a wider date range or fewer filters.</p>
         </Empty>
       ) : query.cursor ? (
-        <Empty title="No more grants.">
-          <p>
-            <Link href={firstPage}>Back to the first page</Link>
-          </p>
-        </Empty>
+        <NoMorePages title="No more grants." firstHref={firstPage} />
       ) : (
         <Empty title="No grants yet.">
           <p>Grants appear here as soon as a client asks this server for access.</p>
@@ -163,83 +140,62 @@ function NoGrants({ query, filtered, firstPage }: { query: GrantQuery; filtered:
 function GrantFilters({ query, clearHref, onApply }: { query: GrantQuery; clearHref: string | null; onApply(next: GrantQuery): void }) {
   const trpc = useTRPC()
   const clients = useQuery(trpc.clients.list.queryOptions({ limit: 100 }))
-  function applyFilters(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault()
-    const f = new FormData(event.currentTarget)
-    const value = (name: string) => String(f.get(name) ?? '')
-    const next = new URLSearchParams()
-    for (const name of ['state', 'reason', 'type', 'client', 'match', 'from', 'to', 'sort']) next.set(name, value(name))
+  function parse(params: URLSearchParams) {
     // A pasted continue or manage URL names its id in the last path segment.
-    next.set('q', lastSegment(value('q')))
-    onApply(parseSearchParams(GrantQuerySchema, next).value)
+    params.set('q', lastSegment(params.get('q') ?? ''))
+    return parseSearchParams(GrantQuerySchema, params).value
   }
   return (
-    <section className="panel" aria-labelledby="filters-heading">
-      <h2 id="filters-heading">Search and filters</h2>
-      <form onSubmit={applyFilters} role="search" aria-labelledby="filters-heading">
-        <div className="filters">
-          <div className="wide">
-            <label htmlFor="f-q">Search by id</label>
-            <input id="f-q" name="q" defaultValue={query.q ?? ''} autoComplete="off" spellCheck={false} aria-describedby="f-q-hint" />
-            <span className="hint" id="f-q-hint">
-              A grant id, a continuation id or a token&apos;s management id, exactly.
-            </span>
-          </div>
-          <FilterSelect id="f-state" name="state" label="State" anyLabel="Any state" options={STATES} value={query.state} />
-          <FilterSelect id="f-reason" name="reason" label="Finalization reason" anyLabel="Any reason" options={REASONS} value={query.reason} />
-          <FilterSelect id="f-type" name="type" label="Access type" anyLabel="Any type" options={ACCESS_TYPES} value={query.type} />
-          <MatchField
-            id="f-client"
-            label="Client wallet address"
-            name="client"
-            value={query.client}
-            matchName="match"
-            match={query.match}
-            matchLabel="How the address matches"
-            input={{ inputMode: 'url', list: 'known-clients' }}
-          >
-            <datalist id="known-clients">
-              {clients.data?.items.map((c) => (
-                <option key={c.walletAddress} value={c.walletAddress}>
-                  {c.name ?? ''}
-                </option>
-              ))}
-            </datalist>
-          </MatchField>
-          <div>
-            <label htmlFor="f-from">Requested from</label>
-            <input id="f-from" name="from" type="date" defaultValue={query.from ?? ''} />
-          </div>
-          <div>
-            <label htmlFor="f-to">Requested until</label>
-            <input id="f-to" name="to" type="date" defaultValue={query.to ?? ''} aria-describedby="f-to-hint" />
-            <span className="hint" id="f-to-hint">
-              Days in UTC, both included.
-            </span>
-          </div>
-          <div>
-            <label htmlFor="f-sort">Order</label>
-            <select id="f-sort" name="sort" defaultValue={query.sort}>
-              {Object.entries(SORTS).map(([v, s]) => (
-                <option key={v} value={v}>
-                  {s.label}
-                </option>
-              ))}
-            </select>
-          </div>
-        </div>
-        <div className="filter-actions">
-          <button type="submit" className="button">
-            Apply
-          </button>
-          {clearHref && (
-            <Link href={clearHref} className="button quiet">
-              Clear filters
-            </Link>
-          )}
-        </div>
-      </form>
-    </section>
+    <FilterForm
+      schema={GrantQuerySchema}
+      parse={parse}
+      onApply={onApply}
+      heading="Search and filters"
+      headingId="filters-heading"
+      submitLabel="Apply"
+      clearHref={clearHref}
+      clearLabel="Clear filters"
+    >
+      <div className="wide">
+        <label htmlFor="f-q">Search by id</label>
+        <input id="f-q" name="q" defaultValue={query.q ?? ''} autoComplete="off" spellCheck={false} aria-describedby="f-q-hint" />
+        <span className="hint" id="f-q-hint">
+          A grant id, a continuation id or a token&apos;s management id, exactly.
+        </span>
+      </div>
+      <FilterSelect id="f-state" name="state" label="State" anyLabel="Any state" options={STATES} value={query.state} />
+      <FilterSelect id="f-reason" name="reason" label="Finalization reason" anyLabel="Any reason" options={REASONS} value={query.reason} />
+      <FilterSelect id="f-type" name="type" label="Access type" anyLabel="Any type" options={ACCESS_TYPES} value={query.type} />
+      <MatchField
+        id="f-client"
+        label="Client wallet address"
+        name="client"
+        value={query.client}
+        matchName="match"
+        match={query.match}
+        matchLabel="How the address matches"
+        input={{ inputMode: 'url', list: 'known-clients' }}
+      >
+        <datalist id="known-clients">
+          {clients.data?.items.map((c) => (
+            <option key={c.walletAddress} value={c.walletAddress}>
+              {c.name ?? ''}
+            </option>
+          ))}
+        </datalist>
+      </MatchField>
+      <DayRangeFields fromLabel="Requested from" toLabel="Requested until" from={query.from} to={query.to} />
+      <div>
+        <label htmlFor="f-sort">Order</label>
+        <select id="f-sort" name="sort" defaultValue={query.sort}>
+          {Object.entries(SORTS).map(([v, s]) => (
+            <option key={v} value={v}>
+              {s.label}
+            </option>
+          ))}
+        </select>
+      </div>
+    </FilterForm>
   )
 }
 

@@ -5,14 +5,12 @@ import Link from 'next/link'
 import { useState, type FormEvent } from 'react'
 import { CreateWebhookEndpointInputSchema } from '@gnap/domain/console-inputs'
 import { useTRPC } from '../../_lib/trpc'
-import { errorMessage } from '../../_lib/errors'
-import { useFocusOnFailure } from '../../_lib/focus-on-failure'
 import { useCan } from '../../_lib/role'
 import { Notice } from '../../_components/notice'
-import { Empty, ErrorMessage, Time } from '../../_components/ui'
-import { DataTable, type Columns } from '../../_components/data-table'
-import { QueryBoundary } from '../../_components/query-boundary'
-import { SchemaField, useSchemaForm } from '../../_components/form-field'
+import { Empty, Time } from '../../_components/ui'
+import type { Columns } from '../../_components/data-table'
+import { countOf, ListTable } from '../../_components/list-table'
+import { MutationForm, SchemaField, useSchemaForm } from '../../_components/form-field'
 import { checkedEventTypes, EndpointStatusBadge, EventTypeFields, EventTypeTags, NewSecret, webhookHref, type WebhookEndpoint } from './webhook-parts'
 
 /** The webhook endpoints with their delivery counts; for an admin, the form that adds one and its secret, shown once. */
@@ -66,11 +64,10 @@ export function WebhooksView({ deleted }: { deleted: boolean }) {
 
       <section aria-labelledby="endpoints-heading">
         <h2 id="endpoints-heading">Endpoints</h2>
-        <QueryBoundary
+        <ListTable
           query={endpoints}
           loading="Loading webhook endpoints…"
           what="The webhook endpoints"
-          isEmpty={(data) => data.items.length === 0}
           empty={
             <div className="panel">
               <Empty title="No webhook endpoints yet.">
@@ -78,17 +75,11 @@ export function WebhooksView({ deleted }: { deleted: boolean }) {
               </Empty>
             </div>
           }
-        >
-          {(data) => (
-            <DataTable
-              className="endpoints-table"
-              columns={columns}
-              rows={data.items}
-              rowKey={(e) => e.id}
-              caption={`${data.items.length} endpoint${data.items.length === 1 ? '' : 's'}`}
-            />
-          )}
-        </QueryBoundary>
+          className="endpoints-table"
+          columns={columns}
+          rowKey={(e) => e.id}
+          caption={(items) => countOf(items.length, 'endpoint')}
+        />
       </section>
     </>
   )
@@ -134,7 +125,6 @@ function CreateEndpointForm({ onCreated }: { onCreated(c: { id: string; url: str
     // gcTime 0: the answer (it holds the secret) leaves the query client's cache as soon as this form is gone.
     trpc.webhooks.create.mutationOptions({ gcTime: 0, onSuccess: (r) => onCreated({ id: r.endpoint.id, url: r.endpoint.url, secret: r.secret }) }),
   )
-  const errorRef = useFocusOnFailure(create)
   const fields = useSchemaForm(CreateWebhookEndpointInputSchema.shape)
 
   function submit(event: FormEvent<HTMLFormElement>) {
@@ -151,13 +141,14 @@ function CreateEndpointForm({ onCreated }: { onCreated(c: { id: string; url: str
   }
 
   return (
-    <form className="panel" onSubmit={submit} aria-labelledby="create-endpoint-heading">
-      <h2 id="create-endpoint-heading">Add an endpoint</h2>
-      {create.isError && (
-        <div ref={errorRef} tabIndex={-1}>
-          <ErrorMessage title="The endpoint was not added.">{errorMessage(create.error)}</ErrorMessage>
-        </div>
-      )}
+    <MutationForm
+      headingId="create-endpoint-heading"
+      heading="Add an endpoint"
+      mutation={create}
+      failedTitle="The endpoint was not added."
+      submit={{ label: 'Add endpoint', busyLabel: 'Adding…' }}
+      onSubmit={submit}
+    >
       <SchemaField
         form={fields}
         name="url"
@@ -186,11 +177,6 @@ function CreateEndpointForm({ onCreated }: { onCreated(c: { id: string; url: str
         hint="For your colleagues: which system this is, such as “billing: stop subscriptions”."
       />
       <EventTypeFields idPrefix="create" checked={[]} missing={missingTypes} onPicked={() => setMissingTypes(0)} />
-      <div className="filter-actions">
-        <button type="submit" className="button" disabled={create.isPending}>
-          {create.isPending ? 'Adding…' : 'Add endpoint'}
-        </button>
-      </div>
-    </form>
+    </MutationForm>
   )
 }
