@@ -4,36 +4,35 @@ import Link from 'next/link'
 import type { FormEvent, ReactNode } from 'react'
 import type { z } from 'zod'
 import { parseSearchParams, type SearchSchema } from '../_lib/search-params'
+import type { UrlState } from '../_lib/url-state'
 import { FormActions } from './form-field'
 
 /**
- * A list's filters as a search form, bound to the list's URL schema (the one useUrlState reads): on submit every
- * field the schema names is read from the form and parsed by it (`parse`, when the list checks more than the fields),
- * so the form and the address say the same thing; a field the form lacks, such as the page's cursor, is left out and
- * the filters start from the first page. Uncontrolled: key it on useUrlState's `key` to show what the URL says after
- * Back. `inline` lays one search field out with its button; otherwise the fields stand in a grid above Apply.
+ * A list's filters as a search form, bound to the list's URL state (useUrlState) and so to its schema: on submit
+ * every field the schema names is read from the form and parsed by it (`parse`, when the list checks more than the
+ * fields), and the result becomes the address; a field the form lacks, such as the page's cursor, is left out, so new
+ * filters start from the first page. Uncontrolled, and keyed on the URL: after Back it shows what the address says.
+ * `inline` lays one search field out with its button; otherwise the fields stand in a grid above Apply.
  */
 export function FilterForm<S extends SearchSchema>({
-  schema,
-  parse = (params) => parseSearchParams(schema, params).value,
-  onApply,
+  url,
+  parse = (params) => parseSearchParams(url.schema, params).value,
   heading,
-  headingId,
-  submitLabel,
+  headingId = 'filters-heading',
+  submitLabel = 'Apply',
   clearHref,
-  clearLabel,
+  clearLabel = 'Clear filters',
   inline = false,
   children,
 }: {
-  schema: S
+  url: UrlState<S>
   parse?(params: URLSearchParams): z.output<S>
-  onApply(next: z.output<S>): void
   heading: string
-  headingId: string
-  submitLabel: string
+  headingId?: string
+  submitLabel?: string
   /** Where Clear leads, when something is filtered. */
   clearHref: string | null
-  clearLabel: string
+  clearLabel?: string
   inline?: boolean
   children: ReactNode
 }) {
@@ -41,8 +40,8 @@ export function FilterForm<S extends SearchSchema>({
     event.preventDefault()
     const form = new FormData(event.currentTarget)
     const params = new URLSearchParams()
-    for (const name of Object.keys(schema.shape)) params.set(name, String(form.get(name) ?? ''))
-    onApply(parse(params))
+    for (const name of Object.keys(url.schema.shape)) params.set(name, String(form.get(name) ?? ''))
+    url.set(parse(params))
   }
   const clear = clearHref && (
     <Link href={clearHref} className="button quiet">
@@ -52,7 +51,7 @@ export function FilterForm<S extends SearchSchema>({
   return (
     <section className="panel" aria-labelledby={headingId}>
       <h2 id={headingId}>{heading}</h2>
-      <form onSubmit={apply} role="search" aria-labelledby={headingId} className={inline ? 'inline-form' : undefined}>
+      <form key={url.key} onSubmit={apply} role="search" aria-labelledby={headingId} className={inline ? 'inline-form' : undefined}>
         {inline ? (
           <>
             {children}
@@ -76,32 +75,15 @@ export function FilterForm<S extends SearchSchema>({
  * A list's one search field (`q`) with its hint, in an inline FilterForm headed "Search": Search, and Clear back to
  * the whole list while something is searched.
  */
-export function SearchForm<S extends SearchSchema>({
-  schema,
-  onApply,
-  id,
-  label,
-  hint,
-  value,
-  listHref,
-}: {
-  schema: S
-  onApply(next: z.output<S>): void
-  id: string
-  label: string
-  hint: ReactNode
-  value: string
-  /** The list without a search. */
-  listHref: string
-}) {
+export function SearchForm<S extends SearchSchema>({ url, id, label, hint }: { url: UrlState<S>; id: string; label: string; hint: ReactNode }) {
+  const value = String(url.state.q ?? '')
   return (
     <FilterForm
-      schema={schema}
-      onApply={onApply}
+      url={url}
       heading="Search"
       headingId="search-heading"
       submitLabel="Search"
-      clearHref={value ? listHref : null}
+      clearHref={value ? url.path : null}
       clearLabel="Clear"
       inline
     >
@@ -114,6 +96,15 @@ export function SearchForm<S extends SearchSchema>({
       </div>
     </FilterForm>
   )
+}
+
+/** A select's options from a map of value to label. */
+export function Options({ options }: { options: Record<string, string> }) {
+  return Object.entries(options).map(([value, label]) => (
+    <option key={value} value={value}>
+      {label}
+    </option>
+  ))
 }
 
 /** The two days that bound a list's dates (`from`, `to`), both included, in UTC. */

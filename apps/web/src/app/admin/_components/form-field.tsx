@@ -44,13 +44,19 @@ export function useSchemaForm<S extends Shape>(shape: S): SchemaForm<keyof S & s
     },
     [check],
   )
+  /** The fields' text as typed (trimmed) when every one named passes `validate`; else null. All of them unless named. */
+  const read = <N extends keyof S & string>(form: HTMLFormElement, names = Object.keys(shape) as N[]) => {
+    const data = new FormData(form)
+    const values = Object.fromEntries(names.map((name) => [name, String(data.get(name) ?? '').trim()])) as Record<N, string>
+    return validate(form, values as Partial<Record<keyof S & string, unknown>>) ? values : null
+  }
   const field = (name: keyof S & string) => ({
     issue: issues[name],
     // An untouched empty field is not refused on the way past; once it was refused, each change checks it again.
     onBlur: (value: string) => void ((value !== '' || issues[name]) && check(name, value)),
     onChange: (value: string) => void (issues[name] && check(name, value)),
   })
-  return { field, validate }
+  return { field, validate, read }
 }
 
 /** A form's fields, by name: each one's binding, and the check of them all. */
@@ -61,7 +67,11 @@ export interface SchemaForm<K extends string> {
     onChange(value: string): void
   }
   validate(form: HTMLFormElement, values: Partial<Record<K, unknown>>): boolean
+  read<N extends K = K>(form: HTMLFormElement, names?: N[]): Record<N, string> | null
 }
+
+/** The input attributes of an email field in the console's forms. */
+export const EMAIL_INPUT = { type: 'email', required: true, maxLength: 254, autoComplete: 'off', spellCheck: false } as const
 
 /** A labelled input bound to one field of a schema form: its hint, and the schema's issue with aria-invalid. */
 export function SchemaField<K extends string>({
@@ -129,39 +139,42 @@ interface MutationState {
   submittedAt: number
 }
 
+/** The words of a MutationForm: its heading, the title of a refusal, the submit button and its busy wording. */
+export interface MutationFormTexts {
+  heading: string
+  failed: string
+  submit: string
+  busy: string
+}
+
 /**
  * A panel form that runs one mutation: its heading, the server's refusal above the fields (it takes the focus, see
  * useFocusOnFailure), the fields, and the submit row.
  */
 export function MutationForm({
   headingId,
-  heading,
+  texts,
   mutation,
-  failedTitle,
-  submit,
   onSubmit,
   children,
 }: {
   headingId: string
-  heading: string
+  texts: MutationFormTexts
   mutation: MutationState
-  /** "The key was not created." */
-  failedTitle: string
-  submit: { label: string; busyLabel: string }
   onSubmit(event: FormEvent<HTMLFormElement>): void
   children: ReactNode
 }) {
   const errorRef = useFocusOnFailure(mutation)
   return (
     <form className="panel" onSubmit={onSubmit} aria-labelledby={headingId}>
-      <h2 id={headingId}>{heading}</h2>
+      <h2 id={headingId}>{texts.heading}</h2>
       {mutation.isError && (
         <div ref={errorRef} tabIndex={-1}>
-          <ErrorMessage title={failedTitle}>{errorMessage(mutation.error)}</ErrorMessage>
+          <ErrorMessage title={texts.failed}>{errorMessage(mutation.error)}</ErrorMessage>
         </div>
       )}
       {children}
-      <FormActions label={submit.label} busyLabel={submit.busyLabel} busy={mutation.isPending} />
+      <FormActions label={texts.submit} busyLabel={texts.busy} busy={mutation.isPending} />
     </form>
   )
 }

@@ -39,7 +39,8 @@ export function ListTable<T>({
   loading: string
   /** `The grants`, as in "The grants could not be loaded." */
   what: string
-  empty: ReactNode
+  /** What an empty list shows: a title and a sentence in a panel, or anything else. */
+  empty: ReactNode | { title: string; text: ReactNode }
   columns: Columns<T>
   rowKey(row: T): string
   caption(items: T[]): ReactNode
@@ -56,7 +57,7 @@ export function ListTable<T>({
       what={what}
       firstPageHref={pager?.firstHref ?? null}
       isEmpty={(data) => data.items.length === 0}
-      empty={empty}
+      empty={isEmptyText(empty) ? <EmptyPanel title={empty.title}>{empty.text}</EmptyPanel> : empty}
     >
       {(data) => (
         <>
@@ -78,6 +79,20 @@ export function ListTable<T>({
         </>
       )}
     </QueryBoundary>
+  )
+}
+
+const isEmptyText = (empty: unknown): empty is { title: string; text: ReactNode } =>
+  typeof empty === 'object' && empty !== null && 'title' in empty && 'text' in empty
+
+/** An empty list's panel: what is missing, and a sentence on how it comes. */
+function EmptyPanel({ title, children }: { title: string; children: ReactNode }) {
+  return (
+    <div className="panel">
+      <Empty title={title}>
+        <p>{children}</p>
+      </Empty>
+    </div>
   )
 }
 

@@ -14,7 +14,7 @@ import { Empty, ErrorMessage, Time } from '../../_components/ui'
 import { OneTimeLink } from '../../_components/one-time-link'
 import { DataTable, type Columns } from '../../_components/data-table'
 import { QueryBoundary } from '../../_components/query-boundary'
-import { FormActions, SchemaField, useSchemaForm } from '../../_components/form-field'
+import { EMAIL_INPUT, FormActions, SchemaField, useSchemaForm } from '../../_components/form-field'
 import { AdminStatusBadge, ROLE_TEXT } from './admin-words'
 
 type AdminRow = inferRouterOutputs<AppRouter>['admins']['list'][number]
@@ -110,11 +110,10 @@ function InviteForm() {
 
   function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault()
-    const f = new FormData(event.currentTarget)
-    const email = String(f.get('email') ?? '').trim()
-    if (!fields.validate(event.currentTarget, { email })) return
+    const values = fields.read(event.currentTarget)
+    if (!values) return
     setInvited(null)
-    invite.mutate({ email, role: String(f.get('role') ?? 'viewer') as AdminRole })
+    invite.mutate({ ...values, role: String(new FormData(event.currentTarget).get('role') ?? 'viewer') as AdminRole })
   }
   return (
     <section className="panel" aria-labelledby="invite-heading">
@@ -124,17 +123,7 @@ function InviteForm() {
         then sign in with the role you chose.
       </p>
       <form key={formKey} onSubmit={submit} aria-labelledby="invite-heading">
-        <SchemaField
-          form={fields}
-          name="email"
-          id="invite-email"
-          label="Email"
-          type="email"
-          required
-          maxLength={254}
-          autoComplete="off"
-          spellCheck={false}
-        />
+        <SchemaField form={fields} name="email" id="invite-email" label="Email" {...EMAIL_INPUT} />
         <RoleField id="invite-role" label="Role" defaultValue="viewer" />
         <FormActions label="Invite" busyLabel="Inviting…" busy={invite.isPending} />
       </form>

@@ -1,14 +1,15 @@
 'use client'
 
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
-import { useState, type FormEvent } from 'react'
+import type { FormEvent } from 'react'
 import type { inferRouterOutputs } from '@trpc/server'
 import type { AppRouter } from '@gnap/api'
 import type { AdminRole } from '@gnap/domain/operator'
 import { CreateApiKeyInputSchema } from '@gnap/domain/console-inputs'
 import { useTRPC } from '../../_lib/trpc'
 import { errorMessage } from '../../_lib/errors'
-import { Empty, Time } from '../../_components/ui'
+import { Time } from '../../_components/ui'
+import { useShownOnce } from '../../_lib/shown-once'
 import type { Columns } from '../../_components/data-table'
 import { countOf, ListTable } from '../../_components/list-table'
 import { MutationForm, SchemaField, useSchemaForm } from '../../_components/form-field'
@@ -31,9 +32,8 @@ export function ApiKeysView() {
   const trpc = useTRPC()
   const queryClient = useQueryClient()
   const keys = useQuery(trpc.apiKeys.list.queryOptions())
-  const [created, setCreated] = useState<{ secret: string; name: string } | null>(null)
-  const [notice, setNotice] = useState<string | null>(null)
   const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.apiKeys.list.queryKey() })
+  const { created, notice, setNotice, onCreated, done } = useShownOnce<{ secret: string; name: string }>(refresh)
 
   return (
     <>
@@ -48,22 +48,9 @@ export function ApiKeysView() {
         </div>
       </div>
       {created ? (
-        <NewKey
-          secret={created.secret}
-          name={created.name}
-          onDone={() => {
-            setCreated(null)
-            setNotice(`The key “${created.name}” is ready to use.`)
-          }}
-        />
+        <NewKey secret={created.secret} name={created.name} onDone={() => done(`The key “${created.name}” is ready to use.`)} />
       ) : (
-        <CreateKeyForm
-          onCreated={(c) => {
-            setNotice(null)
-            setCreated(c)
-            void refresh()
-          }}
-        />
+        <CreateKeyForm onCreated={onCreated} />
       )}
       <Notice text={notice} />
 
@@ -73,13 +60,7 @@ export function ApiKeysView() {
           query={keys}
           loading="Loading API keys…"
           what="The API keys"
-          empty={
-            <div className="panel">
-              <Empty title="No API keys yet.">
-                <p>Create one above for each back end, with the lowest role it needs.</p>
-              </Empty>
-            </div>
-          }
+          empty={{ title: 'No API keys yet.', text: 'Create one above for each back end, with the lowest role it needs.' }}
           columns={keyColumns((text) => (setNotice(text), void refresh()))}
           rowKey={(k) => k.id}
           caption={(items) => `${countOf(items.length, 'key')}, newest first`}
@@ -129,6 +110,14 @@ function keyColumns(onRevoked: (text: string) => void): Columns<ApiKeyRow> {
   ]
 }
 
+const CREATE_KEY_TEXTS = { heading: 'New API key', failed: 'The key was not created.', submit: 'Create key', busy: 'Creating…' }
+
+const NAME_HINT = (
+  <>
+    Which back end uses it, such as <code>billing-sync</code>. The audit log names its actions “api key "billing-sync"”.
+  </>
+)
+
 function CreateKeyForm({ onCreated }: { onCreated(c: { secret: string; name: string }): void }) {
   const trpc = useTRPC()
   const create = useMutation(trpc.apiKeys.create.mutationOptions({ onSuccess: (r) => onCreated({ secret: r.key, name: r.apiKey.name }) }))
@@ -136,37 +125,18 @@ function CreateKeyForm({ onCreated }: { onCreated(c: { secret: string; name: str
 
   function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault()
+    const values = fields.read(event.currentTarget, ['name'])
+    if (!values) return
     const f = new FormData(event.currentTarget)
-    if (!fields.validate(event.currentTarget, { name: String(f.get('name') ?? '') })) return
     const day = String(f.get('expires') ?? '')
     // Valid through the chosen day (UTC): it stops working when the next day begins.
     const expiresAt = /^\d{4}-\d\d-\d\d$/.test(day) ? new Date(Date.parse(`${day}T00:00:00Z`) + 86_400_000) : null
-    create.mutate({ name: String(f.get('name') ?? '').trim(), role: String(f.get('role')) as AdminRole, expiresAt })
+    create.mutate({ name: values.name, role: String(f.get('role')) as AdminRole, expiresAt })
   }
 
   return (
-    <MutationForm
-      headingId="create-key-heading"
-      heading="New API key"
-      mutation={create}
-      failedTitle="The key was not created."
-      submit={{ label: 'Create key', busyLabel: 'Creating…' }}
-      onSubmit={submit}
-    >
-      <SchemaField
-        form={fields}
-        name="name"
-        id="key-name"
-        label="Name"
-        required
-        maxLength={64}
-        autoComplete="off"
-        hint={
-          <>
-            Which back end uses it, such as <code>billing-sync</code>. The audit log names its actions “api key "billing-sync"”.
-          </>
-        }
-      />
+    <MutationForm headingId="create-key-heading" texts={CREATE_KEY_TEXTS} mutation={create} onSubmit={submit}>
+      <SchemaField form={fields} name="name" id="key-name" label="Name" required maxLength={64} autoComplete="off" hint={NAME_HINT} />
       <div className="field">
         <label htmlFor="key-role">Role</label>
         <select id="key-role" name="role" defaultValue="viewer" aria-describedby="key-role-hint">

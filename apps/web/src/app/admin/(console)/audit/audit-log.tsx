@@ -4,7 +4,7 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query'
 import Link from 'next/link'
 import { useTRPC } from '../../_lib/trpc'
 import { AUDIT_ACTION_LABEL, auditActionLabel } from '../../_lib/format'
-import { useUrlState } from '../../_lib/url-state'
+import { useUrlState, type UrlState } from '../../_lib/url-state'
 import {
   AUDIT_ACTION_GROUPS,
   AUDIT_PAGE_SIZE,
@@ -17,7 +17,7 @@ import {
   type AuditQuery,
 } from '../../_lib/audit-query'
 import type { Columns } from '../../_components/data-table'
-import { DayRangeFields, FilterForm } from '../../_components/filter-form'
+import { DayRangeFields, FilterForm, Options } from '../../_components/filter-form'
 import { countOf, ListTable, NoMorePages } from '../../_components/list-table'
 import { Empty, MatchField, Time } from '../../_components/ui'
 
@@ -79,7 +79,7 @@ export function AuditLog() {
         </a>
       </div>
 
-      <AuditFilters key={url.key} query={query} filtered={filtered} onApply={(next) => url.set(next)} />
+      <AuditFilters url={url} filtered={filtered} />
 
       <ListTable
         query={log}
@@ -156,36 +156,20 @@ function AuditMatchFilter({ query, filter }: { query: AuditQuery; filter: (typeo
 }
 
 /** The filters form: read on submit; new filters start from the first page. */
-function AuditFilters({ query, filtered, onApply }: { query: AuditQuery; filtered: boolean; onApply(next: AuditQuery): void }) {
+function AuditFilters({ url, filtered }: { url: UrlState<typeof AuditQuerySchema>; filtered: boolean }) {
+  const query = url.state
   return (
-    <FilterForm
-      schema={AuditQuerySchema}
-      parse={(params) => parseAuditQuery(params).query}
-      onApply={onApply}
-      heading="Filters"
-      headingId="filters-heading"
-      submitLabel="Apply"
-      clearHref={filtered ? '/admin/audit' : null}
-      clearLabel="Clear filters"
-    >
+    <FilterForm url={url} parse={(params) => parseAuditQuery(params).query} heading="Filters" clearHref={filtered ? '/admin/audit' : null}>
       <AuditMatchFilter query={query} filter={MATCH_FILTERS[0]} />
       <div>
         <label htmlFor="f-action">What</label>
         <select id="f-action" name="action" defaultValue={query.action ?? ''}>
           <option value="">Any action</option>
           <optgroup label="Groups">
-            {Object.entries(AUDIT_ACTION_GROUPS).map(([value, label]) => (
-              <option key={value} value={value}>
-                {label}
-              </option>
-            ))}
+            <Options options={AUDIT_ACTION_GROUPS} />
           </optgroup>
           <optgroup label="Actions">
-            {Object.entries(AUDIT_ACTION_LABEL).map(([value, label]) => (
-              <option key={value} value={value}>
-                {label}
-              </option>
-            ))}
+            <Options options={AUDIT_ACTION_LABEL} />
           </optgroup>
         </select>
       </div>

@@ -76,14 +76,10 @@ export function ClientsList() {
       </div>
 
       <SearchForm
-        key={url.key}
-        schema={ClientsQuerySchema}
-        onApply={(next) => url.set(next)}
+        url={url}
         id="clients-q"
         label="Wallet address"
         hint="The beginning is enough, for example https://wallet.example/. Letters must match exactly."
-        value={q}
-        listHref="/admin/clients"
       />
 
       <ListTable

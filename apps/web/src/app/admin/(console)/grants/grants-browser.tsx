@@ -7,10 +7,10 @@ import type { AppRouter } from '@gnap/api'
 import { useTRPC } from '../../_lib/trpc'
 import { parseSearchParams } from '../../_lib/search-params'
 import { ACCESS_TYPE_LABEL } from '../../_lib/format'
-import { useUrlState } from '../../_lib/url-state'
+import { useUrlState, type UrlState } from '../../_lib/url-state'
 import { ACCESS_TYPES, GrantQuerySchema, REASONS, SORTS, STATES, hasFilters, toListInput, type GrantQuery } from '../../_lib/grant-query'
 import type { Columns } from '../../_components/data-table'
-import { DayRangeFields, FilterForm } from '../../_components/filter-form'
+import { DayRangeFields, FilterForm, Options } from '../../_components/filter-form'
 import { countOf, ListTable, NoMorePages } from '../../_components/list-table'
 import { Empty, GrantStatusBadge, MatchField, Time } from '../../_components/ui'
 
@@ -88,12 +88,7 @@ export function GrantsBrowser() {
         </div>
       </div>
 
-      <GrantFilters
-        key={url.key}
-        query={query}
-        clearHref={filtered ? url.href({ match: 'exact', sort: query.sort }) : null}
-        onApply={(next) => url.set(next)}
-      />
+      <GrantFilters url={url} clearHref={filtered ? url.href({ match: 'exact', sort: query.sort }) : null} />
 
       <ListTable
         query={grants}
@@ -137,25 +132,17 @@ function NoGrants({ query, filtered, firstPage }: { query: GrantQuery; filtered:
 }
 
 /** Search, filters and order: read on submit; a new filter starts from the first page, the order stays. */
-function GrantFilters({ query, clearHref, onApply }: { query: GrantQuery; clearHref: string | null; onApply(next: GrantQuery): void }) {
+function GrantFilters({ url, clearHref }: { url: UrlState<typeof GrantQuerySchema>; clearHref: string | null }) {
   const trpc = useTRPC()
   const clients = useQuery(trpc.clients.list.queryOptions({ limit: 100 }))
+  const query = url.state
   function parse(params: URLSearchParams) {
     // A pasted continue or manage URL names its id in the last path segment.
     params.set('q', lastSegment(params.get('q') ?? ''))
     return parseSearchParams(GrantQuerySchema, params).value
   }
   return (
-    <FilterForm
-      schema={GrantQuerySchema}
-      parse={parse}
-      onApply={onApply}
-      heading="Search and filters"
-      headingId="filters-heading"
-      submitLabel="Apply"
-      clearHref={clearHref}
-      clearLabel="Clear filters"
-    >
+    <FilterForm url={url} parse={parse} heading="Search and filters" clearHref={clearHref}>
       <div className="wide">
         <label htmlFor="f-q">Search by id</label>
         <input id="f-q" name="q" defaultValue={query.q ?? ''} autoComplete="off" spellCheck={false} aria-describedby="f-q-hint" />
@@ -213,11 +200,7 @@ function FilterSelect(props: {
       <label htmlFor={props.id}>{props.label}</label>
       <select id={props.id} name={props.name} defaultValue={props.value ?? ''}>
         <option value="">{props.anyLabel}</option>
-        {Object.entries(props.options).map(([value, label]) => (
-          <option key={value} value={value}>
-            {label}
-          </option>
-        ))}
+        <Options options={props.options} />
       </select>
     </div>
   )

@@ -69,14 +69,10 @@ export function OwnersList() {
       </div>
 
       <SearchForm
-        key={url.key}
-        schema={OwnersQuerySchema}
-        onApply={(next) => url.set(next)}
+        url={url}
         id="owners-q"
         label="Email, name or wallet address"
         hint="The beginning is enough: an email when it has an @, a wallet address when it starts with https://, else a name (any case), or an email when no name starts with it."
-        value={q}
-        listHref="/admin/owners"
       />
 
       <ListTable

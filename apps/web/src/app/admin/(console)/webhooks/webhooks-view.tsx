@@ -7,7 +7,8 @@ import { CreateWebhookEndpointInputSchema } from '@gnap/domain/console-inputs'
 import { useTRPC } from '../../_lib/trpc'
 import { useCan } from '../../_lib/role'
 import { Notice } from '../../_components/notice'
-import { Empty, Time } from '../../_components/ui'
+import { Time } from '../../_components/ui'
+import { useShownOnce } from '../../_lib/shown-once'
 import type { Columns } from '../../_components/data-table'
 import { countOf, ListTable } from '../../_components/list-table'
 import { MutationForm, SchemaField, useSchemaForm } from '../../_components/form-field'
@@ -19,9 +20,9 @@ export function WebhooksView({ deleted }: { deleted: boolean }) {
   const queryClient = useQueryClient()
   const canManage = useCan('admin')
   const endpoints = useQuery(trpc.webhooks.list.queryOptions())
-  const [created, setCreated] = useState<{ id: string; url: string; secret: string } | null>(null)
-  const [notice, setNotice] = useState<string | null>(deleted ? 'The endpoint was deleted: it receives nothing more.' : null)
   const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.webhooks.list.queryKey() })
+  const deletedNotice = deleted ? 'The endpoint was deleted: it receives nothing more.' : null
+  const { created, notice, onCreated, done } = useShownOnce<{ id: string; url: string; secret: string }>(refresh, deletedNotice)
 
   return (
     <>
@@ -41,19 +42,10 @@ export function WebhooksView({ deleted }: { deleted: boolean }) {
             heading="Endpoint added"
             url={created.url}
             secret={created.secret}
-            onDone={() => {
-              setCreated(null)
-              setNotice(`The endpoint ${created.url} is ready: new events of its types go to it from now on.`)
-            }}
+            onDone={() => done(`The endpoint ${created.url} is ready: new events of its types go to it from now on.`)}
           />
         ) : (
-          <CreateEndpointForm
-            onCreated={(c) => {
-              setNotice(null)
-              setCreated(c)
-              void refresh()
-            }}
-          />
+          <CreateEndpointForm onCreated={onCreated} />
         ))}
       <Notice text={notice} />
       {!canManage && (
@@ -68,13 +60,10 @@ export function WebhooksView({ deleted }: { deleted: boolean }) {
           query={endpoints}
           loading="Loading webhook endpoints…"
           what="The webhook endpoints"
-          empty={
-            <div className="panel">
-              <Empty title="No webhook endpoints yet.">
-                <p>{canManage ? 'Add one above to be told of grant and token changes.' : 'An administrator adds them.'}</p>
-              </Empty>
-            </div>
-          }
+          empty={{
+            title: 'No webhook endpoints yet.',
+            text: canManage ? 'Add one above to be told of grant and token changes.' : 'An administrator adds them.',
+          }}
           className="endpoints-table"
           columns={columns}
           rowKey={(e) => e.id}
@@ -118,6 +107,8 @@ const columns: Columns<WebhookEndpoint> = [
   },
 ]
 
+const CREATE_ENDPOINT_TEXTS = { heading: 'Add an endpoint', failed: 'The endpoint was not added.', submit: 'Add endpoint', busy: 'Adding…' }
+
 function CreateEndpointForm({ onCreated }: { onCreated(c: { id: string; url: string; secret: string }): void }) {
   const trpc = useTRPC()
   const [missingTypes, setMissingTypes] = useState(0)
@@ -129,26 +120,18 @@ function CreateEndpointForm({ onCreated }: { onCreated(c: { id: string; url: str
 
   function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault()
-    const f = new FormData(event.currentTarget)
-    if (!fields.validate(event.currentTarget, { url: String(f.get('url') ?? ''), description: String(f.get('description') ?? '') })) return
-    const eventTypes = checkedEventTypes(f)
+    const values = fields.read(event.currentTarget, ['url', 'description'])
+    if (!values) return
+    const eventTypes = checkedEventTypes(new FormData(event.currentTarget))
     if (eventTypes.length === 0) {
       setMissingTypes((n) => n + 1)
       return
     }
-    const description = String(f.get('description') ?? '').trim()
-    create.mutate({ url: String(f.get('url') ?? '').trim(), ...(description ? { description } : {}), eventTypes })
+    create.mutate({ url: values.url, ...(values.description ? { description: values.description } : {}), eventTypes })
   }
 
   return (
-    <MutationForm
-      headingId="create-endpoint-heading"
-      heading="Add an endpoint"
-      mutation={create}
-      failedTitle="The endpoint was not added."
-      submit={{ label: 'Add endpoint', busyLabel: 'Adding…' }}
-      onSubmit={submit}
-    >
+    <MutationForm headingId="create-endpoint-heading" texts={CREATE_ENDPOINT_TEXTS} mutation={create} onSubmit={submit}>
       <SchemaField
         form={fields}
         name="url"

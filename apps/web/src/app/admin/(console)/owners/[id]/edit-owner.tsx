@@ -33,11 +33,8 @@ export function EditOwner({ owner, onDone }: { owner: OwnerDetail; onDone(messag
   }
   function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault()
-    const f = new FormData(event.currentTarget)
-    const email = String(f.get('email') ?? '').trim()
-    const name = String(f.get('name') ?? '').trim()
-    if (!fields.validate(event.currentTarget, { email, name })) return
-    edit.mutate({ ownerId: owner.id, email, name })
+    const values = fields.read(event.currentTarget)
+    if (values) edit.mutate({ ownerId: owner.id, ...values })
   }
   return (
     <form onSubmit={submit} aria-label="Edit name and email">

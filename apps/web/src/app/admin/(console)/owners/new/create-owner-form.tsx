@@ -5,10 +5,12 @@ import { useRouter } from 'next/navigation'
 import type { FormEvent } from 'react'
 import { OwnerEmailSchema, OwnerNameSchema } from '@gnap/domain/console-inputs'
 import { useTRPC } from '../../../_lib/trpc'
-import { MutationForm, SchemaField, useSchemaForm } from '../../../_components/form-field'
+import { EMAIL_INPUT, MutationForm, SchemaField, useSchemaForm } from '../../../_components/form-field'
 
 /** The owner's fields the browser checks as the server does (the wallet addresses are checked by the server). */
 export const OWNER_FIELDS = { email: OwnerEmailSchema, name: OwnerNameSchema }
+
+const CREATE_OWNER_TEXTS = { heading: 'New owner', failed: 'The owner was not created.', submit: 'Create owner', busy: 'Creating…' }
 
 /** Email, name and one or more wallet addresses (one a line); on success, the new owner's page. */
 export function CreateOwnerForm() {
@@ -23,37 +25,18 @@ export function CreateOwnerForm() {
 
   function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault()
-    const f = new FormData(event.currentTarget)
-    const email = String(f.get('email') ?? '').trim()
-    const name = String(f.get('name') ?? '').trim()
-    if (!fields.validate(event.currentTarget, { email, name })) return
-    const walletAddresses = String(f.get('walletAddresses') ?? '')
+    const values = fields.read(event.currentTarget)
+    if (!values) return
+    const walletAddresses = String(new FormData(event.currentTarget).get('walletAddresses') ?? '')
       .split(/\s+/)
       .map((s) => s.trim())
       .filter(Boolean)
-    create.mutate({ email, name, walletAddresses })
+    create.mutate({ ...values, walletAddresses })
   }
 
   return (
-    <MutationForm
-      headingId="create-heading"
-      heading="New owner"
-      mutation={create}
-      failedTitle="The owner was not created."
-      submit={{ label: 'Create owner', busyLabel: 'Creating…' }}
-      onSubmit={submit}
-    >
-      <SchemaField
-        form={fields}
-        name="email"
-        id="owner-email"
-        label="Email"
-        type="email"
-        required
-        maxLength={254}
-        autoComplete="off"
-        spellCheck={false}
-      />
+    <MutationForm headingId="create-heading" texts={CREATE_OWNER_TEXTS} mutation={create} onSubmit={submit}>
+      <SchemaField form={fields} name="email" id="owner-email" label="Email" {...EMAIL_INPUT} />
       <SchemaField
         form={fields}
         name="name"
