@@ -70,51 +70,68 @@ export interface SchemaForm<K extends string> {
   read<N extends K = K>(form: HTMLFormElement, names?: N[]): Record<N, string> | null
 }
 
+/** The input attributes of a password field in the console's forms. */
+export const PASSWORD_INPUT = { type: 'password', required: true, maxLength: 256 } as const
+
 /** The input attributes of an email field in the console's forms. */
 export const EMAIL_INPUT = { type: 'email', required: true, maxLength: 254, autoComplete: 'off', spellCheck: false } as const
 
-/** A labelled input bound to one field of a schema form: its hint, and the schema's issue with aria-invalid. */
-export function SchemaField<K extends string>({
-  form,
-  name,
+/** A labelled input of the console's forms: its hint under it, and an issue (role alert) with aria-invalid. */
+export function Field({
   id,
   label,
   hint,
+  issue,
   ...input
-}: {
-  form: SchemaForm<K>
-  name: NoInfer<K>
-  id: string
-  label: string
-  hint?: ReactNode
-} & Omit<InputHTMLAttributes<HTMLInputElement>, 'form' | 'name' | 'id'>) {
-  const field = form.field(name)
+}: { id: string; label: string; hint?: ReactNode; issue?: string } & Omit<InputHTMLAttributes<HTMLInputElement>, 'id'>) {
   const hintId = hint ? `${id}-hint` : null
   const issueId = `${id}-issue`
-  const describedBy = [hintId, field.issue ? issueId : null].filter(Boolean).join(' ')
+  const describedBy = [hintId, issue ? issueId : null].filter(Boolean).join(' ')
   return (
     <div className="field">
       <label htmlFor={id}>{label}</label>
-      <input
-        {...input}
-        id={id}
-        name={name}
-        onBlur={(e) => field.onBlur(e.currentTarget.value)}
-        onChange={(e) => field.onChange(e.currentTarget.value)}
-        aria-invalid={field.issue ? 'true' : undefined}
-        aria-describedby={describedBy || undefined}
-      />
+      <input {...input} id={id} aria-invalid={issue ? 'true' : undefined} aria-describedby={describedBy || undefined} />
       {hint && (
         <span className="hint" id={hintId!}>
           {hint}
         </span>
       )}
-      {field.issue && (
+      {issue && (
         <span className="error-text" id={issueId} role="alert">
-          {field.issue}
+          {issue}
         </span>
       )}
     </div>
+  )
+}
+
+/** A Field bound to one field of a schema form: the schema's issue under it once it lost the focus or on submit. */
+export function SchemaField<K extends string>({
+  form,
+  name,
+  ...field
+}: { form: SchemaForm<K>; name: NoInfer<K>; id: string; label: string; hint?: ReactNode } & Omit<
+  InputHTMLAttributes<HTMLInputElement>,
+  'form' | 'name' | 'id'
+>) {
+  const bound = form.field(name)
+  return (
+    <Field
+      {...field}
+      name={name}
+      issue={bound.issue}
+      onBlur={(e) => bound.onBlur(e.currentTarget.value)}
+      onChange={(e) => bound.onChange(e.currentTarget.value)}
+    />
+  )
+}
+
+/** A submit button that says it is busy while its mutation runs. */
+export function SubmitButton({ label, busyLabel, busy }: { label: string; busyLabel?: string; busy?: boolean }) {
+  return (
+    <button type="submit" className="button" disabled={busy}>
+      {busy && busyLabel ? busyLabel : label}
+    </button>
   )
 }
 
@@ -122,9 +139,7 @@ export function SchemaField<K extends string>({
 export function FormActions({ label, busyLabel, busy, children }: { label: string; busyLabel?: string; busy?: boolean; children?: ReactNode }) {
   return (
     <div className="filter-actions">
-      <button type="submit" className="button" disabled={busy}>
-        {busy && busyLabel ? busyLabel : label}
-      </button>
+      <SubmitButton label={label} busyLabel={busyLabel} busy={busy} />
       {children}
     </div>
   )

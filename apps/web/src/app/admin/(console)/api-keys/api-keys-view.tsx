@@ -11,6 +11,7 @@ import { errorMessage } from '../../_lib/errors'
 import { Time } from '../../_components/ui'
 import { useShownOnce } from '../../_lib/shown-once'
 import type { Columns } from '../../_components/data-table'
+import { createdByColumn } from '../../_components/columns'
 import { countOf, ListTable } from '../../_components/list-table'
 import { MutationForm, SchemaField, useSchemaForm } from '../../_components/form-field'
 import { ConfirmedAction, useConfirmation } from '../../_components/confirm-dialog'
@@ -90,16 +91,7 @@ function keyColumns(onRevoked: (text: string) => void): Columns<ApiKeyRow> {
         </>
       ),
     },
-    {
-      id: 'created',
-      header: 'Created',
-      cell: ({ row: { original: k } }) => (
-        <>
-          <Time value={k.createdAt} />
-          <span className="cell-sub">by {k.createdBy}</span>
-        </>
-      ),
-    },
+    createdByColumn('created', 'Created'),
     { id: 'expires', header: 'Expires', cell: ({ row }) => <Time value={row.original.expiresAt} empty="Never" /> },
     { id: 'used', header: 'Last used', cell: ({ row }) => <Time value={row.original.lastUsedAt} empty="Not used yet" /> },
     {

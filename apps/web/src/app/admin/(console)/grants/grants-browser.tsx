@@ -10,6 +10,7 @@ import { ACCESS_TYPE_LABEL } from '../../_lib/format'
 import { useUrlState, type UrlState } from '../../_lib/url-state'
 import { ACCESS_TYPES, GrantQuerySchema, REASONS, SORTS, STATES, hasFilters, toListInput, type GrantQuery } from '../../_lib/grant-query'
 import type { Columns } from '../../_components/data-table'
+import { grantIdColumn, grantStatusColumn } from '../../_components/columns'
 import { DayRangeFields, FilterForm, Options } from '../../_components/filter-form'
 import { countOf, ListTable, NoMorePages } from '../../_components/list-table'
 import { Empty, GrantStatusBadge, MatchField, Time } from '../../_components/ui'
@@ -36,16 +37,8 @@ function grantColumns(query: GrantQuery, href: (q: GrantQuery) => string): Colum
     href: href({ ...query, sort: query.sort === `${column}-desc` ? `${column}-asc` : `${column}-desc`, cursor: undefined }),
   })
   return [
-    {
-      id: 'grant',
-      header: 'Grant',
-      cell: ({ row }) => (
-        <Link href={`/admin/grants/${row.original.id}`} className="mono">
-          {row.original.id}
-        </Link>
-      ),
-    },
-    { id: 'status', header: 'Status', cell: ({ row }) => <GrantStatusBadge status={row.original.status} /> },
+    grantIdColumn(),
+    grantStatusColumn(),
     {
       id: 'client',
       header: 'Client',

@@ -10,6 +10,7 @@ import { Notice } from '../../_components/notice'
 import { Time } from '../../_components/ui'
 import { useShownOnce } from '../../_lib/shown-once'
 import type { Columns } from '../../_components/data-table'
+import { createdByColumn } from '../../_components/columns'
 import { countOf, ListTable } from '../../_components/list-table'
 import { MutationForm, SchemaField, useSchemaForm } from '../../_components/form-field'
 import { checkedEventTypes, EndpointStatusBadge, EventTypeFields, EventTypeTags, NewSecret, webhookHref, type WebhookEndpoint } from './webhook-parts'
@@ -95,16 +96,7 @@ const columns: Columns<WebhookEndpoint> = [
     header: 'Failed',
     cell: ({ row: { original: e } }) => (e.counts.failed > 0 ? <strong className="error-text">{e.counts.failed}</strong> : e.counts.failed),
   },
-  {
-    id: 'added',
-    header: 'Added',
-    cell: ({ row: { original: e } }) => (
-      <>
-        <Time value={e.createdAt} />
-        <span className="cell-sub">by {e.createdBy}</span>
-      </>
-    ),
-  },
+  createdByColumn('added', 'Added'),
 ]
 
 const CREATE_ENDPOINT_TEXTS = { heading: 'Add an endpoint', failed: 'The endpoint was not added.', submit: 'Add endpoint', busy: 'Adding…' }

@@ -8,21 +8,14 @@ import { ACCESS_TYPE_LABEL, GRANT_STATUS_LABEL } from '../../../_lib/format'
 import { Notice } from '../../../_components/notice'
 import { DataTable, type Columns } from '../../../_components/data-table'
 import { QueryBoundary } from '../../../_components/query-boundary'
+import { grantIdColumn, grantStatusColumn } from '../../../_components/columns'
 import { AuditEntries, Empty, ErrorMessage, GrantStatusBadge, Time, TokenStatusBadge } from '../../../_components/ui'
 import { Block, Unblock, type ClientDetail } from './block-client'
 import { ClientStatusBadge, clientTitle } from '../client-status'
 
 const grantColumns: Columns<ClientDetail['grants'][number]> = [
-  {
-    id: 'grant',
-    header: 'Grant',
-    cell: ({ row }) => (
-      <Link href={`/admin/grants/${row.original.id}`} className="mono">
-        {row.original.id}
-      </Link>
-    ),
-  },
-  { id: 'status', header: 'Status', cell: ({ row }) => <GrantStatusBadge status={row.original.status} /> },
+  grantIdColumn(),
+  grantStatusColumn(),
   { id: 'access', header: 'Access', cell: ({ row }) => row.original.accessTypes.map((t) => ACCESS_TYPE_LABEL[t] ?? t).join(', ') },
   { id: 'requested', header: 'Requested', cell: ({ row }) => <Time value={row.original.createdAt} /> },
   { id: 'updated', header: 'Last change', cell: ({ row }) => <Time value={row.original.updatedAt} /> },

@@ -9,6 +9,7 @@ import { ForRole } from '../../../_lib/role'
 import { Notice } from '../../../_components/notice'
 import { DataTable, type Columns } from '../../../_components/data-table'
 import { QueryBoundary } from '../../../_components/query-boundary'
+import { grantIdColumn, grantStatusColumn } from '../../../_components/columns'
 import { AuditEntries, Empty, GrantStatusBadge, Time } from '../../../_components/ui'
 import { OwnerStatusBadge } from '../owner-status'
 import { EditOwner } from './edit-owner'
@@ -18,16 +19,8 @@ import { WalletAddresses } from './wallet-addresses'
 import type { OwnerDetail } from './owner-words'
 
 const grantColumns: Columns<OwnerDetail['grants'][number]> = [
-  {
-    id: 'grant',
-    header: 'Grant',
-    cell: ({ row }) => (
-      <Link href={`/admin/grants/${row.original.id}`} className="mono">
-        {row.original.id}
-      </Link>
-    ),
-  },
-  { id: 'status', header: 'Status', cell: ({ row }) => <GrantStatusBadge status={row.original.status} /> },
+  grantIdColumn(),
+  grantStatusColumn(),
   {
     id: 'client',
     header: 'Client',
