@@ -33,6 +33,7 @@ export function ListTable<T>({
   className,
   live = false,
   pager,
+  section,
 }: {
   query: ListQuery<T>
   /** `Loading grants…` */
@@ -49,8 +50,10 @@ export function ListTable<T>({
   live?: boolean
   /** A paged list: its noun ("grants"), its first page when this is a later one, and the address of the next. */
   pager?: { noun: string; firstHref: string | null; nextHref(cursor: string): string }
+  /** A list under its own heading: the section it stands in, labelled by the heading (`id`). */
+  section?: { id: string; heading: string }
 }) {
-  return (
+  const list = (
     <QueryBoundary
       query={query}
       loading={loading}
@@ -79,6 +82,13 @@ export function ListTable<T>({
         </>
       )}
     </QueryBoundary>
+  )
+  if (!section) return list
+  return (
+    <section aria-labelledby={section.id}>
+      <h2 id={section.id}>{section.heading}</h2>
+      {list}
+    </section>
   )
 }
 

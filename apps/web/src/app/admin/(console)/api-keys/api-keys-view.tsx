@@ -55,18 +55,16 @@ export function ApiKeysView() {
       )}
       <Notice text={notice} />
 
-      <section aria-labelledby="keys-heading">
-        <h2 id="keys-heading">Keys</h2>
-        <ListTable
-          query={keys}
-          loading="Loading API keys…"
-          what="The API keys"
-          empty={{ title: 'No API keys yet.', text: 'Create one above for each back end, with the lowest role it needs.' }}
-          columns={keyColumns((text) => (setNotice(text), void refresh()))}
-          rowKey={(k) => k.id}
-          caption={(items) => `${countOf(items.length, 'key')}, newest first`}
-        />
-      </section>
+      <ListTable
+        section={{ id: 'keys-heading', heading: 'Keys' }}
+        query={keys}
+        loading="Loading API keys…"
+        what="The API keys"
+        empty={{ title: 'No API keys yet.', text: 'Create one above for each back end, with the lowest role it needs.' }}
+        columns={keyColumns((text) => (setNotice(text), void refresh()))}
+        rowKey={(k) => k.id}
+        caption={(items) => `${countOf(items.length, 'key')}, newest first`}
+      />
     </>
   )
 }

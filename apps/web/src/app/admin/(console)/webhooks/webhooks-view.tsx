@@ -55,22 +55,20 @@ export function WebhooksView({ deleted }: { deleted: boolean }) {
         </div>
       )}
 
-      <section aria-labelledby="endpoints-heading">
-        <h2 id="endpoints-heading">Endpoints</h2>
-        <ListTable
-          query={endpoints}
-          loading="Loading webhook endpoints…"
-          what="The webhook endpoints"
-          empty={{
-            title: 'No webhook endpoints yet.',
-            text: canManage ? 'Add one above to be told of grant and token changes.' : 'An administrator adds them.',
-          }}
-          className="endpoints-table"
-          columns={columns}
-          rowKey={(e) => e.id}
-          caption={(items) => countOf(items.length, 'endpoint')}
-        />
-      </section>
+      <ListTable
+        section={{ id: 'endpoints-heading', heading: 'Endpoints' }}
+        query={endpoints}
+        loading="Loading webhook endpoints…"
+        what="The webhook endpoints"
+        empty={{
+          title: 'No webhook endpoints yet.',
+          text: canManage ? 'Add one above to be told of grant and token changes.' : 'An administrator adds them.',
+        }}
+        className="endpoints-table"
+        columns={columns}
+        rowKey={(e) => e.id}
+        caption={(items) => countOf(items.length, 'endpoint')}
+      />
     </>
   )
 }
