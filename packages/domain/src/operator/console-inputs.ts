@@ -4,3 +4,5 @@
 export { CreateApiKeyInputSchema } from './api-key/api-key-input'
 export { CreateWebhookEndpointInputSchema, DescriptionSchema, EventTypesSchema, UrlSchema } from './webhook/webhook-input'
 export { BlockReasonSchema } from './client-block/block-client-input'
+export { AdminEmailSchema } from './admin/admin-input'
+export { OwnerEmailSchema, OwnerNameSchema } from './owner/owner-input'

@@ -4,12 +4,9 @@ import { hashPassword } from '../sign-in/password'
 import { insertAdmin } from './admin.repo'
 import type { AdminIdentity } from './admin-session'
 import { ADMIN_ROLES } from './roles'
+import { AdminEmailSchema } from './admin-input'
 
-/** An administrator's email as it is stored and compared: lower case. */
-export const AdminEmailSchema = z
-  .email()
-  .max(254)
-  .transform((e) => e.toLowerCase())
+export { AdminEmailSchema }
 
 const AdminInputSchema = z.strictObject({
   email: AdminEmailSchema,

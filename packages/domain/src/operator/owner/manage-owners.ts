@@ -27,16 +27,12 @@ import {
   updateOwnerStatus,
   type OwnerRow,
 } from './owner.repo'
+import { OwnerEmailSchema, OwnerNameSchema } from './owner-input'
 
 // Owners in the admin console (docs/protocol.md §2.13): every change is one transaction with the audit entry that
 // names the administrator, so nothing is half-written and nothing goes unrecorded.
 
-export const OwnerEmailSchema = z
-  .email()
-  .max(254)
-  .transform((e) => e.toLowerCase())
-
-export const OwnerNameSchema = z.string().trim().min(1).max(120)
+export { OwnerEmailSchema, OwnerNameSchema }
 
 /**
  * A wallet address as it is stored and compared: its canonical form (docs/protocol.md §6,

@@ -11,7 +11,7 @@ import { parseSearchParams, searchString, type SearchSchema } from './search-par
  * the previous filters; `replace` for a change that should not add a step, such as a page size). `normalize` drops what a default
  * makes meaningless (a match mode without its text). `key` changes with the query: a form keyed on it shows what the URL says after Back.
  */
-export function useUrlState<S extends SearchSchema>(schema: S, { normalize }: { normalize?(state: z.output<S>): z.output<S> } = {}) {
+export function useUrlState<S extends SearchSchema>(schema: S, { normalize }: { normalize?(state: z.output<S>): z.output<S> } = {}): UrlState<S> {
   const params = useSearchParams()
   const path = usePathname()
   const router = useRouter()
@@ -22,5 +22,15 @@ export function useUrlState<S extends SearchSchema>(schema: S, { normalize }: { 
     (next: typeof state, { replace = false }: { replace?: boolean } = {}) => (replace ? router.replace(href(next)) : router.push(href(next))),
     [router, href],
   )
-  return { state, href, set, key }
+  return { schema, path, state, href, set, key }
+}
+
+/** A list's filters in the URL (useUrlState): the schema that reads them, the page's path, and the state's ways. */
+export interface UrlState<S extends SearchSchema> {
+  schema: S
+  path: string
+  state: z.output<S>
+  href(next: z.output<S>): string
+  set(next: z.output<S>, options?: { replace?: boolean }): void
+  key: string
 }

@@ -5,6 +5,7 @@ import { useEffect, useRef, useState, type FormEvent } from 'react'
 import { useTRPC } from '../_lib/trpc'
 import { errorCode, errorMessage } from '../_lib/errors'
 import { CodeField } from '../_components/two-step-setup'
+import { Field, PASSWORD_INPUT, SubmitButton } from '../_components/form-field'
 
 /** Where a signed-in administrator goes: the console, or the enrolment when the server requires two-step sign-in. */
 const next = (r: { mustEnrol: boolean }) => window.location.assign(r.mustEnrol ? '/admin/enrol' : '/admin')
@@ -104,17 +105,9 @@ export function SignInForm() {
   return (
     <form onSubmit={submitPassword} noValidate={false}>
       {alert}
-      <div className="field">
-        <label htmlFor="email">Email</label>
-        <input id="email" name="email" type="email" autoComplete="username" required maxLength={254} />
-      </div>
-      <div className="field">
-        <label htmlFor="password">Password</label>
-        <input id="password" name="password" type="password" autoComplete="current-password" required maxLength={256} />
-      </div>
-      <button type="submit" className="button" disabled={signIn.isPending}>
-        {signIn.isPending ? 'Signing in…' : 'Sign in'}
-      </button>
+      <Field id="email" name="email" label="Email" type="email" autoComplete="username" required maxLength={254} />
+      <Field id="password" name="password" label="Password" autoComplete="current-password" {...PASSWORD_INPUT} />
+      <SubmitButton label="Sign in" busyLabel="Signing in…" busy={signIn.isPending} />
     </form>
   )
 }

@@ -6,6 +6,7 @@ import { useTRPC } from '../../_lib/trpc'
 import { errorMessage } from '../../_lib/errors'
 import { ErrorMessage, Loading, Time } from '../../_components/ui'
 import { Notice } from '../../_components/notice'
+import { Field, PASSWORD_INPUT, SubmitButton } from '../../_components/form-field'
 import { CodeField, RecoveryCodes, TwoStepSetup } from '../../_components/two-step-setup'
 
 // My account (docs/protocol.md §2.17): two-step sign-in, the password, and the sessions of the signed-in
@@ -152,33 +153,18 @@ function PasswordSection() {
       <Notice text={notice} />
       <form onSubmit={submit}>
         {change.isError && <ErrorMessage title="Your password was not changed.">{errorMessage(change.error)}</ErrorMessage>}
-        <div className="field">
-          <label htmlFor="current-password">Current password</label>
-          <input id="current-password" name="currentPassword" type="password" autoComplete="current-password" required maxLength={256} />
-        </div>
-        <div className="field">
-          <label htmlFor="new-password">New password</label>
-          <input
-            id="new-password"
-            name="newPassword"
-            type="password"
-            autoComplete="new-password"
-            required
-            minLength={12}
-            maxLength={256}
-            aria-describedby="new-password-hint"
-          />
-          <span className="hint" id="new-password-hint">
-            At least 12 characters, not a commonly used password and not your email address. Your other sessions end.
-          </span>
-        </div>
-        <div className="field">
-          <label htmlFor="confirm-password">New password again</label>
-          <input id="confirm-password" name="confirmPassword" type="password" autoComplete="new-password" required maxLength={256} />
-        </div>
-        <button type="submit" className="button" disabled={change.isPending}>
-          {change.isPending ? 'Changing…' : 'Change password'}
-        </button>
+        <Field id="current-password" name="currentPassword" label="Current password" autoComplete="current-password" {...PASSWORD_INPUT} />
+        <Field
+          id="new-password"
+          name="newPassword"
+          label="New password"
+          autoComplete="new-password"
+          minLength={12}
+          {...PASSWORD_INPUT}
+          hint="At least 12 characters, not a commonly used password and not your email address. Your other sessions end."
+        />
+        <Field id="confirm-password" name="confirmPassword" label="New password again" autoComplete="new-password" {...PASSWORD_INPUT} />
+        <SubmitButton label="Change password" busyLabel="Changing…" busy={change.isPending} />
       </form>
     </section>
   )

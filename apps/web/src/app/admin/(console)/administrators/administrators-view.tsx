@@ -6,6 +6,7 @@ import type { AppRouter } from '@gnap/api'
 import Link from 'next/link'
 import { useState, type FormEvent } from 'react'
 import { ADMIN_ROLES, type AdminRole } from '@gnap/domain/roles'
+import { AdminEmailSchema } from '@gnap/domain/console-inputs'
 import { useTRPC } from '../../_lib/trpc'
 import { errorMessage } from '../../_lib/errors'
 import { ForRole, useSignedInAdminId } from '../../_lib/role'
@@ -13,6 +14,7 @@ import { Empty, ErrorMessage, Time } from '../../_components/ui'
 import { OneTimeLink } from '../../_components/one-time-link'
 import { DataTable, type Columns } from '../../_components/data-table'
 import { QueryBoundary } from '../../_components/query-boundary'
+import { EMAIL_INPUT, FormActions, SchemaField, useSchemaForm } from '../../_components/form-field'
 import { AdminStatusBadge, ROLE_TEXT } from './admin-words'
 
 type AdminRow = inferRouterOutputs<AppRouter>['admins']['list'][number]
@@ -70,18 +72,23 @@ export function AdministratorsView() {
   )
 }
 
-/** The role picker of the invitation and change-role forms, each role with what it may do. */
-export function RoleSelect({ id, defaultValue }: { id: string; defaultValue: AdminRole }) {
+/** The role field of the invitation and change-role forms: each role with what it may do. */
+export function RoleField({ id, label, defaultValue }: { id: string; label: string; defaultValue: AdminRole }) {
   return (
-    <select id={id} name="role" defaultValue={defaultValue}>
-      {ADMIN_ROLES.map((r) => (
-        <option key={r} value={r}>
-          {ROLE_TEXT[r].label}: {ROLE_TEXT[r].may}
-        </option>
-      ))}
-    </select>
+    <div className="field">
+      <label htmlFor={id}>{label}</label>
+      <select id={id} name="role" defaultValue={defaultValue}>
+        {ADMIN_ROLES.map((r) => (
+          <option key={r} value={r}>
+            {ROLE_TEXT[r].label}: {ROLE_TEXT[r].may}
+          </option>
+        ))}
+      </select>
+    </div>
   )
 }
+
+const INVITE_FIELDS = { email: AdminEmailSchema }
 
 /** Email and role; on success the one-time link, shown once, to pass on. */
 function InviteForm() {
@@ -99,11 +106,14 @@ function InviteForm() {
     }),
   )
 
+  const fields = useSchemaForm(INVITE_FIELDS)
+
   function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault()
-    const f = new FormData(event.currentTarget)
+    const values = fields.read(event.currentTarget)
+    if (!values) return
     setInvited(null)
-    invite.mutate({ email: String(f.get('email') ?? '').trim(), role: String(f.get('role') ?? 'viewer') as AdminRole })
+    invite.mutate({ ...values, role: String(new FormData(event.currentTarget).get('role') ?? 'viewer') as AdminRole })
   }
   return (
     <section className="panel" aria-labelledby="invite-heading">
@@ -113,19 +123,9 @@ function InviteForm() {
         then sign in with the role you chose.
       </p>
       <form key={formKey} onSubmit={submit} aria-labelledby="invite-heading">
-        <div className="field">
-          <label htmlFor="invite-email">Email</label>
-          <input id="invite-email" name="email" type="email" required maxLength={254} autoComplete="off" spellCheck={false} />
-        </div>
-        <div className="field">
-          <label htmlFor="invite-role">Role</label>
-          <RoleSelect id="invite-role" defaultValue="viewer" />
-        </div>
-        <div className="filter-actions">
-          <button type="submit" className="button" disabled={invite.isPending}>
-            {invite.isPending ? 'Inviting…' : 'Invite'}
-          </button>
-        </div>
+        <SchemaField form={fields} name="email" id="invite-email" label="Email" {...EMAIL_INPUT} />
+        <RoleField id="invite-role" label="Role" defaultValue="viewer" />
+        <FormActions label="Invite" busyLabel="Inviting…" busy={invite.isPending} />
       </form>
       {invite.isError && <ErrorMessage title="Nobody was invited.">{errorMessage(invite.error)}</ErrorMessage>}
       {invited && (

@@ -1,18 +1,19 @@
 'use client'
 
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
-import { useState, type FormEvent } from 'react'
+import type { FormEvent } from 'react'
 import type { inferRouterOutputs } from '@trpc/server'
 import type { AppRouter } from '@gnap/api'
 import type { AdminRole } from '@gnap/domain/operator'
 import { CreateApiKeyInputSchema } from '@gnap/domain/console-inputs'
-import { useFocusOnFailure } from '../../_lib/focus-on-failure'
 import { useTRPC } from '../../_lib/trpc'
 import { errorMessage } from '../../_lib/errors'
-import { Empty, ErrorMessage, Time } from '../../_components/ui'
-import { DataTable, type Columns } from '../../_components/data-table'
-import { QueryBoundary } from '../../_components/query-boundary'
-import { SchemaField, useSchemaForm } from '../../_components/form-field'
+import { Time } from '../../_components/ui'
+import { useShownOnce } from '../../_lib/shown-once'
+import type { Columns } from '../../_components/data-table'
+import { createdByColumn } from '../../_components/columns'
+import { countOf, ListTable } from '../../_components/list-table'
+import { MutationForm, SchemaField, useSchemaForm } from '../../_components/form-field'
 import { ConfirmedAction, useConfirmation } from '../../_components/confirm-dialog'
 import { Notice } from '../../_components/notice'
 import { ShownOnceSecret } from '../../_components/shown-once-secret'
@@ -34,9 +35,8 @@ export function ApiKeysView() {
   const trpc = useTRPC()
   const queryClient = useQueryClient()
   const keys = useQuery(trpc.apiKeys.list.queryOptions())
-  const [created, setCreated] = useState<{ secret: string; name: string } | null>(null)
-  const [notice, setNotice] = useState<string | null>(null)
   const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.apiKeys.list.queryKey() })
+  const { created, notice, setNotice, onCreated, done } = useShownOnce<{ secret: string; name: string }>(refresh)
 
   return (
     <>
@@ -51,50 +51,22 @@ export function ApiKeysView() {
         </div>
       </div>
       {created ? (
-        <NewKey
-          secret={created.secret}
-          name={created.name}
-          onDone={() => {
-            setCreated(null)
-            setNotice(`The key “${created.name}” is ready to use.`)
-          }}
-        />
+        <NewKey secret={created.secret} name={created.name} onDone={() => done(`The key “${created.name}” is ready to use.`)} />
       ) : (
-        <CreateKeyForm
-          onCreated={(c) => {
-            setNotice(null)
-            setCreated(c)
-            void refresh()
-          }}
-        />
+        <CreateKeyForm onCreated={onCreated} />
       )}
       <Notice text={notice} />
 
-      <section aria-labelledby="keys-heading">
-        <h2 id="keys-heading">Keys</h2>
-        <QueryBoundary
-          query={keys}
-          loading="Loading API keys…"
-          what="The API keys"
-          isEmpty={(data) => data.items.length === 0}
-          empty={
-            <div className="panel">
-              <Empty title="No API keys yet.">
-                <p>Create one above for each back end, with the lowest role it needs.</p>
-              </Empty>
-            </div>
-          }
-        >
-          {(data) => (
-            <DataTable
-              columns={keyColumns((text) => (setNotice(text), void refresh()))}
-              rows={data.items}
-              rowKey={(k) => k.id}
-              caption={`${data.items.length} key${data.items.length === 1 ? '' : 's'}, newest first`}
-            />
-          )}
-        </QueryBoundary>
-      </section>
+      <ListTable
+        section={{ id: 'keys-heading', heading: 'Keys' }}
+        query={keys}
+        loading="Loading API keys…"
+        what="The API keys"
+        empty={{ title: 'No API keys yet.', text: 'Create one above for each back end, with the lowest role it needs.' }}
+        columns={keyColumns((text) => (setNotice(text), void refresh()))}
+        rowKey={(k) => k.id}
+        caption={(items) => `${countOf(items.length, 'key')}, newest first`}
+      />
     </>
   )
 }
@@ -129,19 +101,7 @@ function keyColumns(onRevoked: (text: string) => void): Columns<ApiKeyRow> {
         </>
       ),
     },
-    {
-      id: 'created',
-      header: 'Created',
-      cell: ({ row: { original: k } }) => (
-        <>
-          <Time value={k.createdAt} />
-          <span className="cell-sub">
-            by {k.createdBy}
-            {k.creatorStatus !== 'active' && `, ${CREATOR_STATUS_LABEL[k.creatorStatus]}`}
-          </span>
-        </>
-      ),
-    },
+    createdByColumn<ApiKeyRow>('created', 'Created', (k) => (k.creatorStatus === 'active' ? null : CREATOR_STATUS_LABEL[k.creatorStatus])),
     { id: 'expires', header: 'Expires', cell: ({ row }) => <Time value={row.original.expiresAt} empty="Never" /> },
     { id: 'used', header: 'Last used', cell: ({ row }) => <Time value={row.original.lastUsedAt} empty="Not used yet" /> },
     {
@@ -152,44 +112,33 @@ function keyColumns(onRevoked: (text: string) => void): Columns<ApiKeyRow> {
   ]
 }
 
+const CREATE_KEY_TEXTS = { heading: 'New API key', failed: 'The key was not created.', submit: 'Create key', busy: 'Creating…' }
+
+const NAME_HINT = (
+  <>
+    Which back end uses it, such as <code>billing-sync</code>. The audit log names its actions “api key "billing-sync"”.
+  </>
+)
+
 function CreateKeyForm({ onCreated }: { onCreated(c: { secret: string; name: string }): void }) {
   const trpc = useTRPC()
   const create = useMutation(trpc.apiKeys.create.mutationOptions({ onSuccess: (r) => onCreated({ secret: r.key, name: r.apiKey.name }) }))
-  const errorRef = useFocusOnFailure(create)
   const fields = useSchemaForm(CreateApiKeyInputSchema.shape)
 
   function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault()
+    const values = fields.read(event.currentTarget, ['name'])
+    if (!values) return
     const f = new FormData(event.currentTarget)
-    if (!fields.validate(event.currentTarget, { name: String(f.get('name') ?? '') })) return
     const day = String(f.get('expires') ?? '')
     // Valid through the chosen day (UTC): it stops working when the next day begins.
     const expiresAt = /^\d{4}-\d\d-\d\d$/.test(day) ? new Date(Date.parse(`${day}T00:00:00Z`) + 86_400_000) : null
-    create.mutate({ name: String(f.get('name') ?? '').trim(), role: String(f.get('role')) as AdminRole, expiresAt })
+    create.mutate({ name: values.name, role: String(f.get('role')) as AdminRole, expiresAt })
   }
 
   return (
-    <form className="panel" onSubmit={submit} aria-labelledby="create-key-heading">
-      <h2 id="create-key-heading">New API key</h2>
-      {create.isError && (
-        <div ref={errorRef} tabIndex={-1}>
-          <ErrorMessage title="The key was not created.">{errorMessage(create.error)}</ErrorMessage>
-        </div>
-      )}
-      <SchemaField
-        form={fields}
-        name="name"
-        id="key-name"
-        label="Name"
-        required
-        maxLength={64}
-        autoComplete="off"
-        hint={
-          <>
-            Which back end uses it, such as <code>billing-sync</code>. The audit log names its actions “api key "billing-sync"”.
-          </>
-        }
-      />
+    <MutationForm headingId="create-key-heading" texts={CREATE_KEY_TEXTS} mutation={create} onSubmit={submit}>
+      <SchemaField form={fields} name="name" id="key-name" label="Name" required maxLength={64} autoComplete="off" hint={NAME_HINT} />
       <div className="field">
         <label htmlFor="key-role">Role</label>
         <select id="key-role" name="role" defaultValue="viewer" aria-describedby="key-role-hint">
@@ -211,12 +160,7 @@ function CreateKeyForm({ onCreated }: { onCreated(c: { secret: string; name: str
           The key works through this day (UTC) and stops at midnight. Leave empty for a key that works until you revoke it.
         </span>
       </div>
-      <div className="filter-actions">
-        <button type="submit" className="button" disabled={create.isPending}>
-          {create.isPending ? 'Creating…' : 'Create key'}
-        </button>
-      </div>
-    </form>
+    </MutationForm>
   )
 }
 

@@ -2,10 +2,9 @@
 
 import { keepPreviousData, useQuery } from '@tanstack/react-query'
 import Link from 'next/link'
-import type { FormEvent } from 'react'
 import { useTRPC } from '../../_lib/trpc'
 import { AUDIT_ACTION_LABEL, auditActionLabel } from '../../_lib/format'
-import { useUrlState } from '../../_lib/url-state'
+import { useUrlState, type UrlState } from '../../_lib/url-state'
 import {
   AUDIT_ACTION_GROUPS,
   AUDIT_PAGE_SIZE,
@@ -17,9 +16,10 @@ import {
   toAuditFilters,
   type AuditQuery,
 } from '../../_lib/audit-query'
-import { DataTable, type Columns } from '../../_components/data-table'
-import { QueryBoundary } from '../../_components/query-boundary'
-import { Empty, MatchField, Pager, Time } from '../../_components/ui'
+import type { Columns } from '../../_components/data-table'
+import { DayRangeFields, FilterForm, Options } from '../../_components/filter-form'
+import { countOf, ListTable, NoMorePages } from '../../_components/list-table'
+import { Empty, MatchField, Time } from '../../_components/ui'
 
 type AuditEntry = { id: string; at: Date; actor: string; action: string; target: string; detail: string | null }
 
@@ -79,14 +79,14 @@ export function AuditLog() {
         </a>
       </div>
 
-      <AuditFilters key={url.key} query={query} filtered={filtered} onApply={(next) => url.set(next)} />
+      <AuditFilters url={url} filtered={filtered} />
 
-      <QueryBoundary
+      <ListTable
         query={log}
         loading="Loading the audit log…"
         what="The audit log"
-        firstPageHref={query.cursor ? url.href(firstPage) : null}
-        isEmpty={(data) => data.items.length === 0}
+        live
+        pager={{ noun: 'entries', firstHref: query.cursor ? url.href(firstPage) : null, nextHref: (cursor) => url.href({ ...query, cursor }) }}
         empty={
           <div className="panel">
             {filtered ? (
@@ -94,11 +94,7 @@ export function AuditLog() {
                 <p>Try a wider date range or fewer filters.</p>
               </Empty>
             ) : query.cursor ? (
-              <Empty title="No more entries.">
-                <p>
-                  <Link href={url.href(firstPage)}>Back to the first page</Link>
-                </p>
-              </Empty>
+              <NoMorePages title="No more entries." firstHref={url.href(firstPage)} />
             ) : (
               <Empty title="Nothing recorded yet.">
                 <p>Sign-ins, revocations and changes to owners appear here.</p>
@@ -106,119 +102,79 @@ export function AuditLog() {
             )}
           </div>
         }
-      >
-        {(data) => (
-          <>
-            <DataTable
-              columns={columns}
-              rows={data.items}
-              rowKey={(e) => e.id}
-              busy={log.isFetching}
-              caption={
-                <>
-                  {data.items.length === 1 ? '1 entry' : `${data.items.length} entries`} on this page{filtered ? ', filtered' : ''}
-                  {log.isFetching ? ' (updating…)' : ''}
-                </>
-              }
-            />
-            <Pager
-              noun="entries"
-              firstHref={query.cursor ? url.href(firstPage) : null}
-              nextHref={data.nextCursor ? url.href({ ...query, cursor: data.nextCursor }) : null}
-            />
-          </>
-        )}
-      </QueryBoundary>
+        columns={columns}
+        rowKey={(e) => e.id}
+        caption={(items) => `${countOf(items.length, 'entry', 'entries')} on this page${filtered ? ', filtered' : ''}`}
+      />
     </>
   )
 }
 
-/** The filters form: read on submit; new filters start from the first page. */
-function AuditFilters({ query, filtered, onApply }: { query: AuditQuery; filtered: boolean; onApply(next: AuditQuery): void }) {
-  function applyFilters(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault()
-    const f = new FormData(event.currentTarget)
-    const next = new URLSearchParams()
-    for (const name of ['actor', 'actorMatch', 'action', 'target', 'targetMatch', 'from', 'to']) next.set(name, String(f.get(name) ?? ''))
-    onApply(parseAuditQuery(next).query)
-  }
+/** A text filter of the log, matched whole or by its beginning, with its hint. */
+const MATCH_FILTERS = [
+  {
+    name: 'actor',
+    label: 'Who',
+    matchLabel: 'How who matches',
+    hint: (
+      <>
+        An administrator&apos;s email, <code>api key &quot;name&quot;</code>, <code>owner:</code> and an owner&apos;s email, or{' '}
+        <code>owners import</code>, as written (capitals count).
+      </>
+    ),
+  },
+  {
+    name: 'target',
+    label: 'Target',
+    matchLabel: 'How the target matches',
+    hint: (
+      <>
+        For example <code>grant:</code> and an id, or <code>owner:</code> with “starts with” for every owner.
+      </>
+    ),
+  },
+] as const
+
+function AuditMatchFilter({ query, filter }: { query: AuditQuery; filter: (typeof MATCH_FILTERS)[number] }) {
+  const id = `f-${filter.name}`
   return (
-    <section className="panel" aria-labelledby="filters-heading">
-      <h2 id="filters-heading">Filters</h2>
-      <form onSubmit={applyFilters} role="search" aria-labelledby="filters-heading">
-        <div className="filters">
-          <MatchField
-            id="f-actor"
-            label="Who"
-            name="actor"
-            value={query.actor}
-            matchName="actorMatch"
-            match={query.actorMatch}
-            matchLabel="How who matches"
-            input={{ 'aria-describedby': 'f-actor-hint' }}
-          >
-            <span className="hint" id="f-actor-hint">
-              An administrator&apos;s email, <code>api key &quot;name&quot;</code>, <code>owner:</code> and an owner&apos;s email, or{' '}
-              <code>owners import</code>, as written (capitals count).
-            </span>
-          </MatchField>
-          <div>
-            <label htmlFor="f-action">What</label>
-            <select id="f-action" name="action" defaultValue={query.action ?? ''}>
-              <option value="">Any action</option>
-              <optgroup label="Groups">
-                {Object.entries(AUDIT_ACTION_GROUPS).map(([value, label]) => (
-                  <option key={value} value={value}>
-                    {label}
-                  </option>
-                ))}
-              </optgroup>
-              <optgroup label="Actions">
-                {Object.entries(AUDIT_ACTION_LABEL).map(([value, label]) => (
-                  <option key={value} value={value}>
-                    {label}
-                  </option>
-                ))}
-              </optgroup>
-            </select>
-          </div>
-          <MatchField
-            id="f-target"
-            label="Target"
-            name="target"
-            value={query.target}
-            matchName="targetMatch"
-            match={query.targetMatch}
-            matchLabel="How the target matches"
-            input={{ 'aria-describedby': 'f-target-hint' }}
-          >
-            <span className="hint" id="f-target-hint">
-              For example <code>grant:</code> and an id, or <code>owner:</code> with “starts with” for every owner.
-            </span>
-          </MatchField>
-          <div>
-            <label htmlFor="f-from">From</label>
-            <input id="f-from" name="from" type="date" defaultValue={query.from?.slice(0, 10) ?? ''} />
-          </div>
-          <div>
-            <label htmlFor="f-to">Until</label>
-            <input id="f-to" name="to" type="date" defaultValue={query.to?.slice(0, 10) ?? ''} aria-describedby="f-to-hint" />
-            <span className="hint" id="f-to-hint">
-              Days in UTC, both included.
-            </span>
-          </div>
-        </div>
-        <div className="filter-actions">
-          <button type="submit" className="button">
-            Apply
-          </button>
-          {filtered && (
-            <Link href="/admin/audit" className="button quiet">
-              Clear filters
-            </Link>
-          )}
-        </div>
-      </form>
-    </section>
+    <MatchField
+      id={id}
+      label={filter.label}
+      name={filter.name}
+      value={query[filter.name]}
+      matchName={`${filter.name}Match`}
+      match={query[`${filter.name}Match`]}
+      matchLabel={filter.matchLabel}
+      input={{ 'aria-describedby': `${id}-hint` }}
+    >
+      <span className="hint" id={`${id}-hint`}>
+        {filter.hint}
+      </span>
+    </MatchField>
+  )
+}
+
+/** The filters form: read on submit; new filters start from the first page. */
+function AuditFilters({ url, filtered }: { url: UrlState<typeof AuditQuerySchema>; filtered: boolean }) {
+  const query = url.state
+  return (
+    <FilterForm url={url} parse={(params) => parseAuditQuery(params).query} heading="Filters" clearHref={filtered ? '/admin/audit' : null}>
+      <AuditMatchFilter query={query} filter={MATCH_FILTERS[0]} />
+      <div>
+        <label htmlFor="f-action">What</label>
+        <select id="f-action" name="action" defaultValue={query.action ?? ''}>
+          <option value="">Any action</option>
+          <optgroup label="Groups">
+            <Options options={AUDIT_ACTION_GROUPS} />
+          </optgroup>
+          <optgroup label="Actions">
+            <Options options={AUDIT_ACTION_LABEL} />
+          </optgroup>
+        </select>
+      </div>
+      <AuditMatchFilter query={query} filter={MATCH_FILTERS[1]} />
+      <DayRangeFields fromLabel="From" toLabel="Until" from={query.from?.slice(0, 10)} to={query.to?.slice(0, 10)} />
+    </FilterForm>
   )
 }

@@ -9,8 +9,9 @@ import { z } from 'zod'
 import type { AppRouter } from '@gnap/api'
 import { useTRPC } from '../../_lib/trpc'
 import { useUrlState } from '../../_lib/url-state'
-import { DataTable, type Columns } from '../../_components/data-table'
-import { QueryBoundary } from '../../_components/query-boundary'
+import type { Columns } from '../../_components/data-table'
+import { SearchForm } from '../../_components/filter-form'
+import { countOf, ListTable } from '../../_components/list-table'
 import { Empty, Time } from '../../_components/ui'
 import { ClientStatusBadge, ClientSubline, clientHref, clientTitle } from './client-status'
 
@@ -59,11 +60,6 @@ export function ClientsList() {
   const q = url.state.q ?? ''
   const clients = useQuery({ ...trpc.clients.list.queryOptions({ search: q || undefined, limit: 100 }), placeholderData: keepPreviousData })
 
-  function search(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault()
-    url.set({ q: String(new FormData(event.currentTarget).get('q') ?? '').trim() })
-  }
-
   function open(event: FormEvent<HTMLFormElement>) {
     event.preventDefault()
     const address = String(new FormData(event.currentTarget).get('address') ?? '').trim()
@@ -79,32 +75,18 @@ export function ClientsList() {
         </div>
       </div>
 
-      <section className="panel" aria-labelledby="search-heading">
-        <h2 id="search-heading">Search</h2>
-        <form key={url.key} onSubmit={search} role="search" aria-labelledby="search-heading" className="inline-form">
-          <div className="grow">
-            <label htmlFor="clients-q">Wallet address</label>
-            <input id="clients-q" name="q" defaultValue={q} autoComplete="off" spellCheck={false} aria-describedby="clients-q-hint" />
-            <span className="hint" id="clients-q-hint">
-              The beginning is enough, for example https://wallet.example/. Letters must match exactly.
-            </span>
-          </div>
-          <button type="submit" className="button">
-            Search
-          </button>
-          {q && (
-            <Link href="/admin/clients" className="button quiet">
-              Clear
-            </Link>
-          )}
-        </form>
-      </section>
+      <SearchForm
+        url={url}
+        id="clients-q"
+        label="Wallet address"
+        hint="The beginning is enough, for example https://wallet.example/. Letters must match exactly."
+      />
 
-      <QueryBoundary
+      <ListTable
         query={clients}
         loading="Loading clients…"
         what="The clients"
-        isEmpty={(data) => data.items.length === 0}
+        live
         empty={
           <div className="panel">
             {q ? (
@@ -120,25 +102,12 @@ export function ClientsList() {
             )}
           </div>
         }
-      >
-        {(data) => (
-          <DataTable
-            columns={columns}
-            rows={data.items}
-            rowKey={(c) => c.walletAddress}
-            busy={clients.isFetching}
-            caption={
-              <>
-                {data.items.length === 100
-                  ? 'The 100 clients with the most grants'
-                  : `${data.items.length} client${data.items.length === 1 ? '' : 's'}`}
-                {q ? `, wallet address starting with “${q}”` : ''}
-                {clients.isFetching ? ' (updating…)' : ''}
-              </>
-            }
-          />
-        )}
-      </QueryBoundary>
+        columns={columns}
+        rowKey={(c) => c.walletAddress}
+        caption={(items) =>
+          `${items.length === 100 ? 'The 100 clients with the most grants' : countOf(items.length, 'client')}${q ? `, wallet address starting with “${q}”` : ''}`
+        }
+      />
 
       <BlockedClients />
 
@@ -177,23 +146,16 @@ function BlockedClients() {
     <section className="panel" aria-labelledby="blocked-heading">
       <h2 id="blocked-heading">Blocked clients</h2>
       <p className="hint">A blocked client cannot ask for grants, continue them, or use or renew its tokens, until someone unblocks it.</p>
-      <QueryBoundary
+      <ListTable
         query={blocked}
         loading="Loading blocked clients…"
         what="The blocked clients"
-        isEmpty={(data) => data.items.length === 0}
         empty={<p className="muted">No client is blocked.</p>}
-      >
-        {(data) => (
-          <DataTable
-            columns={blockedColumns}
-            rows={data.items}
-            rowKey={(b) => b.walletAddress}
-            caption="Blocked clients, most recently blocked first"
-            captionHidden
-          />
-        )}
-      </QueryBoundary>
+        columns={blockedColumns}
+        rowKey={(b) => b.walletAddress}
+        caption={() => 'Blocked clients, most recently blocked first'}
+        captionHidden
+      />
     </section>
   )
 }

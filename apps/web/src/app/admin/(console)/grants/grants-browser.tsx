@@ -3,17 +3,17 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query'
 import type { inferRouterOutputs } from '@trpc/server'
 import Link from 'next/link'
-import type { FormEvent } from 'react'
 import type { AppRouter } from '@gnap/api'
 import { useTRPC } from '../../_lib/trpc'
 import { parseSearchParams } from '../../_lib/search-params'
 import { ACCESS_TYPE_LABEL } from '../../_lib/format'
-import { useUrlState } from '../../_lib/url-state'
+import { useUrlState, type UrlState } from '../../_lib/url-state'
 import { ACCESS_TYPES, GrantQuerySchema, REASONS, SORTS, STATES, hasFilters, toListInput, type GrantQuery } from '../../_lib/grant-query'
-import { DataTable, type Columns } from '../../_components/data-table'
-import { QueryBoundary } from '../../_components/query-boundary'
-import { Empty, MatchField, Pager, Time } from '../../_components/ui'
-import { grantIdStatusColumns } from './grant-columns'
+import type { Columns } from '../../_components/data-table'
+import { grantIdColumn, grantStatusColumn } from '../../_components/columns'
+import { DayRangeFields, FilterForm, Options } from '../../_components/filter-form'
+import { countOf, ListTable, NoMorePages } from '../../_components/list-table'
+import { Empty, GrantStatusBadge, MatchField, Time } from '../../_components/ui'
 
 type GrantRow = inferRouterOutputs<AppRouter>['grants']['list']['items'][number]
 
@@ -37,7 +37,8 @@ function grantColumns(query: GrantQuery, href: (q: GrantQuery) => string): Colum
     href: href({ ...query, sort: query.sort === `${column}-desc` ? `${column}-asc` : `${column}-desc`, cursor: undefined }),
   })
   return [
-    ...grantIdStatusColumns<GrantRow>(),
+    grantIdColumn(),
+    grantStatusColumn(),
     {
       id: 'client',
       header: 'Client',
@@ -80,43 +81,19 @@ export function GrantsBrowser() {
         </div>
       </div>
 
-      <GrantFilters
-        key={url.key}
-        query={query}
-        clearHref={filtered ? url.href({ match: 'exact', sort: query.sort }) : null}
-        onApply={(next) => url.set(next)}
-      />
+      <GrantFilters url={url} clearHref={filtered ? url.href({ match: 'exact', sort: query.sort }) : null} />
 
-      <QueryBoundary
+      <ListTable
         query={grants}
         loading="Loading grants…"
         what="The grants"
-        firstPageHref={query.cursor ? firstPage : null}
-        isEmpty={(data) => data.items.length === 0}
+        live
+        pager={{ noun: 'grants', firstHref: query.cursor ? firstPage : null, nextHref: (cursor) => url.href({ ...query, cursor }) }}
         empty={<NoGrants query={query} filtered={filtered} firstPage={firstPage} />}
-      >
-        {(data) => (
-          <>
-            <DataTable
-              columns={grantColumns(query, url.href)}
-              rows={data.items}
-              rowKey={(g) => g.id}
-              busy={grants.isFetching}
-              caption={
-                <>
-                  {data.items.length} grant{data.items.length === 1 ? '' : 's'} on this page{filtered ? ', filtered' : ''}
-                  {grants.isFetching ? ' (updating…)' : ''}
-                </>
-              }
-            />
-            <Pager
-              noun="grants"
-              firstHref={query.cursor ? firstPage : null}
-              nextHref={data.nextCursor ? url.href({ ...query, cursor: data.nextCursor }) : null}
-            />
-          </>
-        )}
-      </QueryBoundary>
+        columns={grantColumns(query, url.href)}
+        rowKey={(g) => g.id}
+        caption={(items) => `${countOf(items.length, 'grant')} on this page${filtered ? ', filtered' : ''}`}
+      />
     </>
   )
 }
@@ -137,11 +114,7 @@ function NoGrants({ query, filtered, firstPage }: { query: GrantQuery; filtered:
           <p>Try a wider date range or fewer filters.</p>
         </Empty>
       ) : query.cursor ? (
-        <Empty title="No more grants.">
-          <p>
-            <Link href={firstPage}>Back to the first page</Link>
-          </p>
-        </Empty>
+        <NoMorePages title="No more grants." firstHref={firstPage} />
       ) : (
         <Empty title="No grants yet.">
           <p>Grants appear here as soon as a client asks this server for access.</p>
@@ -152,86 +125,57 @@ function NoGrants({ query, filtered, firstPage }: { query: GrantQuery; filtered:
 }
 
 /** Search, filters and order: read on submit; a new filter starts from the first page, the order stays. */
-function GrantFilters({ query, clearHref, onApply }: { query: GrantQuery; clearHref: string | null; onApply(next: GrantQuery): void }) {
+function GrantFilters({ url, clearHref }: { url: UrlState<typeof GrantQuerySchema>; clearHref: string | null }) {
   const trpc = useTRPC()
   const clients = useQuery(trpc.clients.list.queryOptions({ limit: 100 }))
-  function applyFilters(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault()
-    const f = new FormData(event.currentTarget)
-    const value = (name: string) => String(f.get(name) ?? '')
-    const next = new URLSearchParams()
-    for (const name of ['state', 'reason', 'type', 'client', 'match', 'from', 'to', 'sort']) next.set(name, value(name))
+  const query = url.state
+  function parse(params: URLSearchParams) {
     // A pasted continue or manage URL names its id in the last path segment.
-    next.set('q', lastSegment(value('q')))
-    onApply(parseSearchParams(GrantQuerySchema, next).value)
+    params.set('q', lastSegment(params.get('q') ?? ''))
+    return parseSearchParams(GrantQuerySchema, params).value
   }
   return (
-    <section className="panel" aria-labelledby="filters-heading">
-      <h2 id="filters-heading">Search and filters</h2>
-      <form onSubmit={applyFilters} role="search" aria-labelledby="filters-heading">
-        <div className="filters">
-          <div className="wide">
-            <label htmlFor="f-q">Search by id</label>
-            <input id="f-q" name="q" defaultValue={query.q ?? ''} autoComplete="off" spellCheck={false} aria-describedby="f-q-hint" />
-            <span className="hint" id="f-q-hint">
-              A grant id, a continuation id or a token&apos;s management id, exactly.
-            </span>
-          </div>
-          <FilterSelect id="f-state" name="state" label="State" anyLabel="Any state" options={STATES} value={query.state} />
-          <FilterSelect id="f-reason" name="reason" label="Finalization reason" anyLabel="Any reason" options={REASONS} value={query.reason} />
-          <FilterSelect id="f-type" name="type" label="Access type" anyLabel="Any type" options={ACCESS_TYPES} value={query.type} />
-          <MatchField
-            id="f-client"
-            label="Client wallet address"
-            name="client"
-            value={query.client}
-            matchName="match"
-            match={query.match}
-            matchLabel="How the address matches"
-            input={{ inputMode: 'url', list: 'known-clients' }}
-          >
-            <datalist id="known-clients">
-              {clients.data?.items.map((c) => (
-                <option key={c.walletAddress} value={c.walletAddress}>
-                  {c.name ?? ''}
-                </option>
-              ))}
-            </datalist>
-          </MatchField>
-          <div>
-            <label htmlFor="f-from">Requested from</label>
-            <input id="f-from" name="from" type="date" defaultValue={query.from ?? ''} />
-          </div>
-          <div>
-            <label htmlFor="f-to">Requested until</label>
-            <input id="f-to" name="to" type="date" defaultValue={query.to ?? ''} aria-describedby="f-to-hint" />
-            <span className="hint" id="f-to-hint">
-              Days in UTC, both included.
-            </span>
-          </div>
-          <div>
-            <label htmlFor="f-sort">Order</label>
-            <select id="f-sort" name="sort" defaultValue={query.sort}>
-              {Object.entries(SORTS).map(([v, s]) => (
-                <option key={v} value={v}>
-                  {s.label}
-                </option>
-              ))}
-            </select>
-          </div>
-        </div>
-        <div className="filter-actions">
-          <button type="submit" className="button">
-            Apply
-          </button>
-          {clearHref && (
-            <Link href={clearHref} className="button quiet">
-              Clear filters
-            </Link>
-          )}
-        </div>
-      </form>
-    </section>
+    <FilterForm url={url} parse={parse} heading="Search and filters" clearHref={clearHref}>
+      <div className="wide">
+        <label htmlFor="f-q">Search by id</label>
+        <input id="f-q" name="q" defaultValue={query.q ?? ''} autoComplete="off" spellCheck={false} aria-describedby="f-q-hint" />
+        <span className="hint" id="f-q-hint">
+          A grant id, a continuation id or a token&apos;s management id, exactly.
+        </span>
+      </div>
+      <FilterSelect id="f-state" name="state" label="State" anyLabel="Any state" options={STATES} value={query.state} />
+      <FilterSelect id="f-reason" name="reason" label="Finalization reason" anyLabel="Any reason" options={REASONS} value={query.reason} />
+      <FilterSelect id="f-type" name="type" label="Access type" anyLabel="Any type" options={ACCESS_TYPES} value={query.type} />
+      <MatchField
+        id="f-client"
+        label="Client wallet address"
+        name="client"
+        value={query.client}
+        matchName="match"
+        match={query.match}
+        matchLabel="How the address matches"
+        input={{ inputMode: 'url', list: 'known-clients' }}
+      >
+        <datalist id="known-clients">
+          {clients.data?.items.map((c) => (
+            <option key={c.walletAddress} value={c.walletAddress}>
+              {c.name ?? ''}
+            </option>
+          ))}
+        </datalist>
+      </MatchField>
+      <DayRangeFields fromLabel="Requested from" toLabel="Requested until" from={query.from} to={query.to} />
+      <div>
+        <label htmlFor="f-sort">Order</label>
+        <select id="f-sort" name="sort" defaultValue={query.sort}>
+          {Object.entries(SORTS).map(([v, s]) => (
+            <option key={v} value={v}>
+              {s.label}
+            </option>
+          ))}
+        </select>
+      </div>
+    </FilterForm>
   )
 }
 
@@ -249,11 +193,7 @@ function FilterSelect(props: {
       <label htmlFor={props.id}>{props.label}</label>
       <select id={props.id} name={props.name} defaultValue={props.value ?? ''}>
         <option value="">{props.anyLabel}</option>
-        {Object.entries(props.options).map(([value, label]) => (
-          <option key={value} value={value}>
-            {label}
-          </option>
-        ))}
+        <Options options={props.options} />
       </select>
     </div>
   )

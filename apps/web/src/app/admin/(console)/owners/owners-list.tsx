@@ -3,14 +3,14 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query'
 import type { inferRouterOutputs } from '@trpc/server'
 import Link from 'next/link'
-import type { FormEvent } from 'react'
 import { z } from 'zod'
 import type { AppRouter } from '@gnap/api'
 import { useTRPC } from '../../_lib/trpc'
 import { useUrlState } from '../../_lib/url-state'
-import { DataTable, type Columns } from '../../_components/data-table'
-import { QueryBoundary } from '../../_components/query-boundary'
-import { Empty, Pager, Time } from '../../_components/ui'
+import type { Columns } from '../../_components/data-table'
+import { SearchForm } from '../../_components/filter-form'
+import { countOf, ListTable, NoMorePages } from '../../_components/list-table'
+import { Empty, Time } from '../../_components/ui'
 import { ForRole } from '../../_lib/role'
 import { OwnerStatusBadge } from './owner-status'
 
@@ -54,11 +54,6 @@ export function OwnersList() {
   })
   const firstPage = url.href({ q })
 
-  function search(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault()
-    url.set({ q: String(new FormData(event.currentTarget).get('q') ?? '').trim() })
-  }
-
   return (
     <>
       <div className="page-head">
@@ -73,54 +68,24 @@ export function OwnersList() {
         </ForRole>
       </div>
 
-      <section className="panel" aria-labelledby="search-heading">
-        <h2 id="search-heading">Search</h2>
-        <form key={url.key} onSubmit={search} role="search" aria-labelledby="search-heading" className="inline-form">
-          <div className="grow">
-            <label htmlFor="owners-q">Email, name or wallet address</label>
-            <input id="owners-q" name="q" defaultValue={q} autoComplete="off" spellCheck={false} aria-describedby="owners-q-hint" />
-            <span className="hint" id="owners-q-hint">
-              The beginning is enough: an email when it has an @, a wallet address when it starts with https://, else a name (any case), or an email
-              when no name starts with it.
-            </span>
-          </div>
-          <button type="submit" className="button">
-            Search
-          </button>
-          {q && (
-            <Link href="/admin/owners" className="button quiet">
-              Clear
-            </Link>
-          )}
-        </form>
-      </section>
+      <SearchForm
+        url={url}
+        id="owners-q"
+        label="Email, name or wallet address"
+        hint="The beginning is enough: an email when it has an @, a wallet address when it starts with https://, else a name (any case), or an email when no name starts with it."
+      />
 
-      <QueryBoundary
+      <ListTable
         query={owners}
         loading="Loading owners…"
         what="The owners"
-        firstPageHref={after ? firstPage : null}
-        isEmpty={(data) => data.items.length === 0}
+        live
+        pager={{ noun: 'owners', firstHref: after ? firstPage : null, nextHref: (cursor) => url.href({ q, after: cursor }) }}
         empty={<NoOwners q={q} firstPage={after ? firstPage : null} />}
-      >
-        {(data) => (
-          <>
-            <DataTable
-              columns={columns}
-              rows={data.items}
-              rowKey={(o) => `${o.id}-${o.matchedWalletAddress ?? ''}`}
-              busy={owners.isFetching}
-              caption={
-                <>
-                  {data.items.length} owner{data.items.length === 1 ? '' : 's'} on this page{q ? `, matching “${q}”` : ''}
-                  {owners.isFetching ? ' (updating…)' : ''}
-                </>
-              }
-            />
-            <Pager noun="owners" firstHref={after ? firstPage : null} nextHref={data.nextCursor ? url.href({ q, after: data.nextCursor }) : null} />
-          </>
-        )}
-      </QueryBoundary>
+        columns={columns}
+        rowKey={(o) => `${o.id}-${o.matchedWalletAddress ?? ''}`}
+        caption={(items) => `${countOf(items.length, 'owner')} on this page${q ? `, matching “${q}”` : ''}`}
+      />
     </>
   )
 }
@@ -135,11 +100,7 @@ function NoOwners({ q, firstPage }: { q: string; firstPage: string | null }) {
           </p>
         </Empty>
       ) : firstPage ? (
-        <Empty title="No more owners.">
-          <p>
-            <Link href={firstPage}>Back to the first page</Link>
-          </p>
-        </Empty>
+        <NoMorePages title="No more owners." firstHref={firstPage} />
       ) : (
         <Empty title="No owners yet.">
           <ForRole role="admin">

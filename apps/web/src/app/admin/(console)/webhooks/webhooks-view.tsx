@@ -5,14 +5,14 @@ import Link from 'next/link'
 import { useState, type FormEvent } from 'react'
 import { CreateWebhookEndpointInputSchema } from '@gnap/domain/console-inputs'
 import { useTRPC } from '../../_lib/trpc'
-import { errorMessage } from '../../_lib/errors'
-import { useFocusOnFailure } from '../../_lib/focus-on-failure'
 import { useCan } from '../../_lib/role'
 import { Notice } from '../../_components/notice'
-import { Empty, ErrorMessage, Time } from '../../_components/ui'
-import { DataTable, type Columns } from '../../_components/data-table'
-import { QueryBoundary } from '../../_components/query-boundary'
-import { SchemaField, useSchemaForm } from '../../_components/form-field'
+import { Time } from '../../_components/ui'
+import { useShownOnce } from '../../_lib/shown-once'
+import type { Columns } from '../../_components/data-table'
+import { createdByColumn } from '../../_components/columns'
+import { countOf, ListTable } from '../../_components/list-table'
+import { MutationForm, SchemaField, useSchemaForm } from '../../_components/form-field'
 import { checkedEventTypes, EndpointStatusBadge, EventTypeFields, EventTypeTags, NewSecret, webhookHref, type WebhookEndpoint } from './webhook-parts'
 
 /** The webhook endpoints with their delivery counts; for an admin, the form that adds one and its secret, shown once. */
@@ -21,9 +21,9 @@ export function WebhooksView({ deleted }: { deleted: boolean }) {
   const queryClient = useQueryClient()
   const canManage = useCan('admin')
   const endpoints = useQuery(trpc.webhooks.list.queryOptions())
-  const [created, setCreated] = useState<{ id: string; url: string; secret: string } | null>(null)
-  const [notice, setNotice] = useState<string | null>(deleted ? 'The endpoint was deleted: it receives nothing more.' : null)
   const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.webhooks.list.queryKey() })
+  const deletedNotice = deleted ? 'The endpoint was deleted: it receives nothing more.' : null
+  const { created, notice, onCreated, done } = useShownOnce<{ id: string; url: string; secret: string }>(refresh, deletedNotice)
 
   return (
     <>
@@ -43,19 +43,10 @@ export function WebhooksView({ deleted }: { deleted: boolean }) {
             heading="Endpoint added"
             url={created.url}
             secret={created.secret}
-            onDone={() => {
-              setCreated(null)
-              setNotice(`The endpoint ${created.url} is ready: new events of its types go to it from now on.`)
-            }}
+            onDone={() => done(`The endpoint ${created.url} is ready: new events of its types go to it from now on.`)}
           />
         ) : (
-          <CreateEndpointForm
-            onCreated={(c) => {
-              setNotice(null)
-              setCreated(c)
-              void refresh()
-            }}
-          />
+          <CreateEndpointForm onCreated={onCreated} />
         ))}
       <Notice text={notice} />
       {!canManage && (
@@ -64,32 +55,20 @@ export function WebhooksView({ deleted }: { deleted: boolean }) {
         </div>
       )}
 
-      <section aria-labelledby="endpoints-heading">
-        <h2 id="endpoints-heading">Endpoints</h2>
-        <QueryBoundary
-          query={endpoints}
-          loading="Loading webhook endpoints…"
-          what="The webhook endpoints"
-          isEmpty={(data) => data.items.length === 0}
-          empty={
-            <div className="panel">
-              <Empty title="No webhook endpoints yet.">
-                <p>{canManage ? 'Add one above to be told of grant and token changes.' : 'An administrator adds them.'}</p>
-              </Empty>
-            </div>
-          }
-        >
-          {(data) => (
-            <DataTable
-              className="endpoints-table"
-              columns={columns}
-              rows={data.items}
-              rowKey={(e) => e.id}
-              caption={`${data.items.length} endpoint${data.items.length === 1 ? '' : 's'}`}
-            />
-          )}
-        </QueryBoundary>
-      </section>
+      <ListTable
+        section={{ id: 'endpoints-heading', heading: 'Endpoints' }}
+        query={endpoints}
+        loading="Loading webhook endpoints…"
+        what="The webhook endpoints"
+        empty={{
+          title: 'No webhook endpoints yet.',
+          text: canManage ? 'Add one above to be told of grant and token changes.' : 'An administrator adds them.',
+        }}
+        className="endpoints-table"
+        columns={columns}
+        rowKey={(e) => e.id}
+        caption={(items) => countOf(items.length, 'endpoint')}
+      />
     </>
   )
 }
@@ -115,17 +94,10 @@ const columns: Columns<WebhookEndpoint> = [
     header: 'Failed',
     cell: ({ row: { original: e } }) => (e.counts.failed > 0 ? <strong className="error-text">{e.counts.failed}</strong> : e.counts.failed),
   },
-  {
-    id: 'added',
-    header: 'Added',
-    cell: ({ row: { original: e } }) => (
-      <>
-        <Time value={e.createdAt} />
-        <span className="cell-sub">by {e.createdBy}</span>
-      </>
-    ),
-  },
+  createdByColumn('added', 'Added'),
 ]
+
+const CREATE_ENDPOINT_TEXTS = { heading: 'Add an endpoint', failed: 'The endpoint was not added.', submit: 'Add endpoint', busy: 'Adding…' }
 
 function CreateEndpointForm({ onCreated }: { onCreated(c: { id: string; url: string; secret: string }): void }) {
   const trpc = useTRPC()
@@ -134,30 +106,22 @@ function CreateEndpointForm({ onCreated }: { onCreated(c: { id: string; url: str
     // gcTime 0: the answer (it holds the secret) leaves the query client's cache as soon as this form is gone.
     trpc.webhooks.create.mutationOptions({ gcTime: 0, onSuccess: (r) => onCreated({ id: r.endpoint.id, url: r.endpoint.url, secret: r.secret }) }),
   )
-  const errorRef = useFocusOnFailure(create)
   const fields = useSchemaForm(CreateWebhookEndpointInputSchema.shape)
 
   function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault()
-    const f = new FormData(event.currentTarget)
-    if (!fields.validate(event.currentTarget, { url: String(f.get('url') ?? ''), description: String(f.get('description') ?? '') })) return
-    const eventTypes = checkedEventTypes(f)
+    const values = fields.read(event.currentTarget, ['url', 'description'])
+    if (!values) return
+    const eventTypes = checkedEventTypes(new FormData(event.currentTarget))
     if (eventTypes.length === 0) {
       setMissingTypes((n) => n + 1)
       return
     }
-    const description = String(f.get('description') ?? '').trim()
-    create.mutate({ url: String(f.get('url') ?? '').trim(), ...(description ? { description } : {}), eventTypes })
+    create.mutate({ url: values.url, ...(values.description ? { description: values.description } : {}), eventTypes })
   }
 
   return (
-    <form className="panel" onSubmit={submit} aria-labelledby="create-endpoint-heading">
-      <h2 id="create-endpoint-heading">Add an endpoint</h2>
-      {create.isError && (
-        <div ref={errorRef} tabIndex={-1}>
-          <ErrorMessage title="The endpoint was not added.">{errorMessage(create.error)}</ErrorMessage>
-        </div>
-      )}
+    <MutationForm headingId="create-endpoint-heading" texts={CREATE_ENDPOINT_TEXTS} mutation={create} onSubmit={submit}>
       <SchemaField
         form={fields}
         name="url"
@@ -186,11 +150,6 @@ function CreateEndpointForm({ onCreated }: { onCreated(c: { id: string; url: str
         hint="For your colleagues: which system this is, such as “billing: stop subscriptions”."
       />
       <EventTypeFields idPrefix="create" checked={[]} missing={missingTypes} onPicked={() => setMissingTypes(0)} />
-      <div className="filter-actions">
-        <button type="submit" className="button" disabled={create.isPending}>
-          {create.isPending ? 'Adding…' : 'Add endpoint'}
-        </button>
-      </div>
-    </form>
+    </MutationForm>
   )
 }

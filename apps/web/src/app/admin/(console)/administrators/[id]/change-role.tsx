@@ -7,7 +7,8 @@ import { useTRPC } from '../../../_lib/trpc'
 import { errorMessage } from '../../../_lib/errors'
 import { ErrorMessage } from '../../../_components/ui'
 import { ROLE_TEXT } from '../admin-words'
-import { RoleSelect } from '../administrators-view'
+import { RoleField } from '../administrators-view'
+import { FormActions } from '../../../_components/form-field'
 import type { AdminActionProps } from './administrator-words'
 
 /** An admin changes another's role (or their own, with a warning). */
@@ -31,15 +32,8 @@ export function ChangeRole({ admin, isMe, onDone }: AdminActionProps & { isMe: b
       <h2 id="role-heading">Role</h2>
       {isMe && <p className="hint">This is you: with a lower role you can no longer manage administrators.</p>}
       <form onSubmit={submit} aria-labelledby="role-heading">
-        <div className="field">
-          <label htmlFor="change-role">New role</label>
-          <RoleSelect key={admin.role} id="change-role" defaultValue={admin.role} />
-        </div>
-        <div className="filter-actions">
-          <button type="submit" className="button" disabled={change.isPending}>
-            {change.isPending ? 'Saving…' : 'Change role'}
-          </button>
-        </div>
+        <RoleField key={admin.role} id="change-role" label="New role" defaultValue={admin.role} />
+        <FormActions label="Change role" busyLabel="Saving…" busy={change.isPending} />
       </form>
       {change.isError && <ErrorMessage title="The role was not changed.">{errorMessage(change.error)}</ErrorMessage>}
     </section>

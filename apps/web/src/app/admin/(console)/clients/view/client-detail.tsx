@@ -7,17 +7,17 @@ import { useTRPC } from '../../../_lib/trpc'
 import { ACCESS_TYPE_LABEL, GRANT_STATUS_LABEL } from '../../../_lib/format'
 import { Breadcrumb, DetailHeader, DetailView, Facts, Panel } from '../../../_components/detail-page'
 import { DataTable, type Columns } from '../../../_components/data-table'
+import { QueryBoundary } from '../../../_components/query-boundary'
+import { grantIdColumn, grantStatusColumn, requestedColumn } from '../../../_components/columns'
 import { AuditEntries, Empty, ErrorMessage, GrantStatusBadge, Time, TokenStatusBadge } from '../../../_components/ui'
 import { Block, Unblock, type ClientDetail } from './block-client'
 import { ClientStatusBadge, clientTitle } from '../client-status'
-import { grantIdStatusColumns, requestedColumn } from '../../grants/grant-columns'
 
-type GrantRow = ClientDetail['grants'][number]
-
-const grantColumns: Columns<GrantRow> = [
-  ...grantIdStatusColumns<GrantRow>(),
+const grantColumns: Columns<ClientDetail['grants'][number]> = [
+  grantIdColumn(),
+  grantStatusColumn(),
   { id: 'access', header: 'Access', cell: ({ row }) => row.original.accessTypes.map((t) => ACCESS_TYPE_LABEL[t] ?? t).join(', ') },
-  requestedColumn<GrantRow>(),
+  requestedColumn(),
   { id: 'updated', header: 'Last change', cell: ({ row }) => <Time value={row.original.updatedAt} /> },
 ]
 

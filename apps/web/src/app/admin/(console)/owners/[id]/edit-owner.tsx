@@ -5,6 +5,8 @@ import { useState, type FormEvent } from 'react'
 import { useTRPC } from '../../../_lib/trpc'
 import { errorMessage } from '../../../_lib/errors'
 import { ErrorMessage } from '../../../_components/ui'
+import { FormActions, SchemaField, useSchemaForm } from '../../../_components/form-field'
+import { OWNER_FIELDS } from '../new/create-owner-form'
 import type { OwnerDetail } from './owner-words'
 
 /** Name and email, behind an Edit button. */
@@ -12,6 +14,7 @@ export function EditOwner({ owner, onDone }: { owner: OwnerDetail; onDone(messag
   const trpc = useTRPC()
   const queryClient = useQueryClient()
   const [open, setOpen] = useState(false)
+  const fields = useSchemaForm(OWNER_FIELDS)
   const edit = useMutation(
     trpc.owners.edit.mutationOptions({
       onSuccess: async () => {
@@ -30,28 +33,29 @@ export function EditOwner({ owner, onDone }: { owner: OwnerDetail; onDone(messag
   }
   function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault()
-    const f = new FormData(event.currentTarget)
-    edit.mutate({ ownerId: owner.id, email: String(f.get('email') ?? '').trim(), name: String(f.get('name') ?? '').trim() })
+    const values = fields.read(event.currentTarget)
+    if (values) edit.mutate({ ownerId: owner.id, ...values })
   }
   return (
     <form onSubmit={submit} aria-label="Edit name and email">
       {edit.isError && <ErrorMessage title="Not saved.">{errorMessage(edit.error)}</ErrorMessage>}
-      <div className="field">
-        <label htmlFor="edit-name">Name</label>
-        <input id="edit-name" name="name" defaultValue={owner.name} required maxLength={120} autoFocus />
-      </div>
-      <div className="field">
-        <label htmlFor="edit-email">Email</label>
-        <input id="edit-email" name="email" type="email" defaultValue={owner.email} required maxLength={254} spellCheck={false} />
-      </div>
-      <div className="filter-actions">
-        <button type="submit" className="button" disabled={edit.isPending}>
-          {edit.isPending ? 'Saving…' : 'Save'}
-        </button>
+      <SchemaField form={fields} name="name" id="edit-name" label="Name" defaultValue={owner.name} required maxLength={120} autoFocus />
+      <SchemaField
+        form={fields}
+        name="email"
+        id="edit-email"
+        label="Email"
+        type="email"
+        defaultValue={owner.email}
+        required
+        maxLength={254}
+        spellCheck={false}
+      />
+      <FormActions label="Save" busyLabel="Saving…" busy={edit.isPending}>
         <button type="button" className="button quiet" onClick={() => setOpen(false)}>
           Cancel
         </button>
-      </div>
+      </FormActions>
     </form>
   )
 }

@@ -8,19 +8,19 @@ import { formatSeconds } from '../../../_lib/format'
 import { ForRole } from '../../../_lib/role'
 import { DetailHeader, DetailView, Facts, Panel } from '../../../_components/detail-page'
 import { DataTable, type Columns } from '../../../_components/data-table'
+import { QueryBoundary } from '../../../_components/query-boundary'
+import { grantIdColumn, grantStatusColumn, requestedColumn } from '../../../_components/columns'
 import { AuditEntries, Empty, GrantStatusBadge, Time } from '../../../_components/ui'
 import { OwnerStatusBadge } from '../owner-status'
-import { grantIdStatusColumns, requestedColumn } from '../../grants/grant-columns'
 import { EditOwner } from './edit-owner'
 import { IssueLinks } from './issue-links'
 import { OwnerDangerZone } from './owner-danger-zone'
 import { WalletAddresses } from './wallet-addresses'
 import type { OwnerDetail } from './owner-words'
 
-type GrantRow = OwnerDetail['grants'][number]
-
-const grantColumns: Columns<GrantRow> = [
-  ...grantIdStatusColumns<GrantRow>(),
+const grantColumns: Columns<OwnerDetail['grants'][number]> = [
+  grantIdColumn(),
+  grantStatusColumn(),
   {
     id: 'client',
     header: 'Client',
@@ -32,7 +32,7 @@ const grantColumns: Columns<GrantRow> = [
     ),
   },
   { id: 'resource', header: 'Resource', cell: ({ row }) => <code>{row.original.identifier}</code> },
-  requestedColumn<GrantRow>(),
+  requestedColumn(),
 ]
 
 const OWNERS = { href: '/admin/owners', name: 'Owners' }

@@ -3,10 +3,14 @@
 import { useMutation } from '@tanstack/react-query'
 import { useRouter } from 'next/navigation'
 import type { FormEvent } from 'react'
-import { useFocusOnFailure } from '../../../_lib/focus-on-failure'
+import { OwnerEmailSchema, OwnerNameSchema } from '@gnap/domain/console-inputs'
 import { useTRPC } from '../../../_lib/trpc'
-import { errorMessage } from '../../../_lib/errors'
-import { ErrorMessage } from '../../../_components/ui'
+import { EMAIL_INPUT, MutationForm, SchemaField, useSchemaForm } from '../../../_components/form-field'
+
+/** The owner's fields the browser checks as the server does (the wallet addresses are checked by the server). */
+export const OWNER_FIELDS = { email: OwnerEmailSchema, name: OwnerNameSchema }
+
+const CREATE_OWNER_TEXTS = { heading: 'New owner', failed: 'The owner was not created.', submit: 'Create owner', busy: 'Creating…' }
 
 /** Email, name and one or more wallet addresses (one a line); on success, the new owner's page. */
 export function CreateOwnerForm() {
@@ -17,35 +21,32 @@ export function CreateOwnerForm() {
       onSuccess: (r) => router.push(`/admin/owners/${r.id}?created=1`),
     }),
   )
-  const errorRef = useFocusOnFailure(create)
+  const fields = useSchemaForm(OWNER_FIELDS)
 
   function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault()
-    const f = new FormData(event.currentTarget)
-    const walletAddresses = String(f.get('walletAddresses') ?? '')
+    const values = fields.read(event.currentTarget)
+    if (!values) return
+    const walletAddresses = String(new FormData(event.currentTarget).get('walletAddresses') ?? '')
       .split(/\s+/)
       .map((s) => s.trim())
       .filter(Boolean)
-    create.mutate({ email: String(f.get('email') ?? '').trim(), name: String(f.get('name') ?? '').trim(), walletAddresses })
+    create.mutate({ ...values, walletAddresses })
   }
 
   return (
-    <form className="panel" onSubmit={submit} aria-labelledby="create-heading">
-      <h2 id="create-heading">New owner</h2>
-      {create.isError && (
-        <div ref={errorRef} tabIndex={-1}>
-          <ErrorMessage title="The owner was not created.">{errorMessage(create.error)}</ErrorMessage>
-        </div>
-      )}
-      <div className="field">
-        <label htmlFor="owner-email">Email</label>
-        <input id="owner-email" name="email" type="email" required maxLength={254} autoComplete="off" spellCheck={false} />
-      </div>
-      <div className="field">
-        <label htmlFor="owner-name">Name</label>
-        <input id="owner-name" name="name" required maxLength={120} autoComplete="off" />
-        <span className="hint">Shown to the owner on the consent screen.</span>
-      </div>
+    <MutationForm headingId="create-heading" texts={CREATE_OWNER_TEXTS} mutation={create} onSubmit={submit}>
+      <SchemaField form={fields} name="email" id="owner-email" label="Email" {...EMAIL_INPUT} />
+      <SchemaField
+        form={fields}
+        name="name"
+        id="owner-name"
+        label="Name"
+        required
+        maxLength={120}
+        autoComplete="off"
+        hint="Shown to the owner on the consent screen."
+      />
       <div className="field">
         <label htmlFor="owner-wallets">Wallet addresses</label>
         <textarea id="owner-wallets" name="walletAddresses" required rows={3} spellCheck={false} aria-describedby="owner-wallets-hint" />
@@ -53,11 +54,6 @@ export function CreateOwnerForm() {
           One a line, such as https://wallet.example/alice. Each may belong to one owner only; the owner decides for everything at or below it.
         </span>
       </div>
-      <div className="filter-actions">
-        <button type="submit" className="button" disabled={create.isPending}>
-          {create.isPending ? 'Creating…' : 'Create owner'}
-        </button>
-      </div>
-    </form>
+    </MutationForm>
   )
 }
