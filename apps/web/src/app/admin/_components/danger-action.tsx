@@ -56,9 +56,7 @@ function useActionRun<TData, TError, TVariables, TContext>(
  * happened (`onSuccess`, then the queries refresh); a failure is shown inside the dialog, which stays open.
  */
 export function DangerAction<TData, TError, TVariables, TContext>({
-  label,
-  title,
-  busyLabel,
+  words: [label, title, busyLabel],
   available = true,
   canOpen,
   onError,
@@ -67,9 +65,8 @@ export function DangerAction<TData, TError, TVariables, TContext>({
   children,
   ...action
 }: ActionRun<TData, TError, TVariables, TContext> & {
-  label: string
-  title: string
-  busyLabel: string
+  /** The button's label, the dialog's title, and the confirm button's words while the action runs. */
+  words: readonly [label: string, title: string, busyLabel: string]
   /** False once the action no longer applies: the button goes, but not while its dialog is open. */
   available?: boolean
   /** A check before the dialog opens; false keeps it closed (the check put the focus on what to fix). */

@@ -14,9 +14,7 @@ export function DisableAdministrator({ admin, onDone }: AdminActionProps) {
   const [revokeKeys, setRevokeKeys] = useState(false)
   return (
     <DangerAction
-      label="Disable"
-      title="Disable this administrator?"
-      busyLabel="Disabling…"
+      words={['Disable', 'Disable this administrator?', 'Disabling\u2026']}
       mutation={trpc.admins.disable.mutationOptions()}
       input={() => ({ adminId: admin.id, revokeKeys: admin.liveApiKeys > 0 && revokeKeys })}
       onSuccess={(r) => {

@@ -10,9 +10,7 @@ export function SignOutEverywhere({ admin, isMe, onDone }: AdminActionProps & { 
   const trpc = useTRPC()
   return (
     <DangerAction
-      label="Sign out everywhere"
-      title="Sign out everywhere?"
-      busyLabel="Signing out…"
+      words={['Sign out everywhere', 'Sign out everywhere?', 'Signing out\u2026']}
       // Signing myself out everywhere ends this session too: see setSigningOut.
       mutation={trpc.admins.signOutEverywhere.mutationOptions({ onMutate: () => setSigningOut(isMe) })}
       input={() => ({ adminId: admin.id })}

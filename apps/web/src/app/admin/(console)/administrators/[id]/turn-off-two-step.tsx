@@ -9,9 +9,7 @@ export function TurnOffTwoStep({ admin, onDone }: AdminActionProps) {
   const trpc = useTRPC()
   return (
     <DangerAction
-      label="Turn off two-step sign-in"
-      title="Turn off two-step sign-in?"
-      busyLabel="Turning off…"
+      words={['Turn off two-step sign-in', 'Turn off two-step sign-in?', 'Turning off\u2026']}
       mutation={trpc.admins.resetTwoStep.mutationOptions()}
       input={() => ({ adminId: admin.id })}
       onSuccess={(r) => onDone(`Two-step sign-in turned off: ${sessionsWord(r.endedSessions)} ended. They now sign in with their password alone.`)}

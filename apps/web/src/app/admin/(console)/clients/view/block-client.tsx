@@ -37,9 +37,7 @@ export function Block({ client, live, onDone }: { client: ClientDetail; live: nu
         hint="Kept with the block and in the audit log, for your colleagues. The client is only told that it is blocked."
       />
       <DangerAction
-        label="Block client"
-        title="Block this client?"
-        busyLabel="Blocking…"
+        words={['Block client', 'Block this client?', 'Blocking\u2026']}
         canOpen={() => fields.validate(formRef.current!, { reason: reason() })}
         mutation={trpc.clients.block.mutationOptions()}
         input={() => ({ walletAddress: client.walletAddress, reason: reason().trim() })}
@@ -65,9 +63,7 @@ export function Unblock({ client, onDone }: { client: ClientDetail; onDone(messa
   const trpc = useTRPC()
   return (
     <DangerAction
-      label="Unblock client"
-      title="Unblock this client?"
-      busyLabel="Unblocking…"
+      words={['Unblock client', 'Unblock this client?', 'Unblocking\u2026']}
       mutation={trpc.clients.unblock.mutationOptions()}
       input={() => ({ walletAddress: client.walletAddress })}
       onSuccess={() => onDone('Client unblocked: it may ask for grants again.')}

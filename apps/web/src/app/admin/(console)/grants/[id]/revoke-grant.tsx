@@ -17,9 +17,7 @@ export function RevokeGrant({ grant, onRevoked }: { grant: GrantDetail; onRevoke
   if (!canRevoke) return null
   return (
     <DangerAction
-      label="Revoke grant"
-      title="Revoke this grant?"
-      busyLabel="Revoking…"
+      words={['Revoke grant', 'Revoke this grant?', 'Revoking\u2026']}
       // `revocable` is the domain's canRevoke: the grants DELETE /continue/{id} would revoke too.
       available={grant.revocable}
       mutation={trpc.grants.revoke.mutationOptions()}

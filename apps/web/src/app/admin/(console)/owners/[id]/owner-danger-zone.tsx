@@ -24,9 +24,7 @@ export function OwnerDangerZone({ owner, onDone }: { owner: OwnerDetail; onDone(
       }}
       disable={
         <DangerAction
-          label="Disable owner"
-          title="Disable this owner?"
-          busyLabel="Disabling…"
+          words={['Disable owner', 'Disable this owner?', 'Disabling\u2026']}
           mutation={trpc.owners.disable.mutationOptions()}
           input={() => ({ ownerId: owner.id, revokeGrants: revoke })}
           onSuccess={(r) => onDone(`Owner disabled: they can no longer sign in.${revoke ? ` ${grantsWord(r.revokedGrants)} revoked.` : ''}`)}
@@ -40,9 +38,7 @@ export function OwnerDangerZone({ owner, onDone }: { owner: OwnerDetail; onDone(
       }
     >
       <DangerAction
-        label="Delete owner"
-        title="Delete this owner?"
-        busyLabel="Deleting…"
+        words={['Delete owner', 'Delete this owner?', 'Deleting\u2026']}
         mutation={trpc.owners.delete.mutationOptions()}
         input={ownerId}
         goTo="/admin/owners"

@@ -72,9 +72,7 @@ function RemoveAddress({ owner, url, onDone }: { owner: OwnerDetail; url: string
   ).length
   return (
     <DangerAction
-      label="Remove"
-      title="Remove this wallet address?"
-      busyLabel="Removing…"
+      words={['Remove', 'Remove this wallet address?', 'Removing\u2026']}
       mutation={trpc.owners.removeWalletAddress.mutationOptions()}
       input={() => ({ ownerId: owner.id, walletAddress: url, revokeGrants: revoke })}
       onSuccess={(r) => onDone(`Wallet address removed.${revoke ? ` ${grantsWord(r.revokedGrants)} revoked.` : ' Its grants were kept.'}`)}

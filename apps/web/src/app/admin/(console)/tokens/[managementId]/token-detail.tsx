@@ -116,9 +116,7 @@ function RevokeToken({ detail, onRevoked }: { detail: TokenDetail; onRevoked(mes
   if (!canRevoke) return null
   return (
     <DangerAction
-      label="Revoke token"
-      title="Revoke this token?"
-      busyLabel="Revoking…"
+      words={['Revoke token', 'Revoke this token?', 'Revoking\u2026']}
       available={t.status === 'active' || t.status === 'expired'}
       mutation={trpc.tokens.revoke.mutationOptions()}
       input={() => ({ managementId: t.managementId })}

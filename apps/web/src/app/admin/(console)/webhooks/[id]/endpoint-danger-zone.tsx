@@ -23,9 +23,7 @@ export function EndpointDangerZone({ endpoint: e, onDone }: { endpoint: WebhookE
       }}
       disable={
         <DangerAction
-          label="Disable endpoint"
-          title="Disable this endpoint?"
-          busyLabel="Disabling…"
+          words={['Disable endpoint', 'Disable this endpoint?', 'Disabling\u2026']}
           mutation={trpc.webhooks.setEnabled.mutationOptions()}
           input={() => ({ id: e.id, enabled: false })}
           onSuccess={() => onDone('Endpoint disabled: nothing is sent to it until you enable it again.')}
@@ -41,9 +39,7 @@ export function EndpointDangerZone({ endpoint: e, onDone }: { endpoint: WebhookE
       }
     >
       <DangerAction
-        label="Delete endpoint"
-        title="Delete this endpoint?"
-        busyLabel="Deleting…"
+        words={['Delete endpoint', 'Delete this endpoint?', 'Deleting\u2026']}
         mutation={trpc.webhooks.delete.mutationOptions()}
         input={() => ({ id: e.id })}
         invalidate={webhooks}

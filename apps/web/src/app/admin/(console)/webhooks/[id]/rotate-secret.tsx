@@ -49,9 +49,7 @@ export function RotateSecret({ endpoint: e, onRotated }: { endpoint: WebhookEndp
       </div>
       <div className="filter-actions">
         <DangerAction
-          label="Rotate secret"
-          title="Rotate the signing secret?"
-          busyLabel="Rotating…"
+          words={['Rotate secret', 'Rotate the signing secret?', 'Rotating\u2026']}
           canOpen={() => {
             if (!valid) {
               setInvalid(true)
