@@ -13,20 +13,37 @@ interface FixtureWorld {
 }
 
 /**
- * The `test` of a spec file over the world `start` makes: one server per worker (each spec file runs in one worker),
- * shared by its tests; every test makes its own data and runs in a fresh browser context, so tests do not see each
- * other's cookies. After each test, every answer the SDK and the helpers got from the server met the contract; on a
- * failure the server's log is attached to the report.
+ * The `test` of a spec file over the world `start` makes: one server per spec file, shared by its tests; every test
+ * makes its own data and runs in a fresh browser context, so tests do not see each other's cookies. A worker runs
+ * several spec files one after the other, so the world is made afresh when a test of another file asks for it (a
+ * worker-scoped world would carry one file's owners and grants into the next file's counts) and stopped with the
+ * worker. After each test, every answer the SDK and the helpers got from the server met the contract; on a failure
+ * the server's log is attached to the report.
  */
 export function worldTest<W extends FixtureWorld>(start: () => Promise<W>) {
-  return base.extend<{ checks: void }, { world: W }>({
-    world: [
+  let current: { file: string; world: W } | null = null
+  const stopCurrent = async () => {
+    const ending = current
+    current = null
+    await ending?.world.stop()
+  }
+  return base.extend<{ checks: void; world: W }, { worlds: void }>({
+    worlds: [
       async ({}, use) => {
-        const world = await start()
-        await use(world)
-        await world.stop()
+        await use()
+        await stopCurrent()
       },
-      { scope: 'worker', timeout: 120_000 },
+      { scope: 'worker', auto: true, timeout: 120_000 },
+    ],
+    world: [
+      async ({}, use, testInfo) => {
+        if (current?.file !== testInfo.file) {
+          await stopCurrent()
+          current = { file: testInfo.file, world: await start() }
+        }
+        await use(current.world)
+      },
+      { timeout: 120_000 },
     ],
     checks: [
       async ({ world }, use, testInfo) => {
