@@ -177,6 +177,9 @@ const DESKTOP = { width: 1280, height: 800 }
  * photographed (`<name>-phone.png`) and without sideways scrolling.
  */
 export async function checkPage(page: Page, testInfo: TestInfo, name: string): Promise<void> {
+  // After a client-side navigation (a filter's URL), Next puts the page's <title> back a moment after the content:
+  // axe runs once the page has settled, and a page that never gets its title still fails here.
+  await expect(page).toHaveTitle(/\S/)
   expect(await seriousViolations(page), name).toEqual([])
   await screenshot(page, testInfo, name)
   await page.setViewportSize(PHONE)
