@@ -36,7 +36,7 @@ function header(req: http.IncomingMessage, name: 'authorization' | 'content-type
  * The body's bytes from node's stream, within the body reader's limits (body.ts): null past the byte cap (declared or
  * sent), which the route wrapper's parser answers with 413.
  */
-function readNodeBody(req: http.IncomingMessage): Promise<Uint8Array | null> {
+export function readNodeBody(req: http.IncomingMessage): Promise<Uint8Array | null> {
   const max = JSON_LIMITS.maxBytes
   if (Number(req.headers['content-length'] ?? '0') > max) return Promise.resolve(null)
   return new Promise((resolve, reject) => {
