@@ -1,34 +1,58 @@
 // A Rafiki backend's tenant on our server (docs/protocol.md §2.21), over HTTP against `next start` and its service API
 // listener: the tenant created as the backend's auth-service client sends it, a grant at `{AUTH_SERVER_URL}/{tenantId}`
 // by the real Open Payments client, the interaction at the tenant's identity provider with the finish hash over that
-// URL, then the tenant deleted, after which its token introspects inactive and can no longer be rotated.
+// URL, then the tenant deleted, after which its token introspects inactive and can no longer be rotated. On SQLite, and
+// on PostgreSQL when TEST_DATABASE_URL names a server. The server runs with an operator tenant (OPERATOR_TENANT_ID).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { isFinalizedGrant, isPendingGrant } from '@interledger/open-payments'
 import { freePort, IDP_SECRET } from '@gnap/test-support'
-import { expectedHash, finishParams, introspect, outgoingAccess, rejection, sleep, startWorld, type World } from './support/world'
+import { freshDatabase, providers, type TestDatabase } from './support/databases'
+import { consent, expectedHash, finishParams, introspect, outgoingAccess, rejection, sleep, startWorld, type World } from './support/world'
 
 const TENANT = '6f1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d'
 const TENANT_IDP = 'https://idp-tenant.example/consent'
 const TENANT_IDP_SECRET = 'tenant-idp-secret-0123456789abcdef0123'
+const OPERATOR = '438fa74a-fa7d-4317-9ced-dde32ece1787'
 
-let w: World
-let serviceApi: string
+describe.each(providers)('a tenant of a Rafiki backend on %s', (provider) => {
+  let w: World
+  let db: TestDatabase
+  let serviceApi: string
 
-beforeAll(async () => {
-  const port = await freePort()
-  w = await startWorld({ SERVICE_API_PORT: String(port) })
-  serviceApi = `http://127.0.0.1:${port}`
-}, 90_000)
+  beforeAll(async () => {
+    db = await freshDatabase(provider, 'tenants')
+    const port = await freePort()
+    w = await startWorld({
+      DATABASE_URL: db.url,
+      SERVICE_API_PORT: String(port),
+      OPERATOR_TENANT_ID: OPERATOR,
+      ADMIN_API_SECRET: 'operator-admin-api-secret-0123456789abcdef',
+    })
+    serviceApi = `http://127.0.0.1:${port}`
+  }, 90_000)
 
-afterAll(async () => {
-  await w?.stop()
-})
+  afterAll(async () => {
+    await w?.stop()
+    await db?.drop()
+  })
 
-/** A call as the backend's auth-service client makes it. */
-const backend = (method: string, path: string, data: unknown) =>
-  fetch(`${serviceApi}${path}`, { method, headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(data) })
+  /** A call as the backend's auth-service client makes it. */
+  const backend = (method: string, path: string, data: unknown) =>
+    fetch(`${serviceApi}${path}`, { method, headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(data) })
 
-describe('a tenant of a Rafiki backend', () => {
+  it('the operator tenant, created at start, takes grants at POST /{its id} through the operator identity provider', async () => {
+    const authServer = `${w.server.url}${OPERATOR}`
+    const finish = finishParams()
+    const pending = await w.client.grant.request(
+      { url: authServer },
+      { access_token: { access: [outgoingAccess('https://wallet.example/alice')] }, interact: { start: ['redirect'], finish } },
+    )
+    if (!isPendingGrant(pending)) throw new Error('expected a pending grant')
+    const { finish: back } = await consent(w.server, pending.interact.redirect)
+    const query = new URL(back.headers.get('location') ?? '').searchParams
+    expect(query.get('hash')).toBe(expectedHash(finish.nonce, pending.interact.finish, query.get('interact_ref') ?? '', authServer))
+  })
+
   it('a grant at an unknown tenant is 404 invalid_request', async () => {
     const e = await rejection(
       w.client.grant.request(
