@@ -1,9 +1,8 @@
-import http from 'node:http'
+import type http from 'node:http'
 import { GnapError, loggablePath, methodNotAllowed, pathNotFound, secretsInclude } from '@gnap/domain/kernel'
 import { createTenant, deleteTenant, parseCreateTenant, parseDeleteTenant, parseUpdateTenant, updateTenant, type Deps } from '@gnap/domain/protocol'
 import { errorAnswer, parseJsonBody, securedHeaders } from './gnap-route'
-import { readNodeBody } from './introspection-listener'
-import { closeWhenStopping } from '../process/process-edge'
+import { listenOnPortOfItsOwn, readNodeBody } from './introspection-listener'
 import { checkBody, JSON_LIMITS } from './body'
 
 // The service API (docs/protocol.md §2.21): what the Rafiki backend calls when its administrators create, update
@@ -89,15 +88,5 @@ export function serviceApiHandler(deps: Deps): http.RequestListener {
  */
 export async function startServiceApiListener(deps: Deps): Promise<http.Server | null> {
   const where = deps.config.serviceApi
-  if (!where) return null
-  const server = new http.Server(serviceApiHandler(deps))
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject)
-    server.listen(where.port, where.host, () => {
-      server.off('error', reject)
-      resolve()
-    })
-  })
-  closeWhenStopping(server)
-  return server
+  return where ? listenOnPortOfItsOwn(serviceApiHandler(deps), where) : null
 }
