@@ -6,6 +6,15 @@ const config: NextConfig = {
   serverExternalPackages: ['better-sqlite3', '@prisma/adapter-better-sqlite3', 'pino', 'prom-client'],
   transpilePackages: ['@gnap/domain', '@gnap/api'],
   poweredByHeader: false,
+  // A tenant's grant endpoint, `POST /{tenantId}` (docs/protocol.md §2.21), is served by app/tenant-grant/[tenantId]:
+  // only paths shaped as a tenant id go there, so every other path at the root answers as before.
+  async rewrites() {
+    return {
+      beforeFiles: [{ source: '/:tenantId([0-9a-f]+-[0-9a-f]+-[0-9a-f]+-[0-9a-f]+-[0-9a-f]+)', destination: '/tenant-grant/:tenantId' }],
+      afterFiles: [],
+      fallback: [],
+    }
+  },
   reactStrictMode: true,
   typescript: { tsconfigPath: './tsconfig.json' },
   experimental: {

@@ -4,6 +4,8 @@ import { startRetentionJob, startWebhookWorker } from '@gnap/domain/operator'
 import { getDeps } from './server/process/deps'
 import { refuseForbiddenMethods } from './server/edge/forbidden-methods'
 import { startIntrospectionListener } from './server/edge/introspection-listener'
+import { startServiceApiListener } from './server/edge/service-api-listener'
+import { ensureOperatorTenant } from '@gnap/domain/protocol'
 import { startMetricsListener } from './server/edge/metrics-endpoint'
 import { installProcessEdge, stopGracefullyOnSignals, stopWhenStopping } from './server/process/process-edge'
 
@@ -29,10 +31,20 @@ export async function registerNode(): Promise<void> {
     // finish (each takes at most 5 s); a killed process leaves its leases to run out, and another worker sends again.
     const webhooks = startWebhookWorker(deps, { fetch: createGuardedFetch(deps.config.webhookAllowedNetworks) })
     stopWhenStopping((graceMs) => webhooks.stop(graceMs))
+    // OPERATOR_TENANT_ID set: the operator tenant exists, with ADMIN_API_SECRET as its API secret (docs/protocol.md §2.21).
+    const operator = await ensureOperatorTenant(deps)
+    if (operator !== 'none')
+      deps.log.info({ operatorTenant: deps.config.operatorTenant?.id, created: operator === 'created' }, 'operator tenant ready')
     // INTROSPECTION_PORT set: resource servers' POST / on that port too (docs/protocol.md §2.6). An address that
     // cannot be taken stops this process like a bad setting.
     const listener = await startIntrospectionListener(deps)
     if (listener) deps.log.info({ introspectionListener: deps.config.introspectionListener }, 'introspection listener ready')
+    // SERVICE_API_PORT set: the service API a Rafiki backend calls for its tenants (docs/protocol.md §2.21). Said at
+    // start whether it asks for a bearer secret.
+    if (await startServiceApiListener(deps)) {
+      const { port, host, secrets } = deps.config.serviceApi!
+      deps.log.info({ serviceApi: { port, host, bearerSecret: secrets !== null } }, 'service API listener ready')
+    }
     // METRICS_PORT outside the launcher (whose primary serves it for all its workers).
     if (await startMetricsListener(deps)) deps.log.info({ metricsPort: deps.config.metricsPort }, 'metrics listener ready')
     deps.log.info({ authServer: deps.config.authServerUrl }, 'authorization server ready')

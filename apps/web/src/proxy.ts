@@ -34,12 +34,14 @@ export function proxy(request: NextRequest): NextResponse {
   return response
 }
 
-// Every path but the GNAP JSON endpoints: `/` (grant requests), `/introspect`, and `/continue/{id}` and `/token/{id}`
+// Every path but the GNAP JSON endpoints: `/` and a tenant's `/{tenantId}` (grant requests), `/introspect`, and `/continue/{id}` and `/token/{id}`
 // with an id of the shape the server issues (a UUID); and the probes `/healthz` and `/readyz` (docs/protocol.md
 // §2.19), which set their own headers. Any other id, a malformed %-encoding among them, still comes
 // through here and gets the 400 above or the route's 404.
 export const config = {
-  matcher: ['/((?!$|introspect$|healthz$|readyz$|(?:continue|token)/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$).*)'],
+  matcher: [
+    '/((?!$|introspect$|healthz$|readyz$|(?:continue|token)/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$).*)',
+  ],
 }
 
 /** A file Next serves as it is: public/ and the build's assets. Next answers other methods than GET and HEAD on them with a 500. */

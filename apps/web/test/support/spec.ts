@@ -3,6 +3,8 @@ import { assertMatchesSpec, type SpecName } from '@gnap/domain/testing'
 /** Which contract and path template answer for a URL of our server. */
 function specFor(pathname: string): { spec: SpecName; path: string } | null {
   if (pathname === '/') return { spec: 'auth-server', path: '/' }
+  // A tenant's grant endpoint (docs/protocol.md §2.21) is the contract's POST /.
+  if (/^\/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/.test(pathname)) return { spec: 'auth-server', path: '/' }
   if (/^\/continue\/[^/]+$/.test(pathname)) return { spec: 'auth-server', path: '/continue/{id}' }
   if (/^\/token\/[^/]+$/.test(pathname)) return { spec: 'auth-server', path: '/token/{id}' }
   if (pathname === '/introspect') return { spec: 'token-introspection', path: '/' }

@@ -111,6 +111,16 @@ export const unknownGrantToCancel = (): GnapError => withStatus('invalid_request
 /** The grant a request refers to does not exist (any longer): 404 invalid_request. */
 export const unknownGrant = (): GnapError => withStatus('invalid_request', 'unknown grant', 404)
 
+/** A grant request at `POST /{tenantId}` for a tenant that does not exist or was deleted, and the service API's calls about one (docs/protocol.md §2.21): 404 invalid_request. */
+export const unknownTenant = (): GnapError => withStatus('invalid_request', 'unknown tenant', 404)
+
+/** The service API's create of an id that belongs to a deleted tenant (docs/protocol.md §2.21): ids are never reused. */
+export const tenantIdTaken = (): GnapError =>
+  withStatus('invalid_request', 'this tenant id belonged to a deleted tenant and cannot be used again', 409)
+
+/** The service API's delete of the operator tenant (docs/protocol.md §2.21): the server serves `POST /` for it. */
+export const operatorTenantKept = (): GnapError => withStatus('invalid_request', 'the operator tenant (OPERATOR_TENANT_ID) cannot be deleted', 409)
+
 /** post-continue: the interact_ref is not this grant's (404). */
 export const unknownInteractRef = (): GnapError => withStatus('invalid_continuation', 'unknown interaction reference', 404)
 

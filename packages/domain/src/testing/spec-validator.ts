@@ -38,6 +38,7 @@ export const ALLOWED_DEVIATIONS = new Set([
   'post-continue 413 invalid_request',
   'post-token 413 invalid_request',
   'post-request 429 request_denied', // rate limit on grant requests, with Retry-After
+  'post-request 404 invalid_request', // POST /{tenantId} of an unknown or deleted tenant (docs/protocol.md §2.21)
   'post-introspect 401 invalid_client', // introspection is authenticated (not in the contract)
   'post-introspect 400 invalid_request',
   'post-introspect 413 invalid_request',

@@ -35,6 +35,11 @@ export interface GnapRouteOptions<Input> {
   authorize?: (deps: Deps, req: Request) => void | Promise<void>
   /** The operation's body parser, from its `*.wire.ts`: the one place a GNAP body is parsed. */
   parse?: (json: unknown) => Input
+  /**
+   * The path the client sent the request to, when the route serves it under another (a rewrite): `@target-uri` is
+   * the public base URL + this path + the query. Default: the request's own path.
+   */
+  targetPath?: (params: Record<string, string>) => string
 }
 
 type Handler<Input> = (ctx: GnapContext<Input>) => Promise<Response | object | null>
@@ -70,7 +75,7 @@ export function gnapRoute<Input = undefined>(options: GnapRouteOptions<Input>, h
       // Built when the handler asks for it: a request authorized otherwise (the bearer secret) needs no target URI.
       const signed = (): SignedRequest => ({
         method: req.method,
-        targetUri: targetUri(d, req),
+        targetUri: targetUri(d, req, options.targetPath?.(params)),
         headers: req.headers,
         body: bytes.length > 0 ? bytes : null,
       })
@@ -164,9 +169,9 @@ export function errorAnswer(e: unknown, deps?: Deps): { status: number; body: ob
 }
 
 /** `@target-uri` as the client signed it: the public base URL + the request's path and query (TLS may end at a proxy). */
-function targetUri(deps: Deps, req: Request): string {
+function targetUri(deps: Deps, req: Request, path?: string): string {
   const url = new URL(req.url)
-  return deps.config.authServerUrl + url.pathname.replace(/^\/+/, '') + url.search
+  return deps.config.authServerUrl + (path ?? url.pathname).replace(/^\/+/, '') + url.search
 }
 
 // RFC 8259 §8.1: JSON exchanged between systems is UTF-8; bytes that are not are refused, not replaced. One decoder

@@ -36,7 +36,7 @@ function header(req: http.IncomingMessage, name: 'authorization' | 'content-type
  * The body's bytes from node's stream, within the body reader's limits (body.ts): null past the byte cap (declared or
  * sent), which the route wrapper's parser answers with 413.
  */
-function readNodeBody(req: http.IncomingMessage): Promise<Uint8Array | null> {
+export function readNodeBody(req: http.IncomingMessage): Promise<Uint8Array | null> {
   const max = JSON_LIMITS.maxBytes
   if (Number(req.headers['content-length'] ?? '0') > max) return Promise.resolve(null)
   return new Promise((resolve, reject) => {
@@ -93,9 +93,16 @@ export function introspectionHandler(deps: Deps): http.RequestListener {
  */
 export async function startIntrospectionListener(deps: Deps): Promise<http.Server | null> {
   const where = deps.config.introspectionListener
-  if (!where) return null
+  return where ? listenOnPortOfItsOwn(introspectionHandler(deps), where) : null
+}
+
+/**
+ * A listener of its own for `handler` (the introspection listener, the service API): resolves once it listens,
+ * rejects when the address cannot be taken, and closes when the process stops.
+ */
+export async function listenOnPortOfItsOwn(handler: http.RequestListener, where: { port: number; host: string }): Promise<http.Server> {
   // A server of its own (not http.createServer, which the launcher's fair turns patch for Next's server).
-  const server = new http.Server(introspectionHandler(deps))
+  const server = new http.Server(handler)
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject)
     server.listen(where.port, where.host, () => {

@@ -28,6 +28,9 @@ const secretList = (name: string) =>
     .transform((v) => v.split(',').map((s) => s.trim()))
     .pipe(z.array(z.string().min(MIN_SECRET_LENGTH, `each entry of ${name} must be at least ${MIN_SECRET_LENGTH} characters`)).min(1))
 
+// A tenant id (docs/protocol.md §2.21): a UUID in lower case, as the Rafiki backend stores and advertises it.
+const TENANT_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
+
 // A comma-separated list of networks in CIDR notation (or single addresses); empty means none.
 const networks = z
   .string()
@@ -100,6 +103,34 @@ export const EnvSchema = z
     INTROSPECTION_TRUST_PROXY: bool(false).meta({
       description:
         "Take the introspection port's caller IP from `X-Forwarded-For` (`TRUSTED_PROXY_HOPS` from the right); only when every request to that port comes through proxies that append to it. Unset: the connection's address, whatever `TRUST_PROXY` says.",
+    }),
+    // Tenants (docs/protocol.md §2.21): the operator tenant, created at start, and the service API a Rafiki backend
+    // calls to create, update and delete the others.
+    OPERATOR_TENANT_ID: z
+      .preprocess((v) => (v === '' ? undefined : v), z.string().regex(TENANT_ID, 'must be a UUID in lower case').optional())
+      .meta({
+        description:
+          "The operator tenant's id (a UUID, the Rafiki backend's `OPERATOR_TENANT_ID`): created at start; `POST /` and `POST /<id>` take its grant requests, and `IDENTITY_SERVER_URL` / `IDENTITY_SERVER_SECRET` are its identity provider. Unset: one implicit tenant, as without tenants.",
+      }),
+    ADMIN_API_SECRET: z
+      .preprocess((v) => (v === '' ? undefined : v), z.string().min(MIN_SECRET_LENGTH).max(512).optional())
+      .meta({
+        description:
+          "The operator tenant's API secret (the backend's `ADMIN_API_SECRET`), written again at every start; required with `OPERATOR_TENANT_ID`.",
+      }),
+    SERVICE_API_PORT: z
+      .preprocess((v) => (v === '' ? undefined : v), z.coerce.number().int().min(1).max(65535).optional())
+      .meta({
+        description:
+          'Every worker also serves the service API (`POST /tenant`, `PATCH` and `DELETE /tenant/<id>`, `GET /healthz`) on this port, for a Rafiki backend (docs/protocol.md §2.21); must differ from the other ports. Unset: nothing listens.',
+      }),
+    SERVICE_API_HOST: z
+      .preprocess((v) => (v === '' ? undefined : v), z.string().min(1).max(255).default('127.0.0.1'))
+      .meta({ description: 'Address the service API port binds to: a private interface, or `0.0.0.0` / `::` for all.' }),
+    SERVICE_API_SECRET: secretList('SERVICE_API_SECRET').optional().meta({
+      description:
+        "A bearer secret the service API then asks for (`Authorization: Bearer <secret>`); a comma-separated list is accepted while one is replaced. Unset: no credentials, as Rafiki's backend sends none: keep the port on a private network.",
+      production: 'each entry at least 32 characters',
     }),
     // Prometheus metrics (GET /metrics). Either or both; neither: metrics are off and /metrics answers 404.
     METRICS_SECRET: secretList('METRICS_SECRET').optional().meta({
@@ -233,8 +264,14 @@ export const EnvSchema = z
         message: 'must differ from PORT and INTROSPECTION_PORT: the metrics are a port of their own',
       })
     }
+    if (env.SERVICE_API_PORT !== undefined && [env.PORT, env.INTROSPECTION_PORT, env.METRICS_PORT].includes(env.SERVICE_API_PORT)) {
+      ctx.addIssue({ code: 'custom', path: ['SERVICE_API_PORT'], message: 'must differ from PORT, INTROSPECTION_PORT and METRICS_PORT' })
+    }
+    if (env.OPERATOR_TENANT_ID !== undefined && env.ADMIN_API_SECRET === undefined) {
+      ctx.addIssue({ code: 'custom', path: ['ADMIN_API_SECRET'], message: "required with OPERATOR_TENANT_ID: the operator tenant's API secret" })
+    }
     if (env.NODE_ENV !== 'production') return
-    for (const name of ['INTROSPECTION_SECRET', 'IDENTITY_SERVER_SECRET', 'METRICS_SECRET'] as const) {
+    for (const name of ['INTROSPECTION_SECRET', 'IDENTITY_SERVER_SECRET', 'METRICS_SECRET', 'SERVICE_API_SECRET'] as const) {
       if (env[name]?.some((s) => s.length < MIN_PRODUCTION_SECRET_LENGTH)) {
         ctx.addIssue({
           code: 'custom',
@@ -243,7 +280,7 @@ export const EnvSchema = z
             `each entry of ${name} must be at least ${MIN_PRODUCTION_SECRET_LENGTH} characters: the server runs with production rules ` +
             '(`next start`, and so `pnpm start`, sets NODE_ENV=production even on your own machine), and a shorter shared secret ' +
             'can be guessed. Set a longer one (e.g. `openssl rand -base64 32`)' +
-            (name === 'METRICS_SECRET'
+            (name === 'METRICS_SECRET' || name === 'SERVICE_API_SECRET'
               ? ''
               : `, or leave ${name} unset on a local \`pnpm start\` (without NODE_ENV=production): it then uses a long one it generated in data/secrets.json`),
         })
@@ -286,6 +323,10 @@ export interface GnapConfig {
   introspectionSecrets: readonly string[]
   /** Where each worker also serves introspection as POST / (docs/protocol.md §2.6); null: not at all. */
   introspectionListener: { port: number; host: string; trustProxy: boolean } | null
+  /** The operator tenant (docs/protocol.md §2.21); null: one implicit tenant. */
+  operatorTenant: { id: string; apiSecret: string } | null
+  /** Where each worker serves the service API (docs/protocol.md §2.21), and its bearer secrets (null: none asked); null: not served. */
+  serviceApi: { port: number; host: string; secrets: readonly string[] | null } | null
   /** The accepted bearer secrets of GET /metrics on the public port; null: not served there. */
   metricsSecrets: readonly string[] | null
   /** The loopback port serving GET /metrics without a secret; null: none. */
@@ -339,6 +380,12 @@ export function configFromEnv(env: Env): GnapConfig {
       env.INTROSPECTION_PORT === undefined
         ? null
         : { port: env.INTROSPECTION_PORT, host: env.INTROSPECTION_HOST, trustProxy: env.INTROSPECTION_TRUST_PROXY },
+    operatorTenant:
+      env.OPERATOR_TENANT_ID !== undefined && env.ADMIN_API_SECRET !== undefined
+        ? { id: env.OPERATOR_TENANT_ID, apiSecret: env.ADMIN_API_SECRET }
+        : null,
+    serviceApi:
+      env.SERVICE_API_PORT === undefined ? null : { port: env.SERVICE_API_PORT, host: env.SERVICE_API_HOST, secrets: env.SERVICE_API_SECRET ?? null },
     metricsSecrets: env.METRICS_SECRET ?? null,
     metricsPort: env.METRICS_PORT ?? null,
     allowHttpWalletAddresses: env.ALLOW_HTTP_WALLET_ADDRESSES,

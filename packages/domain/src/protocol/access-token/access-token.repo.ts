@@ -4,6 +4,7 @@ import { hashSecret, isId, newId, newSecret } from '../../kernel/secrets'
 import { rowToAccessItem, type AccessItemRow } from '../access/access.repo'
 import type { AccessItem } from '../access/access.wire'
 import type { FinalizedReason, GrantState, GrantStatus } from '../grant/grant-state'
+import { JOIN_TENANT, LIVE_TENANT } from '../tenant/tenant.repo'
 
 // Tokens are read and written on every rotation, introspection and issuance: these functions are one prepared
 // statement each through the hot paths' SQL runner (kernel/db/sql.ts), in SQL both databases share. Rows keep the model's
@@ -53,13 +54,16 @@ const TOKEN_WITH_GRANT = `
   SELECT t.*, g."client" AS "grantClient", g."clientJwk" AS "grantClientJwk", g."state" AS "grantState", g."finalizedReason" AS "grantFinalizedReason"
   FROM "AccessToken" t JOIN "Grant" g ON g."id" = t."grantId"`
 
-/** A token by its management id, with its grant and whether the grant's client is blocked (one statement). */
+/**
+ * A token by its management id, with its grant and whether the grant's client is blocked (one statement). None for a
+ * token of a deleted tenant's grant (docs/protocol.md §2.21).
+ */
 export async function findTokenByManagementId(db: SqlRunner, managementId: string): Promise<(TokenWithGrant & { clientBlocked: boolean }) | null> {
   if (!isId(managementId)) return null
   const rows = await db.all<TokenJoinRow & { blockedClient: string | null }>(
     `SELECT t.*, g."client" AS "grantClient", g."clientJwk" AS "grantClientJwk", g."state" AS "grantState", g."finalizedReason" AS "grantFinalizedReason", b."client" AS "blockedClient"
-     FROM "AccessToken" t JOIN "Grant" g ON g."id" = t."grantId" LEFT JOIN "ClientBlock" b ON b."client" = g."client"
-     WHERE t."managementId" = $1`,
+     FROM "AccessToken" t JOIN "Grant" g ON g."id" = t."grantId" LEFT JOIN "ClientBlock" b ON b."client" = g."client" ${JOIN_TENANT}
+     WHERE t."managementId" = $1 AND ${LIVE_TENANT}`,
     [managementId],
   )
   if (!rows[0]) return null
@@ -85,13 +89,15 @@ type IntrospectionRow = Partial<AccessItemRow> & {
 }
 
 // Introspection's one statement: the token by its hash, its grant, the grant's access items (one row per item, in
-// request order, through the (grantId, position) index) (docs/protocol.md §2.6). An unknown token gives no row.
+// request order, through the (grantId, position) index) (docs/protocol.md §2.6). An unknown token gives no row, and so
+// does a token of a deleted tenant's grant (§2.21).
 const INTROSPECTION = `
   SELECT t."state", t."expiresAt", t."grantId", g."client" AS "grantClient", g."clientJwk" AS "grantClientJwk", g."state" AS "grantState",
     g."finalizedReason" AS "grantFinalizedReason", a."type", a."actions", a."identifier", a."limits"
   FROM "AccessToken" t JOIN "Grant" g ON g."id" = t."grantId"
   LEFT JOIN "AccessItem" a ON a."grantId" = t."grantId"
-  WHERE t."valueHash" = $1
+  ${JOIN_TENANT}
+  WHERE t."valueHash" = $1 AND ${LIVE_TENANT}
   ORDER BY a."position" ASC`
 
 /**

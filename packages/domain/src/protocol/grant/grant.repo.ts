@@ -3,6 +3,7 @@ import type { SqlRunner, SqlValue } from '../../kernel/db/sql'
 import { isId } from '../../kernel/secrets'
 import { findAccessItemRows } from '../access/access.repo'
 import { findInteractionOfGrant, type StoredInteraction } from '../interaction/interaction.repo'
+import { JOIN_TENANT, LIVE_TENANT } from '../tenant/tenant.repo'
 import type { FinalizedReason, GrantState, GrantStatus } from './grant-state'
 
 // Every SQL statement about grants: read on every continuation, moved by continuation, interaction, cancel and
@@ -20,12 +21,13 @@ export type GrantWithRelations = StoredGrant & {
 
 /**
  * A grant by its continuation id, with its access items in request order, its interaction, and whether its client is
- * blocked (read in the same statement).
+ * blocked (read in the same statement). None for a grant of a deleted tenant (docs/protocol.md §2.21).
  */
 export async function findGrantByContinueId(db: SqlRunner, continueId: string): Promise<GrantWithRelations | null> {
   if (!isId(continueId)) return null
   const [row] = await db.all<StoredGrant & { blockedClient: string | null }>(
-    `SELECT g.*, b."client" AS "blockedClient" FROM "Grant" g LEFT JOIN "ClientBlock" b ON b."client" = g."client" WHERE g."continueId" = $1`,
+    `SELECT g.*, b."client" AS "blockedClient" FROM "Grant" g LEFT JOIN "ClientBlock" b ON b."client" = g."client" ${JOIN_TENANT}
+     WHERE g."continueId" = $1 AND ${LIVE_TENANT}`,
     [continueId],
   )
   if (!row) return null
@@ -62,13 +64,14 @@ export async function insertGrant(
         | 'finishUri'
         | 'clientNonce'
         | 'clientJwk'
+        | 'tenantId'
       >
     >,
 ): Promise<void> {
   await tx.run(
     `INSERT INTO "Grant" ("id", "state", "finalizedReason", "client", "clientName", "continueId", "continueTokenHash", "continueNotBefore",
-       "interactStart", "finishMethod", "finishUri", "clientNonce", "createdAt", "updatedAt", "finalizedAt", "clientJwk")
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $13, $14, $15)`,
+       "interactStart", "finishMethod", "finishUri", "clientNonce", "createdAt", "updatedAt", "finalizedAt", "clientJwk", "tenantId")
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $13, $14, $15, $16)`,
     [
       g.id,
       g.state,
@@ -85,6 +88,7 @@ export async function insertGrant(
       g.createdAt,
       g.finalizedAt ?? null,
       g.clientJwk ?? null,
+      g.tenantId ?? null,
     ],
   )
 }

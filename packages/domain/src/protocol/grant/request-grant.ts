@@ -17,6 +17,7 @@ import { insertGrantSubjects } from './grant-subject.repo'
 import { insertInteraction } from '../interaction/interaction.repo'
 import { recordEvents } from '../events/outbox.repo'
 import { grantIssuedEvents } from '../events/grant-events'
+import { liveTenantForGrantEndpoint } from '../tenant/tenants'
 
 /**
  * POST / — a grant request (docs/protocol.md §2.1). Non-interactive grants are finalized/issued at once, with
@@ -24,10 +25,19 @@ import { grantIssuedEvents } from '../events/grant-events'
  * `callerAddress` is the caller's address (the trusted proxy's entry, else the socket's), for a directed identity's
  * share of the allowance directed identities share (§4.5). Required: a caller with no address passes null
  * explicitly, so no caller skips the share by forgetting it (docs/security.md).
- * @throws GnapError invalid_client (400 bad client, 401 signature or blocked client), invalid_request (400), request_denied (429 rate limit)
+ * `endpointTenant` is the tenant id of `POST /{tenantId}` (docs/protocol.md §2.21), null for `POST /`: an unknown or
+ * deleted tenant is refused before anything is fetched or written.
+ * @throws GnapError invalid_client (400 bad client, 401 signature or blocked client), invalid_request (400; 404 unknown tenant), request_denied (429 rate limit)
  */
-export async function requestGrant(deps: Deps, request: GrantRequest, auth: RequestAuth, callerAddress: string | null): Promise<GrantResponseJson> {
+export async function requestGrant(
+  deps: Deps,
+  request: GrantRequest,
+  auth: RequestAuth,
+  callerAddress: string | null,
+  endpointTenant: string | null = null,
+): Promise<GrantResponseJson> {
   const { config } = deps
+  const tenantId = endpointTenant === null ? null : await liveTenantForGrantEndpoint(deps, endpointTenant)
   const client = await identifyClient(request.client, config.allowHttpWalletAddresses)
   refuseSubjectSchemes(request.subject, config.allowHttpWalletAddresses)
   // A blocked client is refused before anything is fetched for it (docs/protocol.md §2.16).
@@ -62,6 +72,7 @@ export async function requestGrant(deps: Deps, request: GrantRequest, auth: Requ
         client: client.id,
         clientName,
         clientJwk: client.jwk ? JSON.stringify(client.jwk) : null,
+        tenantId,
         continueId,
         continueTokenHash: hashSecret(continueToken),
         createdAt: now,
@@ -103,6 +114,7 @@ export async function requestGrant(deps: Deps, request: GrantRequest, auth: Requ
       state: 'pending',
       client: client.id,
       clientName,
+      tenantId,
       continueId,
       continueTokenHash: hashSecret(continueToken),
       continueNotBefore,

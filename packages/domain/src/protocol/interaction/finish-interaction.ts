@@ -60,7 +60,8 @@ export async function finishInteraction(
     clientNonce: grant.clientNonce ?? '',
     asNonce: interaction.nonce,
     interactRef: interaction.interactRef,
-    grantEndpoint: grantEndpoint(deps.config.authServerUrl),
+    // The grant endpoint the client was given (docs/protocol.md §2.21, §5): a tenant's `AUTH_SERVER_URL/{tenantId}`.
+    grantEndpoint: grant.tenantId === null ? grantEndpoint(deps.config.authServerUrl) : serverUrl(deps.config, grant.tenantId),
   })
   return { kind: 'redirect', location: withQuery(finishUri, { hash, interact_ref: interaction.interactRef }) }
 }

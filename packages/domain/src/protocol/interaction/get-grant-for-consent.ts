@@ -5,7 +5,7 @@ import type { AccessItem } from '../access/access.wire'
 import { isRevoked } from '../grant/grant-state'
 import { findInteractionForStep } from './find-interaction'
 import { toWireInteractionState, type WireInteractionState } from './interaction.wire'
-import { checkIdpSecret } from './check-idp-secret'
+import { identifyIdpCaller, refuseOtherTenantsIdp } from './check-idp-secret'
 import { limitSecretFailures } from '../rate-limit/secret-failure-limit'
 import { findGrantSubjectIds } from '../grant/grant-subject.repo'
 import { toSubjectJson, type SubjectJson } from '../grant/grant.wire'
@@ -19,9 +19,10 @@ export async function getGrantForConsent(
   deps: Deps,
   input: { interactionId: string; nonce: string; idpSecret: string | null; ip?: string | null },
 ): Promise<{ grantId: string; access: AccessItem[]; subject?: SubjectJson; state: WireInteractionState }> {
-  await limitSecretFailures(deps, 'idp', input.ip ?? null, () => checkIdpSecret(deps, input.idpSecret, 'invalid_request'))
+  const caller = await limitSecretFailures(deps, 'idp', input.ip ?? null, () => identifyIdpCaller(deps, input.idpSecret, 'invalid_request'))
   const interaction = await findInteractionForStep(deps, input.interactionId, input.nonce)
   if (!interaction || isRevoked(interaction.grant)) throw new GnapError('unknown_interaction', 'unknown interaction')
+  refuseOtherTenantsIdp(deps, caller, interaction.grant, 'invalid_request')
   // The subject the client asks the owner to confirm, when it asked (docs/protocol.md §2.9); `access` is empty for a
   // subject-only grant.
   const subIds = await findGrantSubjectIds(deps.sql, interaction.grant.id)

@@ -4,6 +4,7 @@ import type { InteractionState } from '../grant/grant-state'
 import { findAccessItemRows } from '../access/access.repo'
 import { findGrantById, type StoredGrant } from '../grant/grant.repo'
 import { isId } from '../../kernel/secrets'
+import { findTenant } from '../tenant/tenant.repo'
 
 // Every SQL statement about interactions. The conditional updates decide races: a decision is taken once, an
 // interaction finishes once, an interaction reference is used once.
@@ -13,13 +14,17 @@ export type StoredInteraction = Omit<Interaction, 'state'> & { state: Interactio
 
 export type InteractionWithGrant = StoredInteraction & { grant: StoredGrant & { accessItems: AccessItem[] } }
 
-/** An interaction by its id and AS nonce (both appear in the owner's URL), with its grant and the grant's access items. */
+/**
+ * An interaction by its id and AS nonce (both appear in the owner's URL), with its grant and the grant's access items.
+ * None for a grant of a deleted tenant (docs/protocol.md §2.21).
+ */
 export async function findInteraction(db: SqlRunner, id: string, nonce: string): Promise<InteractionWithGrant | null> {
   if (!isId(id)) return null
   const [interaction] = await db.all<StoredInteraction>(`SELECT * FROM "Interaction" WHERE "id" = $1`, [id])
   if (!interaction || interaction.nonce !== nonce) return null
   const grant = await findGrantById(db, interaction.grantId)
   if (!grant) return null
+  if (grant.tenantId !== null && ((await findTenant(db, grant.tenantId))?.deletedAt ?? null) !== null) return null
   return { ...interaction, grant: { ...grant, accessItems: await findAccessItemRows(db, grant.id) } }
 }
 

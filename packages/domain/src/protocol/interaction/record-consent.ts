@@ -1,7 +1,7 @@
 import type { Deps } from '../deps'
 import { GnapError } from '../../kernel/errors'
 import { findInteractionForStep } from './find-interaction'
-import { checkIdpSecret } from './check-idp-secret'
+import { identifyIdpCaller, refuseOtherTenantsIdp } from './check-idp-secret'
 import { limitSecretFailures } from '../rate-limit/secret-failure-limit'
 import { decideInteraction } from './decide-interaction'
 
@@ -14,9 +14,10 @@ export async function recordConsent(
   deps: Deps,
   input: { interactionId: string; nonce: string; choice: string; idpSecret: string | null; ip?: string | null },
 ): Promise<void> {
-  await limitSecretFailures(deps, 'idp', input.ip ?? null, () => checkIdpSecret(deps, input.idpSecret, 'invalid_interaction'))
+  const caller = await limitSecretFailures(deps, 'idp', input.ip ?? null, () => identifyIdpCaller(deps, input.idpSecret, 'invalid_interaction'))
   if (input.choice !== 'accept' && input.choice !== 'reject') throw new GnapError('invalid_request', 'choice must be accept or reject')
   const interaction = await findInteractionForStep(deps, input.interactionId, input.nonce)
   if (!interaction) throw new GnapError('unknown_interaction', 'unknown interaction')
+  refuseOtherTenantsIdp(deps, caller, interaction.grant, 'invalid_interaction')
   await decideInteraction(deps, interaction, input.choice === 'accept' ? 'approved' : 'denied', null)
 }

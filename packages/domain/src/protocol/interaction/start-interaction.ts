@@ -4,11 +4,12 @@ import { hashSecret, newSecret } from '../../kernel/secrets'
 import { setInteractionSession } from './interaction.repo'
 import { checkInteractionStep } from './interaction-steps'
 import { withQuery, type FrontChannelResult } from './front-channel'
+import { identityProviderUrl } from '../tenant/tenants'
 
 /**
  * GET /interact/{id}/{nonce} — the owner's browser arrives from the client (docs/protocol.md §2.7). Binds a session
  * to the interaction and sends the owner to the identity provider (with the name and URI stored at grant time) or
- * to the built-in consent screen.
+ * to the built-in consent screen: its tenant's (docs/protocol.md §2.21).
  * What it answers for an unknown, used, expired or decided interaction is the start row of INTERACTION_STEPS.
  */
 export async function startInteraction(
@@ -22,9 +23,10 @@ export async function startInteraction(
   const now = deps.clock()
   const session = newSecret()
   await setInteractionSession(deps.sql, interaction.id, hashSecret(session))
-  // An external identity provider when one is configured, else the built-in consent screen.
-  const location = deps.config.identityServerUrl
-    ? withQuery(deps.config.identityServerUrl, {
+  // The grant's tenant's identity provider when it has one, else the built-in consent screen (docs/protocol.md §2.21).
+  const idp = await identityProviderUrl(deps, grant)
+  const location = idp
+    ? withQuery(idp, {
         interactId: interaction.id,
         nonce: interaction.nonce,
         clientName: grant.clientName ?? '',

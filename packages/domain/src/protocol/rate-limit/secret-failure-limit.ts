@@ -39,9 +39,9 @@ export async function countSecretFailure(deps: Deps, secret: SharedSecret, ip: s
  * 401, or 429 once that counter is full. A right secret costs no read and no write.
  * @throws GnapError request_denied (429, retryAfterSeconds), or what `check` throws
  */
-export async function limitSecretFailures<T>(deps: Deps, secret: SharedSecret, ip: string | null, check: () => T): Promise<T> {
+export async function limitSecretFailures<T>(deps: Deps, secret: SharedSecret, ip: string | null, check: () => T | Promise<T>): Promise<T> {
   try {
-    return check()
+    return await check()
   } catch (e) {
     if (!isGnapError(e) || e.status !== 401) throw e
     return countSecretFailure(deps, secret, ip, e)
