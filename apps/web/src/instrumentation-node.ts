@@ -3,7 +3,7 @@ import { createGuardedFetch } from '@gnap/domain/kernel'
 import { startRetentionJob, startWebhookWorker } from '@gnap/domain/operator'
 import { getDeps } from './server/process/deps'
 import { refuseForbiddenMethods } from './server/edge/forbidden-methods'
-import { startIntrospectionListener } from './server/edge/introspection-listener'
+import { announceIntrospectionListener, startIntrospectionListener } from './server/edge/introspection-listener'
 import { startMetricsListener } from './server/edge/metrics-endpoint'
 import { installProcessEdge, stopGracefullyOnSignals, stopWhenStopping } from './server/process/process-edge'
 
@@ -30,9 +30,8 @@ export async function registerNode(): Promise<void> {
     const webhooks = startWebhookWorker(deps, { fetch: createGuardedFetch(deps.config.webhookAllowedNetworks) })
     stopWhenStopping((graceMs) => webhooks.stop(graceMs))
     // INTROSPECTION_PORT set: resource servers' POST / on that port too (docs/protocol.md §2.6). An address that
-    // cannot be taken stops this process like a bad setting.
-    const listener = await startIntrospectionListener(deps)
-    if (listener) deps.log.info({ introspectionListener: deps.config.introspectionListener }, 'introspection listener ready')
+    // cannot be taken stops this process like a bad setting. One line says whether it asks for credentials.
+    if (await startIntrospectionListener(deps)) announceIntrospectionListener(deps)
     // METRICS_PORT outside the launcher (whose primary serves it for all its workers).
     if (await startMetricsListener(deps)) deps.log.info({ metricsPort: deps.config.metricsPort }, 'metrics listener ready')
     deps.log.info({ authServer: deps.config.authServerUrl }, 'authorization server ready')

@@ -39,6 +39,8 @@ export function testConfig(overrides: Partial<GnapConfig> = {}): GnapConfig {
     identityServerSecrets: [TEST_IDP_SECRET],
     introspectionSecrets: ['introspection-secret-123456'],
     introspectionListener: null,
+    introspectionPortAuth: 'secret',
+    introspectionClientFormat: 'object',
     metricsSecrets: null,
     metricsPort: null,
     allowHttpWalletAddresses: false,
