@@ -14,7 +14,7 @@ export const SETTING_ALIASES = {
 export const PORTS_WITHOUT_LISTENER: Readonly<Record<string, string>> = {
   INTERACTION_PORT: 'the interaction and identity-provider routes are served on `PORT`',
   SERVICE_API_PORT: 'no tenant service API here yet',
-  ADMIN_PORT: "no GraphQL admin API here (the console's API is on `PORT`)",
+  ADMIN_PORT: "no GraphQL admin API here; the console's API is on `PORT`",
 }
 
 /** Rafiki's settings with no meaning here: accepted and reported, never read (their values are never shown). */
