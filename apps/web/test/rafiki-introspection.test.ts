@@ -4,11 +4,11 @@
 // as `identifier` where the backend has one), for tokens the real Open Payments client obtained. Every answer is
 // checked against token-introspection.yaml. The public POST /introspect keeps its secret; GET /healthz answers on the
 // listener; Rafiki's settings that do nothing here are named in one line at start.
-import { isFinalizedGrant, isPendingGrant, type AccessItem, type Grant } from '@interledger/open-payments'
+import { isFinalizedGrant, type AccessItem } from '@interledger/open-payments'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { assertMatchesSpec } from '@gnap/domain/testing'
 import { freePort, INTROSPECTION_SECRET } from '@gnap/test-support'
-import { consent, finishParams, outgoingAccess, sleep, startWorld, type World } from './support/world'
+import { approvedOutgoingGrant, outgoingAccess, startWorld, type World } from './support/world'
 import { signedFetch } from './support/raw-http'
 
 const OWNER = 'https://wallet.example/alice'
@@ -25,24 +25,6 @@ async function issued(access: AccessItem[]): Promise<string> {
   return grant.access_token.value
 }
 
-/** An outgoing-payment grant through the owner's consent, as the SDK client drives it. */
-async function outgoingGrant(): Promise<Grant> {
-  const pending = await w.client.grant.request(
-    { url: w.server.url },
-    { access_token: { access: [outgoingAccess(OWNER)] }, interact: { start: ['redirect'], finish: finishParams() } },
-  )
-  if (!isPendingGrant(pending)) throw new Error('expected a pending grant')
-  const { finish } = await consent(w.server, pending.interact.redirect)
-  const interactRef = new URL(finish.headers.get('location') ?? '').searchParams.get('interact_ref') ?? ''
-  await sleep((pending.continue.wait ?? 0) * 1000)
-  const grant = await w.client.grant.continue(
-    { url: pending.continue.uri, accessToken: pending.continue.access_token.value },
-    { interact_ref: interactRef },
-  )
-  if (!isFinalizedGrant(grant) || !grant.access_token) throw new Error('expected an issued grant')
-  return grant
-}
-
 beforeAll(async () => {
   const port = await freePort()
   listener = `http://127.0.0.1:${port}`
@@ -56,7 +38,7 @@ beforeAll(async () => {
   })
   tokens.incoming = await issued([{ type: 'incoming-payment', actions: ['create', 'read', 'list', 'complete'], identifier: OWNER }])
   tokens.quote = await issued([{ type: 'quote', actions: ['create', 'read'] }])
-  tokens.outgoing = (await outgoingGrant()).access_token!.value
+  tokens.outgoing = (await approvedOutgoingGrant(w, OWNER)).token.value
 }, 90_000)
 
 afterAll(async () => {
