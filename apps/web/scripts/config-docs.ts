@@ -7,7 +7,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { z } from 'zod'
-import { EnvSchema, FirstAdminEnvSchema } from '@gnap/domain/config'
+import { EnvSchema, FirstAdminEnvSchema, IGNORED_SETTINGS, PORTS_WITHOUT_LISTENER, SETTING_ALIASES } from '@gnap/domain/config'
 import { launcherSettingsSchema } from '@gnap/launcher/serve'
 import { invokedDirectly, readIfThere, writeOrCheck } from './generated-docs'
 
@@ -62,12 +62,31 @@ function defaultOf(schema: z.ZodType, meta: VariableMeta): string {
 
 const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\n/g, ' ')
 
+/** Where Rafiki names the setting otherwise, the meaning starts by saying so. */
+function aliasNote(name: string): string {
+  const alias = (SETTING_ALIASES as Record<string, string>)[name]
+  return alias === undefined ? '' : `Also read as \`${alias}\`, Rafiki's name (set one of the two, or both to the same value). `
+}
+
+/** What becomes of the setting names of Rafiki's auth service that are not ours (packages/domain rafiki-settings.ts). */
+function rafikiNames(): string {
+  // A name the server reads (a listener built since) is documented in its own row above instead.
+  const unread = (name: string) => !(name in EnvSchema.shape)
+  const aliases = Object.entries(SETTING_ALIASES).map(([ours, theirs]) => `| \`${theirs}\` | read as \`${ours}\` |`)
+  const ports = Object.entries(PORTS_WITHOUT_LISTENER)
+    .filter(([name]) => unread(name))
+    .map(([name, why]) => `| \`${name}\` | accepted and named in the start-up line, no listener: ${why} |`)
+  const ignored = IGNORED_SETTINGS.filter(unread).map((name) => `| \`${name}\` | accepted and named in the start-up line, not read |`)
+  return ["| Rafiki's name | here |", '|---|---|', ...aliases, ...ports, ...ignored].join('\n')
+}
+
 function table(schema: z.ZodObject): string {
   const rows = Object.entries(schema.shape).map(([name, field]) => {
     const fieldSchema = field as z.ZodType
     const meta = (fieldSchema.meta() ?? {}) as VariableMeta
     if (!meta.description) throw new Error(`${name} has no description in its schema's .meta()`)
-    return `| \`${name}\` | ${cell(typeOf(fieldSchema))} | ${cell(defaultOf(fieldSchema, meta))} | ${cell(meta.production ?? '')} | ${cell(meta.description)} |`
+    const meaning = aliasNote(name) + meta.description
+    return `| \`${name}\` | ${cell(typeOf(fieldSchema))} | ${cell(defaultOf(fieldSchema, meta))} | ${cell(meta.production ?? '')} | ${cell(meaning)} |`
   })
   return ['| variable | type | default | production | meaning |', '|---|---|---|---|---|', ...rows].join('\n')
 }
@@ -106,6 +125,17 @@ export function renderConfigurationDoc(): string {
     "for the launcher's settings and the introspection port.",
   ]
   for (const section of sections()) parts.push('', `## ${section.title}`, '', section.intro, '', table(section.schema))
+  parts.push(
+    '',
+    "## Rafiki's setting names",
+    '',
+    "The environment Rafiki's Helm chart writes for its auth service can be given as it is. Its expiry, wait and",
+    'interaction-policy names, `TRUST_PROXY`, `LOG_LEVEL` and the identity-provider and introspection names are ours',
+    'too, with the same meaning. Its other names are below; the settings that do nothing here are named, without their',
+    'values, in one warning line when each process starts.',
+    '',
+    rafikiNames(),
+  )
   return parts.join('\n') + '\n'
 }
 

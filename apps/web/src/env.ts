@@ -1,19 +1,22 @@
 // Only the settings module of the domain package (zod, no database): the proxy imports this file too.
-import { EnvSchema, configFromEnv, type Env, type GnapConfig } from '@gnap/domain/config'
+import { EnvSchema, configFromEnv, resolveSettingAliases, unusedRafikiSettings, type Env, type GnapConfig } from '@gnap/domain/config'
 
-/** The only reader of process.env: settings validated once, with a message that names each bad variable. */
-function readEnv(source: NodeJS.ProcessEnv = process.env): Env {
-  const parsed = EnvSchema.safeParse(source)
-  if (!parsed.success) {
-    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.') || '(env)'}: ${i.message}`)
-    throw new Error(`Invalid configuration:\n${lines.join('\n')}`)
-  }
-  return parsed.data
+/**
+ * The only reader of process.env: settings validated once, with a message that names each bad variable. Rafiki's
+ * names for our settings are read too (AUTH_PORT, AUTH_DATABASE_URL: docs/configuration.md); `unused` lists the Rafiki
+ * settings that do nothing here, for one line at start.
+ */
+export function readEnv(source: NodeJS.ProcessEnv = process.env): { env: Env; unused: string[] } {
+  const { env, conflicts } = resolveSettingAliases(source)
+  const parsed = EnvSchema.safeParse(env)
+  const lines = [...conflicts, ...(parsed.success ? [] : parsed.error.issues.map((i) => `${i.path.join('.') || '(env)'}: ${i.message}`))]
+  if (!parsed.success || lines.length > 0) throw new Error(`Invalid configuration:\n${lines.map((line) => `  ${line}`).join('\n')}`)
+  return { env: parsed.data, unused: unusedRafikiSettings(source, new Set(Object.keys(EnvSchema.shape))) }
 }
 
-export function readConfig(): { env: Env; config: GnapConfig } {
-  const env = readEnv()
-  return { env, config: configFromEnv(env) }
+export function readConfig(): { env: Env; config: GnapConfig; unused: string[] } {
+  const { env, unused } = readEnv()
+  return { env, config: configFromEnv(env), unused }
 }
 
 /**

@@ -3,9 +3,9 @@ import { createGuardedFetch } from '@gnap/domain/kernel'
 import { startRetentionJob, startWebhookWorker } from '@gnap/domain/operator'
 import { getDeps } from './server/process/deps'
 import { refuseForbiddenMethods } from './server/edge/forbidden-methods'
-import { startIntrospectionListener } from './server/edge/introspection-listener'
 import { startServiceApiListener } from './server/edge/service-api-listener'
 import { ensureOperatorTenant } from '@gnap/domain/protocol'
+import { announceIntrospectionListener, startIntrospectionListener } from './server/edge/introspection-listener'
 import { startMetricsListener } from './server/edge/metrics-endpoint'
 import { installProcessEdge, stopGracefullyOnSignals, stopWhenStopping } from './server/process/process-edge'
 
@@ -36,9 +36,8 @@ export async function registerNode(): Promise<void> {
     if (operator !== 'none')
       deps.log.info({ operatorTenant: deps.config.operatorTenant?.id, created: operator === 'created' }, 'operator tenant ready')
     // INTROSPECTION_PORT set: resource servers' POST / on that port too (docs/protocol.md §2.6). An address that
-    // cannot be taken stops this process like a bad setting.
-    const listener = await startIntrospectionListener(deps)
-    if (listener) deps.log.info({ introspectionListener: deps.config.introspectionListener }, 'introspection listener ready')
+    // cannot be taken stops this process like a bad setting. One line says whether it asks for credentials.
+    if (await startIntrospectionListener(deps)) announceIntrospectionListener(deps)
     // SERVICE_API_PORT set: the service API a Rafiki backend calls for its tenants (docs/protocol.md §2.21). Said at
     // start whether it asks for a bearer secret.
     if (await startServiceApiListener(deps)) {

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { OpenPaymentsClientError, isFinalizedGrant, isPendingGrant } from '@interledger/open-payments'
 import { openStore, type Store } from '@gnap/domain/kernel'
 import { DEMO_OWNER, createOwner } from '@gnap/domain/operator'
-import { consent, finishParams, introspect, outgoingAccess, sleep, startWorld, type World } from './support/world'
+import { approvedOutgoingGrant, introspect, startWorld, type World } from './support/world'
 
 let w: World
 let store: Store
@@ -31,22 +31,10 @@ afterAll(async () => {
 
 /** A live grant on `identifier`: requested by the SDK, approved, continued to a token. */
 async function liveGrant(identifier: string = ALICE_WALLET) {
-  const grant = await w.client.grant.request(
-    { url: w.server.url },
-    { access_token: { access: [outgoingAccess(identifier)] }, interact: { start: ['redirect'], finish: finishParams() } },
-  )
-  if (!isPendingGrant(grant)) throw new Error('expected a pending grant')
-  const { finish } = await consent(w.server, grant.interact.redirect)
-  const interactRef = new URL(finish.headers.get('location') ?? '').searchParams.get('interact_ref') ?? ''
-  await sleep((grant.continue.wait ?? 0) * 1000)
-  const issued = await w.client.grant.continue(
-    { url: grant.continue.uri, accessToken: grant.continue.access_token.value },
-    { interact_ref: interactRef },
-  )
-  if (!isFinalizedGrant(issued) || !issued.access_token) throw new Error('expected an issued grant')
+  const { pending: grant, token } = await approvedOutgoingGrant(w, identifier)
   const continueId = new URL(grant.continue.uri).pathname.split('/').pop() ?? ''
   const { id } = await db.grant.findUniqueOrThrow({ where: { continueId } })
-  return { id, token: issued.access_token }
+  return { id, token }
 }
 
 const origin = () => new URL(w.server.url).origin

@@ -34,6 +34,7 @@ import path from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { DEFAULT_TURN_BUDGET_MS, installFairTurns } from './fair-turns.js'
 import { requireNodeRuntime } from './node-runtime.js'
+import { applyLauncherAliases } from './rafiki-names.js'
 
 /** The repository (this module runs from packages/launcher/dist). */
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', '..')
@@ -103,11 +104,14 @@ export function launcherSettingsSchema(z: typeof Zod.z) {
 export function launcherSettings(env: Record<string, string | undefined> = process.env): LauncherSettings {
   const { z } = createRequire(import.meta.url)('zod') as typeof Zod
   const schema = launcherSettingsSchema(z)
-  const blankAsUnset = Object.fromEntries(Object.keys(schema.shape).map((k) => [k, env[k] === '' ? undefined : env[k]]))
+  // Rafiki's AUTH_PORT is our PORT (rafiki-names.ts).
+  const named = { ...env }
+  const conflicts = applyLauncherAliases(named)
+  const blankAsUnset = Object.fromEntries(Object.keys(schema.shape).map((k) => [k, named[k] === '' ? undefined : named[k]]))
   const parsed = schema.safeParse(blankAsUnset)
-  if (!parsed.success) {
-    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`)
-    throw new Error(`Invalid launcher setting:\n${lines.join('\n')}`)
+  if (!parsed.success || conflicts.length > 0) {
+    const lines = [...conflicts, ...(parsed.success ? [] : parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`))]
+    throw new Error(`Invalid launcher setting:\n${lines.map((line) => `  ${line}`).join('\n')}`)
   }
   return parsed.data
 }

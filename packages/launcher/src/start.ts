@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url'
 import { applyLocalDefaults } from './local-settings.js'
 import { pathWithThisNode, requireNodeRuntime } from './node-runtime.js'
 import { makeFilesPrivate, sqliteFile } from './private-files.js'
+import { applyLauncherAliases } from './rafiki-names.js'
 import { launcherSettings, serve } from './serve.js'
 
 /** The repository (this module runs from packages/launcher/dist). */
@@ -18,6 +19,12 @@ requireNodeRuntime('start')
 const env: Record<string, string | undefined> = { ...process.env, CHECKPOINT_DISABLE: '1', NEXT_TELEMETRY_DISABLED: '1' }
 // prisma and tsx below, and anything they start, run on this very node.
 env.PATH = pathWithThisNode(env.PATH)
+// Rafiki's AUTH_PORT and AUTH_DATABASE_URL, under our names before anything reads them (the migrations, the seed).
+const conflicts = applyLauncherAliases(env)
+if (conflicts.length > 0) {
+  console.error(`[start] Invalid setting:\n${conflicts.map((c) => `  ${c}`).join('\n')}`)
+  process.exit(1)
+}
 env.PORT ||= '3000'
 // The launcher's settings (WEB_CONCURRENCY, PORT, …) are checked before anything touches the database.
 try {

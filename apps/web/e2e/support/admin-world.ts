@@ -19,7 +19,7 @@ import {
   testConfig,
   type TestDeps,
 } from '@gnap/domain/testing'
-import { consent, finishParams, outgoingAccess, sleep, startWorld, type World } from '../../test/support/world'
+import { approvedOutgoingGrant, startWorld, type World } from '../../test/support/world'
 import { worldTest } from './fixtures'
 
 // The world of the admin console's browser tests: the production build (identity-provider mode, so the SDK's
@@ -105,20 +105,8 @@ async function seedConsole(store: Store, serverUrl: string): Promise<void> {
 
 /** The real client asks for an outgoing-payment grant, the owner approves (identity-provider API), it continues and rotates twice. */
 async function rotatedGrant(world: World): Promise<RotatedGrant> {
-  const pending = await world.client.grant.request(
-    { url: world.server.url },
-    { access_token: { access: [outgoingAccess(OWNER_WALLET)] }, interact: { start: ['redirect'], finish: finishParams() } },
-  )
-  if (!isPendingGrant(pending)) throw new Error('expected a pending grant')
-  const { finish, lookup } = await consent(world.server, pending.interact.redirect)
-  const interactRef = new URL(finish.headers.get('location') ?? '').searchParams.get('interact_ref') ?? ''
-  await sleep((pending.continue.wait ?? 0) * 1000)
-  const issued = await world.client.grant.continue(
-    { url: pending.continue.uri, accessToken: pending.continue.access_token.value },
-    { interact_ref: interactRef },
-  )
-  if (!isFinalizedGrant(issued) || !issued.access_token) throw new Error('expected an issued grant')
-  let token = issued.access_token
+  const { pending, lookup, token: issuedToken } = await approvedOutgoingGrant(world, OWNER_WALLET)
+  let token = issuedToken
   const chain = [lastSegment(token.manage)]
   for (let i = 0; i < 2; i++) {
     token = (await world.client.token.rotate({ url: token.manage, accessToken: token.value })).access_token

@@ -1,5 +1,11 @@
 import { createHash, randomUUID } from 'node:crypto'
-import { createAuthenticatedClient, OpenPaymentsClientError, type AuthenticatedClient } from '@interledger/open-payments'
+import {
+  createAuthenticatedClient,
+  isFinalizedGrant,
+  isPendingGrant,
+  OpenPaymentsClientError,
+  type AuthenticatedClient,
+} from '@interledger/open-payments'
 import { generateClientKey, startWalletAddressServer } from '@gnap/domain/testing'
 import { IDP_SECRET, INTROSPECTION_SECRET, startServer, type RunningServer } from '@gnap/test-support'
 import type { LeasedServer } from './server-pool'
@@ -132,3 +138,24 @@ export const outgoingAccess = (identifier: string) => ({
 })
 
 export const finishParams = () => ({ method: 'redirect' as const, uri: 'https://client.example/finish', nonce: randomUUID() })
+
+/**
+ * The real client's outgoing-payment grant on `identifier`: requested, approved by the owner through the
+ * identity-provider API, and continued to its token once `wait` has passed.
+ */
+export async function approvedOutgoingGrant(world: Pick<World, 'client' | 'server'>, identifier: string) {
+  const pending = await world.client.grant.request(
+    { url: world.server.url },
+    { access_token: { access: [outgoingAccess(identifier)] }, interact: { start: ['redirect'], finish: finishParams() } },
+  )
+  if (!isPendingGrant(pending)) throw new Error('expected a pending grant')
+  const { finish, lookup } = await consent(world.server, pending.interact.redirect)
+  const interactRef = new URL(finish.headers.get('location') ?? '').searchParams.get('interact_ref') ?? ''
+  await sleep((pending.continue.wait ?? 0) * 1000)
+  const issued = await world.client.grant.continue(
+    { url: pending.continue.uri, accessToken: pending.continue.access_token.value },
+    { interact_ref: interactRef },
+  )
+  if (!isFinalizedGrant(issued) || !issued.access_token) throw new Error('expected an issued grant')
+  return { pending, lookup, token: issued.access_token }
+}

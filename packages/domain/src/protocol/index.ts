@@ -2,7 +2,7 @@
 // tokens, interaction and consent, client authentication, and the webhook events the protocol's changes write.
 // Only what callers outside the package use; protocol/ never imports operator/ (lint: packages/config/eslint.js).
 export { parseRotateRequest } from './access-token/access-token.wire'
-export { introspectForResourceServer, introspectToken } from './access-token/introspect-token'
+export { introspectForResourceServer, introspectToken, introspectWithoutCredentials } from './access-token/introspect-token'
 export { revokeAccessToken } from './access-token/revoke-access-token'
 export { rotateAccessToken } from './access-token/rotate-access-token'
 export { ACCESS_TYPES, type AccessItem } from './access/access.wire'

@@ -41,6 +41,8 @@ export function testConfig(overrides: Partial<GnapConfig> = {}): GnapConfig {
     introspectionListener: null,
     operatorTenant: null,
     serviceApi: null,
+    introspectionPortAuth: 'secret',
+    introspectionClientFormat: 'object',
     metricsSecrets: null,
     metricsPort: null,
     allowHttpWalletAddresses: false,

@@ -1,6 +1,6 @@
 import http from 'node:http'
 import { loggablePath, methodNotAllowed, pathNotFound } from '@gnap/domain/kernel'
-import { introspectForResourceServer, type Deps } from '@gnap/domain/protocol'
+import { introspectForResourceServer, introspectWithoutCredentials, type Deps } from '@gnap/domain/protocol'
 import { listenerCallerAddress } from './caller-ip'
 import { errorAnswer, parseJsonBody, securedHeaders } from './gnap-route'
 import { closeWhenStopping } from '../process/process-edge'
@@ -13,9 +13,12 @@ import { routeMeter } from '../process/metrics'
 // this one does only what the route wrapper does for /introspect (server/edge/gnap-route.ts), with its pieces: the capped
 // body, its JSON, the use case, the GNAP errors, the security headers and the request log line. Under the launcher,
 // every worker listens on the same address: node:cluster opens it once in the primary, which hands the connections
-// to the workers in turn, as for the app's own port.
+// to the workers in turn, as for the app's own port. It also answers GET /healthz, which Rafiki's Helm chart probes on
+// its introspection port, and, with INTROSPECTION_PORT_AUTH=none, introspects without credentials as Rafiki's backend
+// calls it.
 
 const ALLOW = 'POST, OPTIONS'
+const PROBE_ALLOW = 'GET, OPTIONS'
 
 interface Answer {
   status: number
@@ -56,34 +59,82 @@ export function readNodeBody(req: http.IncomingMessage): Promise<Uint8Array | nu
   })
 }
 
-async function answer(deps: Deps, req: http.IncomingMessage): Promise<Answer> {
+/** The request's path, without its query. */
+function pathOf(req: http.IncomingMessage): string {
   const url = req.url ?? '/'
   const query = url.indexOf('?')
-  if ((query < 0 ? url : url.slice(0, query)) !== '/') throw pathNotFound()
+  return query < 0 ? url : url.slice(0, query)
+}
+
+/**
+ * GET /healthz as on the app's port (docs/protocol.md §2.19): 200 while the process serves, reading nothing; HEAD as
+ * GET (node sends no body), OPTIONS 204, any other method 405.
+ */
+function liveness(method: string | undefined): Answer {
+  if (method === 'GET' || method === 'HEAD') return { status: 200, body: { status: 'ok' }, headers: {} }
+  if (method === 'OPTIONS') return { status: 204, headers: { allow: PROBE_ALLOW } }
+  return { status: 405, body: methodNotAllowed('GET').toBody(), headers: { allow: PROBE_ALLOW } }
+}
+
+async function answer(deps: Deps, req: http.IncomingMessage): Promise<Answer> {
+  if (pathOf(req) !== '/') throw pathNotFound()
   if (req.method === 'OPTIONS') return { status: 204, headers: { allow: ALLOW } }
   if (req.method !== 'POST') return { status: 405, body: methodNotAllowed('POST').toBody(), headers: { allow: ALLOW } }
   const { body } = parseJsonBody(header(req, 'content-type'), checkBody(await readNodeBody(req), JSON_LIMITS))
+  // INTROSPECTION_PORT_AUTH=none (docs/protocol.md §2.6): Rafiki's backend sends no credentials; an Authorization
+  // header is not read, and nothing is counted.
+  if (deps.config.introspectionPortAuth === 'none') return { status: 200, body: await introspectWithoutCredentials(deps, body), headers: {} }
   const caller = { authorization: header(req, 'authorization'), ip: listenerCallerAddress(req, header(req, 'x-forwarded-for'), deps.config) }
   return { status: 200, body: await introspectForResourceServer(deps, caller, body), headers: {} }
 }
 
-/** The listener's request handler: every answer as the route handler gives it, then one log line. */
+/** Sends an answer with the security headers, its JSON body (if any) and its length; nothing once the socket is gone. */
+function send(res: http.ServerResponse, { status, body, headers }: Answer): void {
+  const text = body === undefined ? undefined : JSON.stringify(body)
+  const all = securedHeaders(text === undefined ? headers : { 'content-type': 'application/json', ...headers })
+  if (!res.destroyed) res.writeHead(status, text === undefined ? all : { ...all, 'content-length': String(Buffer.byteLength(text)) }).end(text)
+}
+
+/**
+ * The listener's request handler: every answer as the route handler gives it, then one log line. The liveness probe
+ * is neither metered nor logged, as /healthz on the app's port.
+ */
 export function introspectionHandler(deps: Deps): http.RequestListener {
   const meter = routeMeter(deps.metrics, 'introspection-listener')
   return (req, res) => {
+    if (pathOf(req) === '/healthz') return send(res, liveness(req.method))
     const started = performance.now()
     void answer(deps, req)
       .catch((e: unknown): Answer => errorAnswer(e, deps))
-      .then(({ status, body, headers }) => {
-        const text = body === undefined ? undefined : JSON.stringify(body)
-        const all = securedHeaders(text === undefined ? headers : { 'content-type': 'application/json', ...headers })
-        if (!res.destroyed) res.writeHead(status, text === undefined ? all : { ...all, 'content-length': String(Buffer.byteLength(text)) }).end(text)
+      .then((answered) => {
+        send(res, answered)
+        const { status } = answered
         meter.done(req.method ?? 'GET', status, (performance.now() - started) / 1000)
         // The path worked out only when the request log is on.
         if (deps.log.isLevelEnabled('info')) {
           deps.log.info({ method: req.method, path: loggablePath(req.url ?? '/'), status, ms: Math.round(performance.now() - started) }, 'request')
         }
       })
+  }
+}
+
+/**
+ * The one start-up line of the listener: where it listens and whether it asks for credentials, a warning when it
+ * does not (docs/operating.md, "Introspection on a private port").
+ */
+export function announceIntrospectionListener(deps: Deps): void {
+  const where = deps.config.introspectionListener
+  if (!where) return
+  if (deps.config.introspectionPortAuth === 'none') {
+    deps.log.warn(
+      { introspectionListener: where, credentials: 'none' },
+      'introspection listener ready, WITHOUT credentials (INTROSPECTION_PORT_AUTH=none): whoever reaches this port can introspect; POST /introspect keeps its secret',
+    )
+  } else {
+    deps.log.info(
+      { introspectionListener: where, credentials: 'INTROSPECTION_SECRET' },
+      'introspection listener ready, with Authorization: Bearer <INTROSPECTION_SECRET>',
+    )
   }
 }
 

@@ -10,8 +10,10 @@ const globalForDeps = globalThis as unknown as { gnapDeps?: Promise<Deps> }
 const defaultDatabaseUrl = () => `file:${path.resolve(process.cwd(), '../../data/gnap.db')}`
 
 async function buildDeps(): Promise<Deps> {
-  const { env, config } = readConfig()
+  const { env, config, unused } = readConfig()
   const log = createLogger(env.LOG_LEVEL)
+  // Rafiki's settings that do nothing here (docs/configuration.md): named in one line, their values never shown.
+  if (unused.length > 0) log.warn({ unused }, `settings of Rafiki's auth service that do nothing here: ${unused.join(', ')}`)
   const store = await openStore(env.DATABASE_URL ?? defaultDatabaseUrl(), { sqliteSynchronous: env.SQLITE_SYNCHRONOUS })
   // Counted only when something can scrape them (METRICS_SECRET or METRICS_PORT).
   const metrics =

@@ -149,3 +149,28 @@ describe('METRICS_SECRET and METRICS_PORT', () => {
     expect(metricsIssues({ METRICS_PORT: '70000' })).toEqual([expect.stringMatching(/^METRICS_PORT: /)])
   })
 })
+
+describe('INTROSPECTION_PORT_AUTH and INTROSPECTION_CLIENT_FORMAT (docs/protocol.md §2.6)', () => {
+  it('ask for the secret and answer the client as an object unless told otherwise', () => {
+    expect(configOf({})).toMatchObject({ introspectionPortAuth: 'secret', introspectionClientFormat: 'object' })
+    expect(configOf({ INTROSPECTION_PORT: '4001', INTROSPECTION_PORT_AUTH: 'none', INTROSPECTION_CLIENT_FORMAT: 'string' })).toMatchObject({
+      introspectionPortAuth: 'none',
+      introspectionClientFormat: 'string',
+    })
+  })
+
+  it('refuse no credentials without the introspection port: POST /introspect always keeps its secret', () => {
+    const r = EnvSchema.safeParse({ ...base, INTROSPECTION_PORT_AUTH: 'none' })
+    expect(r.success).toBe(false)
+    expect(r.error?.issues.map((i) => `${i.path.join('.')}: ${i.message}`)).toEqual([
+      'INTROSPECTION_PORT_AUTH: applies to the introspection port alone: set INTROSPECTION_PORT (POST /introspect always requires INTROSPECTION_SECRET)',
+    ])
+  })
+
+  it.each([
+    ['INTROSPECTION_PORT_AUTH', 'off'],
+    ['INTROSPECTION_CLIENT_FORMAT', 'v2.3'],
+  ])('refuse %s=%s', (name, value) => {
+    expect(EnvSchema.safeParse({ ...base, INTROSPECTION_PORT: '4001', [name]: value }).success).toBe(false)
+  })
+})

@@ -1,6 +1,8 @@
 import { z } from 'zod'
 import { LOOPBACK_NETWORKS, parseNetwork } from '../net/outbound-address'
 
+export { IGNORED_SETTINGS, PORTS_WITHOUT_LISTENER, SETTING_ALIASES, resolveSettingAliases, unusedRafikiSettings } from './rafiki-settings'
+
 // Settings of the server, with the names operators of the reference server know (docs/protocol.md §7).
 // The web app's env.ts is the only reader of process.env; it parses with this schema.
 
@@ -132,6 +134,17 @@ export const EnvSchema = z
         "A bearer secret the service API then asks for (`Authorization: Bearer <secret>`); a comma-separated list is accepted while one is replaced. Unset: no credentials, as Rafiki's backend sends none: keep the port on a private network.",
       production: 'each entry at least 32 characters',
     }),
+    // Rafiki's backend introspects without credentials, on a private port (docs/protocol.md §2.6): `none` lets the
+    // listener answer so. POST /introspect on the public port keeps its secret whatever this says.
+    INTROSPECTION_PORT_AUTH: z.enum(['secret', 'none']).default('secret').meta({
+      description:
+        "`none`: the introspection port answers without credentials, as Rafiki's backend calls it (keep that port on a private network); `secret`: it requires `INTROSPECTION_SECRET`. `POST /introspect` on the public port always requires the secret.",
+    }),
+    // token-introspection.yaml `client`: an object for Rafiki's backend from v2.4 on, the wallet address before.
+    INTROSPECTION_CLIENT_FORMAT: z.enum(['object', 'string']).default('object').meta({
+      description:
+        "`client` in introspection answers: `object` (`{walletAddress}` or `{jwk}`, as Rafiki's backend reads it from v2.4 on) or `string` (the client's wallet address, for backends up to v2.3; a directed identity's token then introspects as inactive).",
+    }),
     // Prometheus metrics (GET /metrics). Either or both; neither: metrics are off and /metrics answers 404.
     METRICS_SECRET: secretList('METRICS_SECRET').optional().meta({
       description:
@@ -257,6 +270,13 @@ export const EnvSchema = z
     if (env.INTROSPECTION_PORT !== undefined && env.INTROSPECTION_PORT === env.PORT) {
       ctx.addIssue({ code: 'custom', path: ['INTROSPECTION_PORT'], message: 'must differ from PORT: the listener is a port of its own' })
     }
+    if (env.INTROSPECTION_PORT_AUTH === 'none' && env.INTROSPECTION_PORT === undefined) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['INTROSPECTION_PORT_AUTH'],
+        message: 'applies to the introspection port alone: set INTROSPECTION_PORT (POST /introspect always requires INTROSPECTION_SECRET)',
+      })
+    }
     if (env.METRICS_PORT !== undefined && (env.METRICS_PORT === env.PORT || env.METRICS_PORT === env.INTROSPECTION_PORT)) {
       ctx.addIssue({
         code: 'custom',
@@ -327,6 +347,10 @@ export interface GnapConfig {
   operatorTenant: { id: string; apiSecret: string } | null
   /** Where each worker serves the service API (docs/protocol.md §2.21), and its bearer secrets (null: none asked); null: not served. */
   serviceApi: { port: number; host: string; secrets: readonly string[] | null } | null
+  /** Whether the introspection listener asks for INTROSPECTION_SECRET (`none`: Rafiki's backend, docs/protocol.md §2.6). */
+  introspectionPortAuth: 'secret' | 'none'
+  /** `client` in introspection answers: the contract's object, or the wallet address string of backends up to v2.3. */
+  introspectionClientFormat: 'object' | 'string'
   /** The accepted bearer secrets of GET /metrics on the public port; null: not served there. */
   metricsSecrets: readonly string[] | null
   /** The loopback port serving GET /metrics without a secret; null: none. */
@@ -386,6 +410,8 @@ export function configFromEnv(env: Env): GnapConfig {
         : null,
     serviceApi:
       env.SERVICE_API_PORT === undefined ? null : { port: env.SERVICE_API_PORT, host: env.SERVICE_API_HOST, secrets: env.SERVICE_API_SECRET ?? null },
+    introspectionPortAuth: env.INTROSPECTION_PORT_AUTH,
+    introspectionClientFormat: env.INTROSPECTION_CLIENT_FORMAT,
     metricsSecrets: env.METRICS_SECRET ?? null,
     metricsPort: env.METRICS_PORT ?? null,
     allowHttpWalletAddresses: env.ALLOW_HTTP_WALLET_ADDRESSES,

@@ -43,10 +43,22 @@ export async function introspectForResourceServer(deps: Deps, caller: Introspect
   return introspectToken(deps, parseIntrospectRequest(body))
 }
 
+/**
+ * POST / of the introspection listener with INTROSPECTION_PORT_AUTH=none (docs/protocol.md §2.6): Rafiki's backend
+ * introspects without credentials, so none is asked for and nothing is counted; body and answer as /introspect's.
+ * The public POST /introspect never comes here: it always goes through introspectForResourceServer.
+ * @throws GnapError invalid_request (400)
+ */
+export async function introspectWithoutCredentials(deps: Deps, body: unknown): Promise<IntrospectResponse> {
+  return introspectToken(deps, parseIntrospectRequest(body))
+}
+
 /** Tells a resource server whether a token is live and what it grants (docs/protocol.md §2.6). */
 export async function introspectToken(deps: Deps, input: IntrospectRequest): Promise<IntrospectResponse> {
   const token = await findTokenForIntrospection(deps.sql, input.accessToken)
-  if (!token || token.state !== 'active' || isTokenExpired(token, deps.clock()) || isRevoked(token.grant)) {
+  const live = token !== null && token.state === 'active' && !isTokenExpired(token, deps.clock()) && !isRevoked(token.grant)
+  const client = live ? introspectedClient(deps, token.grant) : null
+  if (!live || client === null) {
     deps.metrics.introspection(false)
     return { active: false }
   }
@@ -56,15 +68,17 @@ export async function introspectToken(deps: Deps, input: IntrospectRequest): Pro
     grant: token.grant.id,
     // Without `access`, every item of the grant, as granted (docs/protocol.md §2.6): the cached, frozen list itself.
     access: input.access ? matchAccess(token.grant.access, input.access) : token.grant.access,
-    client: introspectedClient(token.grant),
+    client,
   }
 }
 
 /**
  * token-introspection.yaml client: `{jwk}` for a directed identity (docs/protocol.md §4.5), `{walletAddress}` for
- * every other client, as before.
+ * every other client. With INTROSPECTION_CLIENT_FORMAT=string, the wallet address alone, as backends up to Rafiki v2.3
+ * read it; such a backend cannot check a directed identity's key, so that token gets null (answered inactive).
  */
-function introspectedClient(grant: { client: string; clientJwk: string | null }): IntrospectedClient {
+function introspectedClient(deps: Deps, grant: { client: string; clientJwk: string | null }): IntrospectedClient | string | null {
   const { id, jwk } = storedClient(grant)
+  if (deps.config.introspectionClientFormat === 'string') return jwk ? null : id
   return jwk ? { jwk } : { walletAddress: id }
 }

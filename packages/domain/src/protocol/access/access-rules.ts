@@ -1,4 +1,4 @@
-import type { AccessAction, AccessItem, Limits } from './access.wire'
+import type { AccessAction, AccessItem, Limits, OutgoingAccess } from './access.wire'
 
 // Pure rules about access items (docs/protocol.md §6). No I/O.
 
@@ -24,6 +24,12 @@ export function itemNeedsInteraction(item: AccessItem, rules: InteractionRules):
 }
 
 /**
+ * An item a resource server asks about at introspection: an access item whose outgoing-payment `identifier` may be
+ * left out (docs/protocol.md §2.6, as Rafiki's backend checks an outgoing-payment grant).
+ */
+export type RequestedAccess = Exclude<AccessItem, OutgoingAccess> | (Omit<OutgoingAccess, 'identifier'> & { identifier?: string | undefined })
+
+/**
  * docs/protocol.md §6 introspection matching (reference behaviour): for each requested item, take the FIRST granted
  * item of the same type, and return it (the stored item, not the request) when
  * - every requested action is on it, requested `read` also satisfied by `read-all` and `list` by `list-all`;
@@ -32,7 +38,7 @@ export function itemNeedsInteraction(item: AccessItem, rules: InteractionRules):
  * Unmatched requested items are skipped. A granted item is returned once even if several requested items match
  * it (token-introspection.yaml access: uniqueItems).
  */
-export function matchAccess(granted: readonly AccessItem[], requested: readonly AccessItem[]): AccessItem[] {
+export function matchAccess(granted: readonly AccessItem[], requested: readonly RequestedAccess[]): AccessItem[] {
   const matched: AccessItem[] = []
   for (const req of requested) {
     const candidate = granted.find((g) => g.type === req.type)
@@ -41,7 +47,7 @@ export function matchAccess(granted: readonly AccessItem[], requested: readonly 
   return matched
 }
 
-function isSatisfiedBy(req: AccessItem, granted: AccessItem): boolean {
+function isSatisfiedBy(req: RequestedAccess, granted: AccessItem): boolean {
   const actionsOk = req.actions.every(
     (a) => hasAction(granted, a) || (a === 'read' && hasAction(granted, 'read-all')) || (a === 'list' && hasAction(granted, 'list-all')),
   )
@@ -58,15 +64,15 @@ function isSatisfiedBy(req: AccessItem, granted: AccessItem): boolean {
   return reqId === undefined || grantedId === undefined || reqId === grantedId
 }
 
-function hasAction(item: AccessItem, action: AccessAction): boolean {
+function hasAction(item: RequestedAccess, action: AccessAction): boolean {
   return (item.actions as readonly AccessAction[]).includes(action)
 }
 
-function limitsOf(item: AccessItem): Limits | undefined {
+function limitsOf(item: RequestedAccess): Limits | undefined {
   return item.type === 'outgoing-payment' ? item.limits : undefined
 }
 
-function identifierOf(item: AccessItem): string | undefined {
+function identifierOf(item: RequestedAccess): string | undefined {
   return item.type === 'quote' ? undefined : item.identifier
 }
 

@@ -35,7 +35,7 @@ const isHttpUrl = (s: string): boolean => {
  * here, where the request is parsed, and stored so (docs/protocol.md §6, "Wallet address identifiers"). Credentials,
  * a query or a fragment are refused: a wallet address has none.
  */
-const IdentifierSchema = z
+export const IdentifierSchema = z
   .string({ error: requiredOr('must be a string') })
   .refine(isHttpUrl, { error: 'must be an absolute http(s) URL', abort: true })
   .refine((s) => canonicalWalletAddress(s) !== null, { error: 'must be a URL without credentials, query or fragment', abort: true })
@@ -128,11 +128,14 @@ export const QuoteAccessSchema = z.strictObject(
   { error: strictObjectError('quote access') },
 )
 
+/** The message of an access item that is not an object, or of no known type. */
+export const accessItemError = (iss: { input: unknown }) =>
+  typeof iss.input !== 'object' || iss.input === null || Array.isArray(iss.input)
+    ? 'access item must be an object'
+    : 'type must be incoming-payment, outgoing-payment or quote'
+
 export const AccessItemSchema = z.discriminatedUnion('type', [IncomingAccessSchema, OutgoingAccessSchema, QuoteAccessSchema], {
-  error: (iss) =>
-    typeof iss.input !== 'object' || iss.input === null || Array.isArray(iss.input)
-      ? 'access item must be an object'
-      : 'type must be incoming-payment, outgoing-payment or quote',
+  error: accessItemError,
 })
 
 // auth-server.yaml access: maxItems 3, uniqueItems (deep equality; key order does not matter, array order does).

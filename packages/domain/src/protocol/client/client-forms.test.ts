@@ -175,6 +175,15 @@ describe('{jwk}: directed identity (docs/protocol.md §4.5)', () => {
     expect(await introspectToken(t.deps, { accessToken: other.tokenValue, access: null })).toMatchObject({ client: { walletAddress: TEST_CLIENT } })
   })
 
+  it('introspects a directed identity inactive with INTROSPECTION_CLIENT_FORMAT=string: no wallet address to give a v2.3 backend', async () => {
+    const key = generateClientKey('di-1')
+    const response = await postGrant(key, { ...incoming, client: { jwk: key.jwk } })
+    const v23 = { ...t.deps, config: { ...t.deps.config, introspectionClientFormat: 'string' as const } }
+    expect(await introspectToken(v23, { accessToken: response.access_token!.value, access: null })).toEqual({ active: false })
+    const other = await issueNonInteractiveGrant(t)
+    expect(await introspectToken(v23, { accessToken: other.tokenValue, access: null })).toMatchObject({ active: true, client: TEST_CLIENT })
+  })
+
   it('refuses a request signed with another key (401) and one whose keyid names no presented key (400), storing nothing', async () => {
     const key = generateClientKey('di-1')
     await expect(postGrant(generateClientKey('di-1'), { ...incoming, client: { jwk: key.jwk } })).rejects.toMatchObject(
