@@ -94,7 +94,10 @@ describe('unusedRafikiSettings', () => {
 
   it('names nothing for our own settings, or for a port the server reads once it has a listener', () => {
     expect(unusedRafikiSettings({ ...base, WAIT_SECONDS: '5', INTROSPECTION_PORT: '3007' }, known)).toEqual([])
-    expect(unusedRafikiSettings({ SERVICE_API_PORT: '3011' }, new Set(['SERVICE_API_PORT']))).toEqual([])
-    expect(unusedRafikiSettings({ SERVICE_API_PORT: '3011' }, new Set())).toEqual(['SERVICE_API_PORT (no tenant service API here yet)'])
+    expect(unusedRafikiSettings({ SERVICE_API_PORT: '3011' }, known)).toEqual([])
+    expect(unusedRafikiSettings({ ADMIN_PORT: '3003' }, new Set(['ADMIN_PORT']))).toEqual([])
+    expect(unusedRafikiSettings({ ADMIN_PORT: '3003' }, new Set())).toEqual([
+      "ADMIN_PORT (no GraphQL admin API here; the console's API is on `PORT`)",
+    ])
   })
 })

@@ -13,7 +13,6 @@ export const SETTING_ALIASES = {
 /** Rafiki's ports this server opens no listener for, with where their routes are here. */
 export const PORTS_WITHOUT_LISTENER: Readonly<Record<string, string>> = {
   INTERACTION_PORT: 'the interaction and identity-provider routes are served on `PORT`',
-  SERVICE_API_PORT: 'no tenant service API here yet',
   ADMIN_PORT: "no GraphQL admin API here; the console's API is on `PORT`",
 }
 
