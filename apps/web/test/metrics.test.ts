@@ -166,7 +166,7 @@ describe('GET /metrics', () => {
     const store = await openStore(`file:${w.server.dbFile}`)
     try {
       const deps = serverDeps(store, w.server.url)
-      const actor = { kind: 'admin' as const, id: 'metrics-test', label: 'admin:metrics@example.com', role: 'admin' as const }
+      const actor = { kind: 'admin' as const, id: 'metrics-test', label: 'admin:metrics@example.com', role: 'admin' as const, tenantId: null }
       for (const id of [ok.id, down.id]) await sendTestEvent(deps, { id, actor })
     } finally {
       await store.close()

@@ -42,7 +42,7 @@ interface EventBody {
 const verified = (hook: ReceivedWebhook, secret: string): EventBody => new Webhook(secret).verify(hook.body, hook.headers) as EventBody
 
 /** A console administrator, as the management use cases take it. */
-const ADMIN = { kind: 'admin' as const, id: 'webhooks-test', label: 'admin:webhooks@example.com', role: 'admin' as const }
+const ADMIN = { kind: 'admin' as const, id: 'webhooks-test', label: 'admin:webhooks@example.com', role: 'admin' as const, tenantId: null }
 
 /** Every pending, delivered and failed delivery of the database, with its event's type. */
 async function deliveries(databaseUrl: string) {

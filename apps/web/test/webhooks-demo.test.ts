@@ -108,7 +108,7 @@ beforeAll(async () => {
   front = await startTlsFront(certFile, keyFile)
   // Created as an administrator does in the console, under the server's own address rules.
   const deps = serverDeps(store, server.url, { webhookAllowedNetworks: ['127.0.0.0/8'], webhookAllowHttp: false })
-  const actor = { kind: 'admin', id: 'demo-test-admin', label: 'ops@example.com', role: 'admin' } as const
+  const actor = { kind: 'admin', id: 'demo-test-admin', label: 'ops@example.com', role: 'admin', tenantId: null } as const
   const { secret } = await createWebhookEndpoint(deps, {
     url: front.url,
     description: 'the README receiver',

@@ -242,7 +242,7 @@ type Awaitable<T> = T | Promise<T>
 /**
  * The operations of one role, each declared once (docs/protocol.md §2.18): its REST form (null for none), its input and
  * output schemas and its use case, in one call. The router's `.input()` is the one validation: the use case takes the
- * parsed input, and a change takes it with the caller as `actor`. The REST routing and the OpenAPI document (rest.ts)
+ * parsed input with the caller as `actor` (whose `tenantId` bounds what a key bound to one tenant reads and changes). The REST routing and the OpenAPI document (rest.ts)
  * read the role and the REST form from the procedure's meta.
  */
 function operationsOf(procedure: typeof viewerProcedure) {
@@ -254,12 +254,15 @@ function operationsOf(procedure: typeof viewerProcedure) {
       rest: RestForm | null,
       input: I,
       output: O,
-      resolve: (deps: Deps, input: z.output<I>) => Awaitable<z.input<O>>,
+      resolve: (deps: Deps, input: z.output<I> & { actor: ConsoleActor }) => Awaitable<z.input<O>>,
     ) =>
       declared(rest)
         .input(input)
         .output(output)
-        .query(async ({ ctx, input }) => (await resolve(ctx.deps, input as z.output<I>)) as never),
+        .query(
+          async ({ ctx, input }) =>
+            (await resolve(ctx.deps, { ...(input as object | undefined), actor: ctx.actor } as z.output<I> & { actor: ConsoleActor })) as never,
+        ),
     mutation: <I extends z.ZodType<object>, O extends z.ZodType>(
       rest: RestForm | null,
       input: I,

@@ -101,7 +101,7 @@ async function blockInOneTransaction(dbFile: string, base: string, client: strin
       walletAddresses: { getKey: () => Promise.resolve(null), getWalletAddress: () => Promise.reject(new Error('not in a benchmark')) },
       metrics: noMetrics,
     }
-    const actor = { kind: 'admin' as const, id: 'bench', label: 'admin:bench@example.com', role: 'admin' as const }
+    const actor = { kind: 'admin' as const, id: 'bench', label: 'admin:bench@example.com', role: 'admin' as const, tenantId: null }
     await blockClient(deps, { walletAddress: client, reason: 'bench-webhooks burst', actor })
   } finally {
     await store.close()

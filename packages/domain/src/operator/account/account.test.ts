@@ -118,7 +118,7 @@ describe('revokeFromAccount', () => {
     const g = await issueInteractiveGrant(t)
     const grantId = await grantIdOf(g.continueId)
     expect(await revokeFromAccount(t.deps, alice, 'no-such-grant')).toBe('not-found')
-    await adminRevokeGrant(t.deps, { grantId, actor: { kind: 'admin', id: 'admin-1', label: 'admin@example.com', role: 'admin' } })
+    await adminRevokeGrant(t.deps, { grantId, actor: { kind: 'admin', id: 'admin-1', label: 'admin@example.com', role: 'admin', tenantId: null } })
     expect(await revokeFromAccount(t.deps, alice, grantId)).toBe('not-found')
     expect(await t.db.auditLog.findMany()).toMatchObject([{ actor: 'admin@example.com' }])
   })
@@ -216,7 +216,7 @@ describe('ownerHistory', () => {
     t.clock.advance(60)
     await adminRevokeGrant(t.deps, {
       grantId: await grantIdOf(other.continueId),
-      actor: { kind: 'admin', id: 'a', label: 'admin@example.com', role: 'operator' },
+      actor: { kind: 'admin', id: 'a', label: 'admin@example.com', role: 'operator', tenantId: null },
     })
     await issueInteractiveGrant(t, forBob())
     const history = await ownerHistory(t.deps, alice)

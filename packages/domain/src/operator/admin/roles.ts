@@ -21,6 +21,11 @@ export interface ConsoleActor {
   id: string
   label: string
   role: AdminRole
+  /**
+   * The one tenant the caller is bound to (docs/protocol.md §2.21): it sees and changes only that tenant's grants,
+   * owners and clients. Null: every tenant (administrators, and keys bound to none).
+   */
+  tenantId: string | null
 }
 
 /** The actor of an administrator's own session. */
@@ -29,4 +34,5 @@ export const actorOfAdmin = (admin: { id: string; email: string; role: AdminRole
   id: admin.id,
   label: admin.email,
   role: admin.role,
+  tenantId: null,
 })

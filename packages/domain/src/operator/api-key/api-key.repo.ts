@@ -15,6 +15,8 @@ export interface ApiKeyRow {
   expiresAt: Date | null
   lastUsedAt: Date | null
   revokedAt: Date | null
+  /** The one tenant the key is bound to (docs/protocol.md §2.21); null: every tenant. */
+  tenantId: string | null
 }
 
 /** The creator as they are now: null when deleted or unknown (docs/security.md, "API keys answer to their creator"). */
@@ -25,7 +27,7 @@ export interface ApiKeyCreator {
 
 export type ApiKeyWithCreator = ApiKeyRow & { creator: ApiKeyCreator | null }
 
-const COLUMNS = ['id', 'name', 'role', 'prefix', 'hash', 'createdBy', 'createdById', 'createdAt', 'expiresAt', 'lastUsedAt', 'revokedAt']
+const COLUMNS = ['id', 'name', 'role', 'prefix', 'hash', 'createdBy', 'createdById', 'createdAt', 'expiresAt', 'lastUsedAt', 'revokedAt', 'tenantId']
   .map((c) => `k."${c}"`)
   .join(', ')
 
@@ -42,8 +44,8 @@ const withCreator = ({ creatorId, creatorRole, creatorDisabledAt, ...row }: Join
 
 export async function insertApiKey(db: SqlRunner, row: Omit<ApiKeyRow, 'lastUsedAt' | 'revokedAt'>): Promise<void> {
   await db.run(
-    `INSERT INTO "ApiKey" ("id", "name", "role", "prefix", "hash", "createdBy", "createdById", "createdAt", "expiresAt") VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
-    [row.id, row.name, row.role, row.prefix, row.hash, row.createdBy, row.createdById, row.createdAt, row.expiresAt],
+    `INSERT INTO "ApiKey" ("id", "name", "role", "prefix", "hash", "createdBy", "createdById", "createdAt", "expiresAt", "tenantId") VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
+    [row.id, row.name, row.role, row.prefix, row.hash, row.createdBy, row.createdById, row.createdAt, row.expiresAt, row.tenantId],
   )
 }
 

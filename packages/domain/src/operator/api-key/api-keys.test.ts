@@ -46,7 +46,9 @@ describe('createApiKey', () => {
 describe('findApiKeyCaller', () => {
   it('names the key and its role, and refuses a wrong secret, another shape and a session-like value', async () => {
     const { key, apiKey } = await createApiKey(t.deps, { name: 'sync', role: 'operator', actor: ADMIN })
-    expect(await findApiKeyCaller(t.deps, key)).toMatchObject({ actor: { kind: 'apiKey', id: apiKey.id, label: 'api key "sync"', role: 'operator' } })
+    expect(await findApiKeyCaller(t.deps, key)).toMatchObject({
+      actor: { kind: 'apiKey', id: apiKey.id, label: 'api key "sync"', role: 'operator', tenantId: null },
+    })
     const last = key.at(-1) === 'A' ? 'B' : 'A'
     expect(await findApiKeyCaller(t.deps, key.slice(0, -1) + last)).toBeNull()
     expect(await findApiKeyCaller(t.deps, apiKey.prefix)).toBeNull()

@@ -123,6 +123,8 @@ export async function createApiKey(
     expiresAt: expiresAt ?? null,
     lastUsedAt: null,
     revokedAt: null,
+    // Binding a key to a tenant comes with the console's tenant field (docs/protocol.md §2.21).
+    tenantId: null,
   }
   await deps.sql.transaction(async (tx) => {
     if (await liveApiKeyNamed(tx, name)) throw new ConsoleError('conflict', `a key named "${name}" exists: revoke it first or choose another name`)
@@ -205,7 +207,7 @@ export async function findApiKeyCaller(deps: Deps, presented: string): Promise<A
   if (row.revokedAt || (row.expiresAt && row.expiresAt <= now)) return null
   const role = cappedRole(row)
   if (role === null) return null
-  return { actor: { kind: 'apiKey', id: row.id, label: apiKeyLabel(row.name), role }, lastUsedAt: row.lastUsedAt }
+  return { actor: { kind: 'apiKey', id: row.id, label: apiKeyLabel(row.name), role, tenantId: row.tenantId }, lastUsedAt: row.lastUsedAt }
 }
 
 /**

@@ -17,7 +17,7 @@ const t = useTestDeps()
 
 const OTHER_CLIENT = 'https://wallet.example/other-app'
 const OPERATOR = 'operator@example.com'
-const actor = { kind: 'admin', id: 'admin-1', label: OPERATOR, role: 'operator' } as const
+const actor = { kind: 'admin', id: 'admin-1', label: OPERATOR, role: 'operator', tenantId: null } as const
 
 const block = (walletAddress = TEST_CLIENT, reason = 'its signing key leaked') => blockClient(t.deps, { walletAddress, reason, actor })
 const blocked = () => gnapError('invalid_client', 401)

@@ -12,7 +12,7 @@ import type { ConsoleActor } from '../admin/roles'
 // migration could not make canonical, dot segments and percent-encoding, stored before the canonical form.
 
 const t = useTestDeps()
-const ADMIN: ConsoleActor = { kind: 'admin', id: 'admin-1', label: 'ops@example.com', role: 'admin' }
+const ADMIN: ConsoleActor = { kind: 'admin', id: 'admin-1', label: 'ops@example.com', role: 'admin', tenantId: null }
 
 const active = async (token: string) => ((await introspect(t.deps, { access_token: token })) as { active: boolean }).active
 const owner = (email: string, walletAddresses: string[]) => createOwner(t.sql, { email, name: email, password: 'a-long-password-1', walletAddresses })

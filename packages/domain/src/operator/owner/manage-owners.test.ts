@@ -34,7 +34,7 @@ const enableOwner = routed(manage.OwnerIdInputSchema, manage.enableOwner)
 const adminDeleteOwner = routed(manage.OwnerIdInputSchema, manage.adminDeleteOwner)
 const listOwners = async (deps: Deps, input: z.input<typeof ListOwnersInputSchema>) => listOwnersParsed(deps, ListOwnersInputSchema.parse(input))
 
-const ADMIN = { kind: 'admin', id: 'admin-1', label: 'root@example.com', role: 'admin' } as const
+const ADMIN = { kind: 'admin', id: 'admin-1', label: 'root@example.com', role: 'admin', tenantId: null } as const
 const ALICE = { email: 'alice@example.com', name: 'Alice', walletAddresses: ['https://wallet.example/alice'] }
 const PASSWORD = 'correct horse battery staple'
 

@@ -18,7 +18,7 @@ import { listConnectedApps, revokeFromAccount } from '../account/account'
 
 const t = useTestDeps({ config: { identityServerUrl: null } })
 
-const ADMIN = { kind: 'admin', id: 'admin-1', label: 'root@example.com', role: 'admin' } as const
+const ADMIN = { kind: 'admin', id: 'admin-1', label: 'root@example.com', role: 'admin', tenantId: null } as const
 const ALICE = { email: 'alice@example.com', name: 'Alice', password: 'alice-password-1', walletAddresses: ['https://wallet.example/alice'] }
 
 const SPELLINGS = [

@@ -70,7 +70,7 @@ describe('issuing a link', () => {
 })
 
 describe('an owner’s links end', () => {
-  const ADMIN = { kind: 'admin', id: 'admin-1', label: 'root@example.com', role: 'admin' } as const
+  const ADMIN = { kind: 'admin', id: 'admin-1', label: 'root@example.com', role: 'admin', tenantId: null } as const
 
   it('when a link sets the password: the other unused link goes too', async () => {
     const id = await anOwner()

@@ -32,7 +32,7 @@ import {
 // Production settings (testConfig's defaults): https only, no private network allowed.
 const t = useTestDeps()
 
-const ADMIN: ConsoleActor = { kind: 'admin', id: 'admin-1', label: 'ops@example.com', role: 'admin' }
+const ADMIN: ConsoleActor = { kind: 'admin', id: 'admin-1', label: 'ops@example.com', role: 'admin', tenantId: null }
 const PUBLIC_HOST = 'hooks.example.com'
 const PUBLIC_URL = `https://${PUBLIC_HOST}/gnap`
 
@@ -375,7 +375,10 @@ describe('sendTestEvent', () => {
 
   it('names an API key as the actor of its test event', async () => {
     const { endpoint } = await create()
-    await sendTestEvent(t.deps, { id: endpoint.id, actor: { kind: 'apiKey', id: '0123456789abcdef', label: 'api key "ops"', role: 'admin' } })
+    await sendTestEvent(t.deps, {
+      id: endpoint.id,
+      actor: { kind: 'apiKey', id: '0123456789abcdef', label: 'api key "ops"', role: 'admin', tenantId: null },
+    })
     const [delivery] = await deliveriesTo(endpoint.id)
     expect(JSON.parse(delivery!.event.payload)).toMatchObject({ data: { actor: { type: 'api_key', id: '0123456789abcdef' } } })
   })

@@ -28,7 +28,7 @@ beforeEach(() => {
 })
 
 const nothing = { grants: 0, accessItems: 0, tokens: 0, interactions: 0 }
-const admin = { kind: 'admin' as const, id: 'admin-1', label: 'admin@example.com', role: 'admin' as const }
+const admin = { kind: 'admin' as const, id: 'admin-1', label: 'admin@example.com', role: 'admin' as const, tenantId: null }
 
 /** A request signed with `key` as the Open Payments SDK signs it, made into the server's RequestAuth. */
 async function signed(key: ClientKey, input: { method: string; url: string; body?: string; token?: string }): Promise<RequestAuth> {

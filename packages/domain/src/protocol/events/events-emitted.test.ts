@@ -40,8 +40,8 @@ import { eventBodySchema, type AnyEventType } from './webhook-events'
 
 const t = useTestDeps()
 
-const ADMIN = { kind: 'admin', id: 'admin-1', label: 'admin@example.com', role: 'operator' } as const
-const API_KEY = { kind: 'apiKey', id: 'key-1', label: 'billing back end', role: 'operator' } as const
+const ADMIN = { kind: 'admin', id: 'admin-1', label: 'admin@example.com', role: 'operator', tenantId: null } as const
+const API_KEY = { kind: 'apiKey', id: 'key-1', label: 'billing back end', role: 'operator', tenantId: null } as const
 const CLIENT = { wallet_address: TEST_CLIENT }
 const OTHER_CLIENT = 'https://wallet.example/other-app'
 const ALICE = { email: 'alice@example.com', name: 'Alice', password: 'alice-password-1', walletAddresses: [TEST_OWNER] }

@@ -109,7 +109,10 @@ describe('cancel after the interaction expired (docs/protocol.md §2.3)', () => 
     const g = await pollGrant()
     t.clock.advance(EXPIRY + 1)
     const grant = await grantOf(g)
-    const who = { kind: 'console' as const, actor: { kind: 'admin' as const, id: 'admin-1', label: 'a@example.com', role: 'admin' as const } }
+    const who = {
+      kind: 'console' as const,
+      actor: { kind: 'admin' as const, id: 'admin-1', label: 'a@example.com', role: 'admin' as const, tenantId: null },
+    }
     await expect(revokeGrantAs(t.deps, { grantId: grant.id, who })).rejects.toMatchObject({ code: 'conflict' })
     expect(await grantOf(g)).toMatchObject({ state: 'finalized', finalizedReason: 'expired' })
   })
