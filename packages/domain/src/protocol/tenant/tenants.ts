@@ -88,6 +88,18 @@ export function isOperatorGrant(deps: Pick<Deps, 'config'>, grant: { tenantId: s
 }
 
 /**
+ * The rows of one tenant, as a `where` on a model with a `tenantId` column (grants, owners): its own id and, for the
+ * operator tenant, null too (`POST /`, and every row from before tenants). One place for the rule, so the console, the
+ * operator API and /account draw the same boundary (docs/protocol.md §2.21).
+ */
+export function rowsOfTenant(
+  deps: Pick<Deps, 'config'>,
+  tenantId: string,
+): { tenantId: string } | { OR: [{ tenantId: string }, { tenantId: null }] } {
+  return tenantId === deps.config.operatorTenant?.id ? { OR: [{ tenantId }, { tenantId: null }] } : { tenantId }
+}
+
+/**
  * The tenant a grant request at `POST /{tenantId}` is for (docs/protocol.md §2.21), checked before anything is read
  * or written for the request.
  * @throws GnapError invalid_request (404) for an unknown or deleted tenant
