@@ -7,7 +7,7 @@ import { consoleEventActor } from '../../protocol/events/webhook-events'
 import { insertAuditEntry } from '../audit/audit.repo'
 import { ConsoleError } from './console-error'
 import type { ConsoleActor } from './roles'
-import { grantVisibleTo } from './tenant-scope'
+import { tokenVisibleTo } from './tenant-scope'
 
 /**
  * An administrator revokes one token, live or expired (as DELETE /token/{id} does: an expired token could still be
@@ -21,10 +21,12 @@ export async function adminRevokeToken(
 ): Promise<{ managementId: string; grantId: string }> {
   const now = deps.clock()
   const managementId = input.managementId.trim().toLowerCase()
+  // A token of another tenant's grant, for a key bound to a tenant, is unknown (tenant-scope.ts). A grant's tenant
+  // never changes, so this check before the transaction cannot race.
+  if (!(await tokenVisibleTo(deps, input.actor, managementId))) throw new ConsoleError('not_found', 'unknown token')
   const grantId = await deps.sql.transaction(async (tx) => {
     const token = await findTokenByManagementId(tx, managementId)
-    // A token of another tenant's grant, for a key bound to a tenant, is unknown (tenant-scope.ts).
-    if (!token || !(await grantVisibleTo(deps, input.actor, token.grantId))) throw new ConsoleError('not_found', 'unknown token')
+    if (!token) throw new ConsoleError('not_found', 'unknown token')
     // The conditional update decides a race with a rotation or another revoke.
     if ((await revokeLiveTokens(tx, { id: token.id }, now)) === 0) {
       throw new ConsoleError('conflict', `the token was already ${token.state === 'rotated' ? 'rotated' : 'revoked'}`)

@@ -26,6 +26,12 @@ export async function grantVisibleTo(deps: Pick<Deps, 'config' | 'reads'>, actor
   return (await deps.reads.grant.count({ where: { AND: [{ id: grantId }, grantScope(deps, actor)] } })) > 0
 }
 
+/** Whether `actor` may see the token with this management id (its grant's tenant; an unknown token: false). */
+export async function tokenVisibleTo(deps: Pick<Deps, 'config' | 'reads'>, actor: TenantBound, managementId: string): Promise<boolean> {
+  if (actor.tenantId === null) return true
+  return (await deps.reads.accessToken.count({ where: { managementId, grant: grantScope(deps, actor) } })) > 0
+}
+
 /**
  * Refuses a key bound to a tenant an action that reaches every tenant (blocking or unblocking a client: the block
  * applies to its grants at every tenant, docs/protocol.md §2.16).
