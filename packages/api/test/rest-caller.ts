@@ -27,4 +27,3 @@ export function restCaller(t: TestDeps, key: string): Caller {
   const group = (router: string) => new Proxy({}, { get: (_, name: string) => (input?: Record<string, unknown>) => call(`${router}.${name}`, input) })
   return new Proxy({}, { get: (_, router: string) => group(router) }) as Caller
 }
-

@@ -7,5 +7,10 @@ import { NoInputSchema, TenantListSchema } from '../schemas'
 
 export const tenantsRouter = router({
   /** The tenants, oldest first: identity provider, created, deleted, grant count. Never a secret. */
-  list: viewer.query(['GET', '/tenants', 'The tenants: identity provider, state and grant count'], NoInputSchema, TenantListSchema, asItems(listTenants)),
+  list: viewer.query(
+    ['GET', '/tenants', 'The tenants: identity provider, state and grant count'],
+    NoInputSchema,
+    TenantListSchema,
+    asItems(listTenants),
+  ),
 })

@@ -10,11 +10,12 @@ import { EVERY_TENANT, grantScope, type TenantBound } from './tenant-scope'
  * retention job (dead for ACCESS_TOKEN_DELETION_DAYS) are missing: the chain then starts at the oldest kept.
  * @throws ConsoleError not_found for an unknown grant (and another tenant's, for a key bound to a tenant)
  */
-export async function getTokenChain(deps: Deps, grantId: string, actor: TenantBound = EVERY_TENANT): Promise<{ grantId: string; tokens: TokenView[] }> {
-  const [grant, tokens] = await Promise.all([
-    findGrantSummary(deps.reads, grantId, grantScope(deps, actor)),
-    findTokensOfGrant(deps.reads, grantId),
-  ])
+export async function getTokenChain(
+  deps: Deps,
+  grantId: string,
+  actor: TenantBound = EVERY_TENANT,
+): Promise<{ grantId: string; tokens: TokenView[] }> {
+  const [grant, tokens] = await Promise.all([findGrantSummary(deps.reads, grantId, grantScope(deps, actor)), findTokensOfGrant(deps.reads, grantId)])
   if (!grant) throw new ConsoleError('not_found', 'unknown grant')
   return { grantId, tokens: toTokenChain(tokens, deps.clock()) }
 }

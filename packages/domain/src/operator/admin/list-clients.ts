@@ -64,7 +64,11 @@ export async function listClientBlocks(
 ): Promise<{ walletAddress: string; reason: string; blockedBy: string; blockedAt: Date }[]> {
   let rows = await findClientBlocks(deps.sql, CLIENT_BLOCKS_SHOWN)
   if (actor.tenantId !== null) {
-    const ours = await clientsWithGrantsIn(deps.reads, rows.map((r) => r.client), grantScope(deps, actor))
+    const ours = await clientsWithGrantsIn(
+      deps.reads,
+      rows.map((r) => r.client),
+      grantScope(deps, actor),
+    )
     rows = rows.filter((r) => ours.has(r.client))
   }
   return rows.map((r) => ({ walletAddress: r.client, reason: r.reason, blockedBy: r.blockedBy, blockedAt: r.createdAt }))

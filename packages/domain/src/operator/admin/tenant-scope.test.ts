@@ -28,13 +28,20 @@ const B_CLIENT = 'https://wallet.example/b-only-app'
 
 const t = useTestDeps({ config: { operatorTenant: { id: OPERATOR, apiSecret: 'admin-api-secret-0123456789' } } })
 
-const keyOf = (tenantId: string | null): ConsoleActor => ({ kind: 'apiKey', id: `key-${tenantId}`, label: `key ${tenantId}`, role: 'admin', tenantId })
+const keyOf = (tenantId: string | null): ConsoleActor => ({
+  kind: 'apiKey',
+  id: `key-${tenantId}`,
+  label: `key ${tenantId}`,
+  role: 'admin',
+  tenantId,
+})
 const admin: ConsoleActor = { kind: 'admin', id: 'admin-1', label: 'ops@example.com', role: 'admin', tenantId: null }
 
 /** Grants: one of `POST /` (the operator tenant's), one of A, one of B by a client only B has. */
 async function seed() {
   await ensureOperatorTenant(t.deps)
-  for (const id of [A, B]) await createTenant(t.deps, parseCreateTenant({ id, apiSecret: `api-secret-${id}`, idpConsentUrl: `https://idp.example/${id}` }))
+  for (const id of [A, B])
+    await createTenant(t.deps, parseCreateTenant({ id, apiSecret: `api-secret-${id}`, idpConsentUrl: `https://idp.example/${id}` }))
   const at = async (tenantId: string | null, client?: string) => {
     const g = await issueNonInteractiveGrant(t)
     const row = await t.db.grant.update({ where: { continueId: g.continueId }, data: { tenantId, ...(client ? { client } : {}) } })

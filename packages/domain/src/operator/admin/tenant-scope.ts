@@ -1,4 +1,3 @@
-import type { Prisma } from '../../kernel/db/generated/client'
 import type { Deps } from '../../protocol/deps'
 import { rowsOfTenant } from '../../protocol/tenant/tenants'
 import { ConsoleError } from './console-error'
@@ -15,8 +14,11 @@ export interface TenantBound {
 /** No tenant bound: what in-process callers without a console caller (jobs, tests) read. The routers always pass the caller. */
 export const EVERY_TENANT: TenantBound = { tenantId: null }
 
+/** A `where` on grants: one tenant's (rowsOfTenant), or every grant (empty). */
+export type GrantScope = ReturnType<typeof rowsOfTenant> | Record<string, never>
+
 /** The grants `actor` may see, as a `where` (empty: all of them). */
-export function grantScope(deps: Pick<Deps, 'config'>, actor: TenantBound = EVERY_TENANT): Prisma.GrantWhereInput {
+export function grantScope(deps: Pick<Deps, 'config'>, actor: TenantBound = EVERY_TENANT): GrantScope {
   return actor.tenantId === null ? {} : rowsOfTenant(deps, actor.tenantId)
 }
 

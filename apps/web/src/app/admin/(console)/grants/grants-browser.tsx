@@ -52,7 +52,13 @@ function grantColumns(query: GrantQuery, href: (q: GrantQuery) => string, tenant
     },
     // Only once the server has tenants: a single-tenant console shows none (docs/protocol.md §2.21).
     ...(tenants.length > 0
-      ? [{ id: 'tenant', header: 'Tenant', cell: ({ row }) => <TenantName id={row.original.tenantId} tenants={tenants} /> } satisfies Columns<GrantRow>[number]]
+      ? [
+          {
+            id: 'tenant',
+            header: 'Tenant',
+            cell: ({ row }) => <TenantName id={row.original.tenantId} tenants={tenants} />,
+          } satisfies Columns<GrantRow>[number],
+        ]
       : []),
     {
       id: 'access',
