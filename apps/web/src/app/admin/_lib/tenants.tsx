@@ -24,7 +24,8 @@ export const tenantLabel = (id: string, tenants: readonly TenantRow[]): string =
 
 /** A tenant's name in a table cell or a fact: the operator tenant in words, another by its id. */
 export function TenantName({ id, tenants }: { id: string | null; tenants: readonly TenantRow[] }) {
-  if (id === null) return <span className="muted">No tenant</span>
+  // A grant of `POST /` on a server with tenants but no OPERATOR_TENANT_ID: the implicit tenant of before tenants.
+  if (id === null) return <span className="muted">Default (POST /)</span>
   const label = tenantLabel(id, tenants)
   return label === id ? <code>{id}</code> : <>{label}</>
 }
