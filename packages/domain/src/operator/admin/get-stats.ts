@@ -3,7 +3,7 @@ import type { Deps } from '../../protocol/deps'
 import { countGrantsByState, countGrantsCreated, countTokensAt, countTokensLeftToExpire, type TimeRange } from './console.repo'
 import { expireOverdueGrants } from '../../protocol/grant/expire-grants'
 import { grantStatusName, type GrantStatus, type GrantStatusName } from '../../protocol/grant/grant-state'
-import { EVERY_TENANT, grantScope, type TenantBound } from './tenant-scope'
+import { grantScope, type TenantBound } from './tenant-scope'
 
 const DAY_MS = 86_400_000
 /** The longest range of a day-by-day series: a year, so one request costs at most two indexed counts a day. */

@@ -7,7 +7,7 @@ import { FINALIZED_REASONS, GRANT_STATES } from '../../protocol/grant/grant-stat
 import { expireOverdueGrants } from '../../protocol/grant/expire-grants'
 import { toGrantRow, type GrantRow } from './admin-views'
 import { tenantOfGrant, rowsOfTenant } from '../../protocol/tenant/tenants'
-import { EVERY_TENANT, grantScope, type TenantBound } from './tenant-scope'
+import { grantScope, type TenantBound } from './tenant-scope'
 import { decodeCursor, encodeCursor } from './page-cursor'
 
 export const GRANT_PAGE_MAX = 100
