@@ -9,8 +9,15 @@ import AxeBuilder from '@axe-core/playwright'
 import { isFinalizedGrant, isPendingGrant } from '@interledger/open-payments'
 import type { Page, TestInfo } from '@playwright/test'
 import { openStore } from '@gnap/domain/kernel'
-import { createOwner } from '@gnap/domain/operator'
 import { freePort } from '@gnap/test-support'
+import {
+  addTenantOwners,
+  createTenantThroughServiceApi,
+  incomingGrantAt,
+  TENANT_A as A,
+  TENANT_B as B,
+  tenantSettings,
+} from '../test/support/tenant-owners'
 import { expectedHash, introspect } from '../test/support/world'
 import { ALICE, outgoingGrantAccess, startConsentWorld, type ConsentWorld } from './support/consent-world'
 import { continueAtClient, expect, worldTest } from './support/fixtures'
@@ -19,9 +26,6 @@ const SCREENSHOTS = path.resolve(import.meta.dirname, '../test-results/screensho
 const PHONE = { width: 390, height: 844 }
 const SIGN_IN_FAILED = 'The email or password is not right. Try again.'
 
-const A = '6f1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d'
-const B = '0e2d4c6b-8a9f-4e1d-9c3b-5a7f9e1d3c5b'
-const OPERATOR = '438fa74a-fa7d-4317-9ced-dde32ece1787'
 const ADA_WALLET = 'https://wallet.example/ada-of-a'
 /** An owner of tenant A, and one of tenant B. */
 const ADA = { email: 'ada@a.example', name: 'Ada of A', password: 'ada-of-a-password', walletAddresses: [ADA_WALLET] }
@@ -30,29 +34,14 @@ const BEN = { email: 'ben@b.example', name: 'Ben of B', password: 'ben-of-b-pass
 /** The consent world with an operator tenant, tenants A and B made through the service API (neither has an identity provider), and their owners. */
 async function startTenantWorld(): Promise<ConsentWorld> {
   const port = await freePort()
-  const world = await startConsentWorld({
-    OPERATOR_TENANT_ID: OPERATOR,
-    ADMIN_API_SECRET: 'operator-admin-api-secret-0123456789abcdef',
-    SERVICE_API_PORT: String(port),
-  })
-  for (const id of [A, B]) {
-    const res = await fetch(`http://127.0.0.1:${port}/tenant`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({ id, apiSecret: `api-secret-${id}` }),
-    })
-    if (res.status !== 204) throw new Error(`tenant ${id} not created: ${res.status}`)
-  }
-  // Owners of a tenant, written into the server's database as an import would.
+  const world = await startConsentWorld(tenantSettings(port))
+  for (const id of [A, B]) await createTenantThroughServiceApi(port, { id })
   const store = await openStore(`file:${world.server.dbFile}`)
   try {
-    for (const [owner, tenantId] of [
+    await addTenantOwners(store.sql, [
       [ADA, A],
       [BEN, B],
-    ] as const) {
-      const { id } = await createOwner(store.sql, owner)
-      await store.sql.run(`UPDATE "Owner" SET "tenantId" = $1 WHERE "id" = $2`, [tenantId, id])
-    }
+    ])
   } finally {
     await store.close()
   }
@@ -152,11 +141,7 @@ test.describe("a tenant's built-in consent screen", () => {
 
     // Another app's grant at B on Ada's wallet address, needing no approval: not Ada's to see.
     const other = await world.newClient('tenant-b')
-    const atB = await other.client.grant.request(
-      { url: `${world.server.url}${B}` },
-      { access_token: { access: [{ type: 'incoming-payment', actions: ['read'], identifier: `${ADA_WALLET}/incoming-payments` }] } },
-    )
-    expect(isFinalizedGrant(atB)).toBe(true)
+    await incomingGrantAt(other.client, `${world.server.url}${B}`, `${ADA_WALLET}/incoming-payments`)
     const ada = await browser.newContext()
     try {
       const adaPage = await ada.newPage()

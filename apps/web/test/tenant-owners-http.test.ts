@@ -8,14 +8,18 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { isFinalizedGrant, isPendingGrant } from '@interledger/open-payments'
 import { freePort } from '@gnap/test-support'
 import type { Store } from '@gnap/domain/kernel'
-import { createOwner } from '@gnap/domain/operator'
 import { freshDatabase, providers, type TestDatabase } from './support/databases'
+import {
+  addTenantOwners,
+  createTenantThroughServiceApi,
+  incomingGrantAt,
+  TENANT_A as A,
+  TENANT_B as B,
+  tenantSettings,
+} from './support/tenant-owners'
 import { expectedHash, finishParams, introspect, outgoingAccess, sleep, startWorld, type World } from './support/world'
 
-const A = '6f1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d'
-const B = '0e2d4c6b-8a9f-4e1d-9c3b-5a7f9e1d3c5b'
 const B_IDP_SECRET = 'tenant-b-idp-secret-0123456789abcdef'
-const OPERATOR = '438fa74a-fa7d-4317-9ced-dde32ece1787'
 const ALICE_WALLET = 'https://wallet.example/alice-of-a'
 const ALICE = { email: 'alice@a.example', name: 'Alice of A', password: 'alice-of-a-password', walletAddresses: [ALICE_WALLET] }
 const BOB = { email: 'bob@b.example', name: 'Bob of B', password: 'bob-of-b-password', walletAddresses: ['https://wallet.example/bob-of-b'] }
@@ -27,16 +31,6 @@ const cookieOf = (res: Response, name: string): string | null =>
     .find((c) => c.startsWith(`${name}=`))
     ?.split(';')[0] ?? null
 
-/** A grant needing no approval at `authServer` on `identifier`, by the SDK; its token's value. */
-async function incomingGrant(w: World, authServer: string, identifier: string): Promise<string> {
-  const grant = await w.client.grant.request(
-    { url: authServer },
-    { access_token: { access: [{ type: 'incoming-payment', actions: ['read'], identifier }] } },
-  )
-  if (!isFinalizedGrant(grant) || !grant.access_token) throw new Error('expected an issued grant')
-  return grant.access_token.value
-}
-
 const csrfIn = (html: string) => /name="csrf" value="([^"]+)"/.exec(html)?.[1] ?? ''
 
 describe.each(providers)("a tenant's owners on %s", (provider) => {
@@ -47,29 +41,15 @@ describe.each(providers)("a tenant's owners on %s", (provider) => {
   beforeAll(async () => {
     db = await freshDatabase(provider, 'tenant_owners')
     const port = await freePort()
-    w = await startWorld({
-      DATABASE_URL: db.url,
-      SERVICE_API_PORT: String(port),
-      OPERATOR_TENANT_ID: OPERATOR,
-      ADMIN_API_SECRET: 'operator-admin-api-secret-0123456789abcdef',
-    })
-    const tenant = (body: object) =>
-      fetch(`http://127.0.0.1:${port}/tenant`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) })
+    w = await startWorld({ DATABASE_URL: db.url, ...tenantSettings(port) })
     // A has no identity provider of its own; B has one.
-    expect((await tenant({ id: A, apiSecret: 'tenant-a-api-secret-0123456789' })).status).toBe(204)
-    expect(
-      (await tenant({ id: B, apiSecret: 'tenant-b-api-secret-0123456789', idpConsentUrl: 'https://idp-b.example/consent', idpSecret: B_IDP_SECRET }))
-        .status,
-    ).toBe(204)
-    // Owners of a tenant, written beside the running server as an import would.
+    await createTenantThroughServiceApi(port, { id: A })
+    await createTenantThroughServiceApi(port, { id: B, idpConsentUrl: 'https://idp-b.example/consent', idpSecret: B_IDP_SECRET })
     store = await db.open()
-    for (const [owner, tenantId] of [
+    await addTenantOwners(store.sql, [
       [ALICE, A],
       [BOB, B],
-    ] as const) {
-      const { id } = await createOwner(store.sql, owner)
-      await store.sql.run(`UPDATE "Owner" SET "tenantId" = $1 WHERE "id" = $2`, [tenantId, id])
-    }
+    ])
   }, 90_000)
 
   afterAll(async () => {
@@ -168,7 +148,7 @@ describe.each(providers)("a tenant's owners on %s", (provider) => {
     expect((await fetch(`${w.server.url}grant/${interactId}/${nonce}/accept`, idp)).status).toBe(202)
     await fetch(`${w.server.url}interact/${interactId}/${nonce}/finish`, { redirect: 'manual', headers: { cookie: theirs.interaction ?? '' } })
     const theirsId = (await store.prisma.grant.findFirstOrThrow({ where: { tenantId: B, state: 'approved' } })).id
-    const unapproved = await incomingGrant(w, `${w.server.url}${B}`, `${ALICE_WALLET}/incoming-payments`)
+    const unapproved = await incomingGrantAt(w.client, `${w.server.url}${B}`, `${ALICE_WALLET}/incoming-payments`)
     const mine = await store.prisma.grant.findFirstOrThrow({ where: { tenantId: A, interaction: { state: 'approved' } } })
 
     const signedIn = await post(`${w.server.url}account/sign-in`, [], { email: ALICE.email, password: ALICE.password })
