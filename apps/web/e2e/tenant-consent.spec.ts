@@ -9,6 +9,7 @@ import AxeBuilder from '@axe-core/playwright'
 import { isFinalizedGrant, isPendingGrant } from '@interledger/open-payments'
 import type { Page, TestInfo } from '@playwright/test'
 import { openStore } from '@gnap/domain/kernel'
+import { createAdmin } from '@gnap/domain/operator'
 import { freePort } from '@gnap/test-support'
 import {
   addTenantOwners,
@@ -19,6 +20,7 @@ import {
   tenantSettings,
 } from '../test/support/tenant-owners'
 import { expectedHash, introspect } from '../test/support/world'
+import { signInAsAdmin } from './support/admin-world'
 import { ALICE, outgoingGrantAccess, startConsentWorld, type ConsentWorld } from './support/consent-world'
 import { continueAtClient, expect, worldTest } from './support/fixtures'
 
@@ -29,6 +31,8 @@ const SIGN_IN_FAILED = 'The email or password is not right. Try again.'
 const ADA_WALLET = 'https://wallet.example/ada-of-a'
 /** An owner of tenant A, and one of tenant B. */
 const ADA = { email: 'ada@a.example', name: 'Ada of A', password: 'ada-of-a-password', walletAddresses: [ADA_WALLET] }
+/** The console's administrator, to see where the grant shows. */
+const ADMIN = { email: 'tenants-admin@example.com', password: 'tenants-admin-password', role: 'admin' as const }
 const BEN = { email: 'ben@b.example', name: 'Ben of B', password: 'ben-of-b-password', walletAddresses: ['https://wallet.example/ben-of-b'] }
 
 /** The consent world with an operator tenant, tenants A and B made through the service API (neither has an identity provider), and their owners. */
@@ -42,6 +46,7 @@ async function startTenantWorld(): Promise<ConsentWorld> {
       [ADA, A],
       [BEN, B],
     ])
+    await createAdmin(store.sql, ADMIN)
   } finally {
     await store.close()
   }
@@ -124,6 +129,18 @@ test.describe("a tenant's built-in consent screen", () => {
     await expect(page.getByText(`Signed in as ${ADA.name}`)).toBeVisible()
     await expect(page.getByRole('region', { name: 'Test App' }).first().getByText(`Send payments from ${ADA_WALLET}`)).toBeVisible()
     await checkPage(page, testInfo, 'tenant-account')
+
+    // The console: the grant is under tenant A, and not under B.
+    await page.setViewportSize({ width: 1280, height: 800 })
+    await signInAsAdmin(page, world.server.url, ADMIN)
+    for (const [tenant, count] of [
+      [A, 1],
+      [B, 0],
+    ] as const) {
+      await page.goto(`${world.server.url}admin/grants?tenant=${tenant}`)
+      await expect(page.getByLabel('Tenant', { exact: true })).toHaveValue(tenant)
+      await expect(page.getByRole('table').getByRole('row').filter({ hasText: 'Test App' })).toHaveCount(count)
+    }
   })
 
   test("B's owner, signed in on /account, is asked to sign in on A's screen, and B's grant on A's wallet address is not on A's /account", async ({
