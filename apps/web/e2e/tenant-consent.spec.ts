@@ -133,6 +133,7 @@ test.describe("a tenant's built-in consent screen", () => {
     // The console: the grant is under tenant A, and not under B.
     await page.setViewportSize({ width: 1280, height: 800 })
     await signInAsAdmin(page, world.server.url, ADMIN)
+    await expect(page).toHaveURL(`${world.server.url}admin`)
     for (const [tenant, count] of [
       [A, 1],
       [B, 0],
