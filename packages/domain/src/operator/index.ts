@@ -145,10 +145,5 @@ export {
   type ApiGrant,
   type GrantsArgs,
 } from './admin-api/admin-api-grants'
-export {
-  adminApiSignatureHeader,
-  authenticateAdminApiRequest,
-  type AdminApiCaller,
-  type AdminApiRefusal,
-} from './admin-api/admin-api-signature'
+export { adminApiSignatureHeader, authenticateAdminApiRequest, type AdminApiCaller, type AdminApiRefusal } from './admin-api/admin-api-signature'
 export { canonicalJson } from './admin-api/canonical-json'

@@ -186,7 +186,8 @@ function graphqlError(e: unknown, deps: Deps): GraphQLError {
     const code = e.code === 'not_found' ? 'NOT_FOUND' : e.code === 'bad_request' || e.code === 'conflict' ? 'BAD_USER_INPUT' : 'FORBIDDEN'
     return new GraphQLError(e.message, { extensions: { code } })
   }
-  if (isDatabaseUnavailable(e)) return new GraphQLError('the database is unavailable: try again shortly', { extensions: { code: 'INTERNAL_SERVER_ERROR' } })
+  if (isDatabaseUnavailable(e))
+    return new GraphQLError('the database is unavailable: try again shortly', { extensions: { code: 'INTERNAL_SERVER_ERROR' } })
   deps.log.error({ err: e instanceof Error ? { name: e.name, message: e.message, stack: e.stack } : String(e) }, 'admin API: internal error')
   return new GraphQLError('internal server error', { extensions: { code: 'INTERNAL_SERVER_ERROR' } })
 }

@@ -151,7 +151,8 @@ export const EnvSchema = z
     ADMIN_API_SIGNATURE_TTL_SECONDS: z
       .preprocess((v) => (v === '' ? undefined : v), z.coerce.number().int().min(1).max(3600).default(30))
       .meta({
-        description: "Seconds either side of now within which an Admin API request's signature timestamp is accepted; each signature is accepted once.",
+        description:
+          "Seconds either side of now within which an Admin API request's signature timestamp is accepted; each signature is accepted once.",
       }),
     // Rafiki's backend introspects without credentials, on a private port (docs/protocol.md §2.6): `none` lets the
     // listener answer so. POST /introspect on the public port keeps its secret whatever this says.

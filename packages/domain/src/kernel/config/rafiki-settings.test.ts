@@ -82,11 +82,7 @@ describe('unusedRafikiSettings', () => {
       },
       known,
     )
-    expect(unused).toEqual([
-      'INTERACTION_PORT (the interaction and identity-provider routes are served on `PORT`)',
-      'REDIS_URL',
-      'COOKIE_KEY',
-    ])
+    expect(unused).toEqual(['INTERACTION_PORT (the interaction and identity-provider routes are served on `PORT`)', 'REDIS_URL', 'COOKIE_KEY'])
     expect(unused.join(' ')).not.toMatch(/redis-password|cookie-key-value|3009/)
   })
 

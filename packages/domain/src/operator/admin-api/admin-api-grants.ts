@@ -116,7 +116,10 @@ export function statusesOfFilter(filter: GrantsArgs['filter']): GrantStatusName[
 type Row = GrantRow & { tenantId?: string | null }
 type Detail = GrantDetail & { tenantId?: string | null }
 const detailOf = getGrantDetail as (deps: Deps, id: string, actor: ConsoleActor) => Promise<Detail>
-const listOf = listGrants as (deps: Deps, input: ReturnType<typeof ListGrantsInputSchema.parse> & { actor: ConsoleActor }) => ReturnType<typeof listGrants>
+const listOf = listGrants as (
+  deps: Deps,
+  input: ReturnType<typeof ListGrantsInputSchema.parse> & { actor: ConsoleActor },
+) => ReturnType<typeof listGrants>
 
 /** A grant's detail as `actor` may see it; null for an unknown grant (another tenant's included). */
 async function visibleDetail(deps: Deps, id: string, actor: ConsoleActor): Promise<Detail | null> {
@@ -159,7 +162,12 @@ export function apiAccessOf(detail: GrantDetail): ApiAccess[] {
 /** The subject identifiers of a grant's detail (wallet addresses, `uri` format). */
 export function apiSubjectOf(detail: GrantDetail): { sub_ids: { id: string; subId: string; subIdFormat: string; createdAt: string }[] } {
   return {
-    sub_ids: detail.subjects.map((subId, i) => ({ id: `${detail.id}:subject:${i}`, subId, subIdFormat: 'uri', createdAt: detail.createdAt.toISOString() })),
+    sub_ids: detail.subjects.map((subId, i) => ({
+      id: `${detail.id}:subject:${i}`,
+      subId,
+      subIdFormat: 'uri',
+      createdAt: detail.createdAt.toISOString(),
+    })),
   }
 }
 
@@ -221,7 +229,7 @@ export async function apiGrants(deps: Deps, caller: AdminApiCaller, args: Grants
     ...(identifiers?.length ? { walletAddresses: [...identifiers] } : {}),
     ...(statuses ? { statuses } : {}),
     // The tenant filter of listGrants (docs/protocol.md §2.21): the operator tenant's alone.
-    ...(caller.isOperator && args.tenantId ? { tenant: args.tenantId.toLowerCase() } : {}),
+    ...(caller.isOperator && args.tenantId ? { tenantId: args.tenantId.toLowerCase() } : {}),
   }
 
   /** Up to `take` rows after `position` in `dir`, and whether more follow. */

@@ -20,7 +20,11 @@ const CANONICAL_VECTORS: [name: string, input: string, expected: string][] = [
   ['the same sub-array twice', '{"a":[1,2],"b":[1,2]}', '{"a":[1,2],"b":[1,2]}'],
   ['the same sub-array nested', '{"a":[[1,2]],"b":[1,2]}', '{"a":[[1,2]],"b":[1,2]}'],
   // JSON.parse then JSON.stringify: numbers in their shortest form, escapes as ECMAScript writes them.
-  ['numbers and escapes', '{"z":1.0,"y":1e2,"x":-0.5E-3,"w":"\\u00e9\\n\\u2028\\"","v":true,"u":null}', '{"u":null,"v":true,"w":"é\\n\u2028\\"","x":-0.0005,"y":100,"z":1}'],
+  [
+    'numbers and escapes',
+    '{"z":1.0,"y":1e2,"x":-0.5E-3,"w":"\\u00e9\\n\\u2028\\"","v":true,"u":null}',
+    '{"u":null,"v":true,"w":"é\\n\u2028\\"","x":-0.0005,"y":100,"z":1}',
+  ],
   ['keys by UTF-16 code units', '{"b":1,"a":2,"B":3,"é":4,"aa":5}', '{"B":3,"a":2,"aa":5,"b":1,"é":4}'],
 ]
 
@@ -58,7 +62,13 @@ describe('the signature digest', () => {
   it('reads the header as clients write it, and nothing else', () => {
     const digest = DIGEST_VECTORS[0]![3]
     expect(parseAdminApiSignature(`t=1700000000000, v1=${digest}`)).toEqual({ timestamp: '1700000000000', version: 1, digest })
-    for (const bad of [`t=1700000000000,v1=${digest}`, `v1=${digest}, t=1700000000000`, `t=1700000000000, v1=${digest.toUpperCase()}`, `t=x, v1=${digest}`, 't=1, v1=ab'])
+    for (const bad of [
+      `t=1700000000000,v1=${digest}`,
+      `v1=${digest}, t=1700000000000`,
+      `t=1700000000000, v1=${digest.toUpperCase()}`,
+      `t=x, v1=${digest}`,
+      't=1, v1=ab',
+    ])
       expect(parseAdminApiSignature(bad), bad).toBeNull()
   })
 })

@@ -33,7 +33,9 @@ export function parseAdminApiSignature(header: string): { timestamp: string; ver
 
 /** The hex digest a client computes: HMAC-SHA256 keyed with the API secret over `<timestamp>.<canonical JSON>`. */
 export function adminApiDigest(secret: string, timestamp: string, body: unknown): string {
-  return createHmac('sha256', secret).update(`${timestamp}.${canonicalJson(body)}`, 'utf8').digest('hex')
+  return createHmac('sha256', secret)
+    .update(`${timestamp}.${canonicalJson(body)}`, 'utf8')
+    .digest('hex')
 }
 
 /** The signature header a client sends, for tests and the docs' example. */

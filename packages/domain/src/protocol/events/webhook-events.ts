@@ -133,4 +133,8 @@ export function newEventId(): string {
 
 /** An administrator, an API key or a tenant's API secret (the Admin API), as events name them. */
 export const consoleEventActor = (actor: { kind: 'admin' | 'apiKey' | 'adminApi'; id: string }): EventActor =>
-  actor.kind === 'admin' ? { type: 'administrator', id: actor.id } : actor.kind === 'apiKey' ? { type: 'api_key', id: actor.id } : { type: 'admin_api', id: actor.id }
+  actor.kind === 'admin'
+    ? { type: 'administrator', id: actor.id }
+    : actor.kind === 'apiKey'
+      ? { type: 'api_key', id: actor.id }
+      : { type: 'admin_api', id: actor.id }
