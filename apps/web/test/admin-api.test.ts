@@ -100,7 +100,7 @@ const gql = (query: string, variables: Record<string, unknown>, who: Signer = as
 /** A grant issued at once (incoming payments on `identifier`) at `tenant`'s endpoint (null: `POST /`); its id and token. */
 async function issue(identifier: string, tenant: string | null = null): Promise<{ id: string; token: string }> {
   t.clock.advance(1)
-  const response = await requestGrant(t.deps, grantRequest({ access: [incomingAccess({ identifier })], interact: null }), authAs(null), tenant)
+  const response = await requestGrant(t.deps, grantRequest({ access: [incomingAccess({ identifier })], interact: null }), authAs(null), null, tenant)
   const grant = await t.db.grant.findUniqueOrThrow({ where: { continueId: lastSegment(response.continue.uri) } })
   return { id: grant.id, token: response.access_token!.value }
 }
@@ -108,7 +108,7 @@ async function issue(identifier: string, tenant: string | null = null): Promise<
 /** A grant waiting for its owner (an outgoing payment with limits on `identifier`). */
 async function pending(identifier: string, tenant: string | null = null): Promise<string> {
   t.clock.advance(1)
-  const response = await requestGrant(t.deps, grantRequest({ access: [outgoingAccess({ identifier })] }), authAs(null), tenant)
+  const response = await requestGrant(t.deps, grantRequest({ access: [outgoingAccess({ identifier })] }), authAs(null), null, tenant)
   return (await t.db.grant.findUniqueOrThrow({ where: { continueId: lastSegment(response.continue.uri) } })).id
 }
 
