@@ -135,6 +135,18 @@ describe('authenticateAdminApiRequest', () => {
     expect(await check(headers)).toEqual({ ok: false, refusal: 'time' })
   })
 
+  it('remembers an accepted signature until it expires: then the retention job deletes it', async () => {
+    const { deleteExpiredRecords } = await import('../retention/retention')
+    expect(await check(signed(B_SECRET, B))).toMatchObject({ ok: true })
+    const remembered = () => t.db.signatureNonce.count({ where: { keyRef: `admin-api:${B}` } })
+    expect(await remembered()).toBe(1)
+    await deleteExpiredRecords(t.deps)
+    expect(await remembered()).toBe(1)
+    t.clock.advance(31)
+    await deleteExpiredRecords(t.deps)
+    expect(await remembered()).toBe(0)
+  })
+
   it('refuses a deleted tenant, even with its right secret', async () => {
     await deleteTenant(t.deps, B, t.clock.now)
     expect(await check(signed(B_SECRET, B))).toEqual({ ok: false, refusal: 'tenant' })
