@@ -126,6 +126,29 @@ describe('the listener', () => {
   })
 })
 
+describe('requests GraphQL cannot run', () => {
+  it('answers 400 with the error and its code: a field the schema lacks, a variable of the wrong type, no query', async () => {
+    const unknownField = await gql('query { grants { edges { node { id secret } } } }', {})
+    expect(unknownField.status).toBe(400)
+    expect(errorCode(unknownField.json)).toBe('GRAPHQL_VALIDATION_FAILED')
+    t.clock.advance(1)
+    const badVariable = await gql(GET_GRANTS, { first: 'ten' })
+    expect(badVariable.status).toBe(400)
+    expect(errorCode(badVariable.json)).toBe('BAD_USER_INPUT')
+    t.clock.advance(1)
+    const body = { variables: {} }
+    const headers = {
+      'Content-Type': 'application/json',
+      signature: adminApiSignatureHeader(OPERATOR_SECRET, 1, body, t.clock.now.getTime()),
+      'tenant-id': OPERATOR,
+    }
+    const noQuery = await post({ body: JSON.stringify(body), headers })
+    expect(noQuery.status).toBe(400)
+    expect(errorCode(noQuery.json)).toBe('BAD_REQUEST')
+    expect(calls.map(([, outcome]) => outcome)).toEqual(['invalid', 'invalid', 'invalid'])
+  })
+})
+
 describe("the test wallet's Grants page, for the operator tenant", () => {
   it('lists the grants on its wallet addresses, with their access as the page shows it', async () => {
     const a = await pending(ALICE)

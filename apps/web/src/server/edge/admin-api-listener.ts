@@ -84,6 +84,10 @@ function graphqlRequestOf(body: unknown): GraphqlRequest | Answer {
   }
 }
 
+/** Errors of a request that could not run, with the code Rafiki's server gives them. */
+const withCode = (errors: readonly GraphQLError[], code: string) =>
+  errors.map((e) => ({ message: e.message, ...(e.locations ? { locations: e.locations } : {}), extensions: { code } }))
+
 /** The outcome of an executed operation: the code of its first error, if any. */
 function outcomeOf(errors: readonly GraphQLError[] | undefined): AdminApiOutcome {
   const code = errors?.[0]?.extensions['code']
@@ -113,7 +117,7 @@ async function answer(deps: Deps, req: http.IncomingMessage): Promise<Answer> {
     return requestError(`at most ${MAX_ROOT_FIELDS} fields at the root of one request`, 'BAD_USER_INPUT', operation)
   const schema = adminApiSchema()
   const invalid = validate(schema, request.document)
-  if (invalid.length > 0) return json(400, { errors: invalid }, 'invalid', {}, operation)
+  if (invalid.length > 0) return json(400, { errors: withCode(invalid, 'GRAPHQL_VALIDATION_FAILED') }, 'invalid', {}, operation)
   const result = await execute({
     schema,
     document: request.document,
@@ -123,7 +127,8 @@ async function answer(deps: Deps, req: http.IncomingMessage): Promise<Answer> {
     operationName: request.operationName,
   })
   // Without `data`, the operation never ran (its variables did not fit): a request error.
-  if (!('data' in result) || result.data === undefined) return json(400, { errors: result.errors ?? [] }, 'invalid', {}, operation)
+  if (!('data' in result) || result.data === undefined)
+    return json(400, { errors: withCode(result.errors ?? [], 'BAD_USER_INPUT') }, 'invalid', {}, operation)
   return json(200, result, outcomeOf(result.errors), {}, operation)
 }
 
