@@ -101,25 +101,31 @@ describe.each(providers)("the test wallet's Grants page on the Admin API, on %s"
     expect((await fetch(`${adminApi}/healthz`)).status).toBe(200)
   })
 
-  it('lists, gets and revokes for the operator tenant and for another tenant, each within its own', async () => {
-    const operatorToken = await grantAt(w.server.url)
-    const tenantToken = await grantAt(`${w.server.url}${TENANT}`)
+  let operatorToken: string
+  let tenantToken: string
+  let operatorGrant: string
+  let tenantGrant: string
 
+  it('lists, gets and revokes for the operator tenant, which sees every tenant', async () => {
+    operatorToken = await grantAt(w.server.url)
+    tenantToken = await grantAt(`${w.server.url}${TENANT}`)
     const all = await asOperator(GET_GRANTS, { filter: { identifier: { in: [ALICE] } } })
     expect(all.status).toBe(200)
-    const [tenantGrant, operatorGrant] = all.json.data.grants.edges.map((e: { node: { id: string } }) => e.node.id)
     expect(all.json.data.grants.edges).toHaveLength(2)
+    ;[tenantGrant, operatorGrant] = all.json.data.grants.edges.map((e: { node: { id: string } }) => e.node.id)
     expect(all.json.data.grants.edges[0].node).toMatchObject({
       client: w.walletAddress,
       state: 'FINALIZED',
       access: [{ identifier: ALICE, type: 'incoming-payment' }],
     })
+    expect((await asOperator(GET_GRANT, { grantId: tenantGrant })).json.data.grant).toMatchObject({ id: tenantGrant, state: 'FINALIZED' })
+  })
 
+  it('lists, gets and revokes for another tenant, within its own; a revoked token introspects inactive at once', async () => {
     const own = await asTenant(GET_GRANTS, { filter: { identifier: { in: [ALICE] } } })
     expect(own.json.data.grants.edges.map((e: { node: { id: string } }) => e.node.id)).toEqual([tenantGrant])
     expect((await asTenant(GET_GRANT, { grantId: operatorGrant })).json.errors[0].extensions.code).toBe('NOT_FOUND')
     expect((await asTenant(GET_GRANT, { grantId: tenantGrant })).json.data.grant).toMatchObject({ id: tenantGrant, state: 'FINALIZED' })
-
     expect((await asTenant(REVOKE_GRANT, { grantId: operatorGrant })).json.errors[0].extensions.code).toBe('NOT_FOUND')
     expect((await introspect(w.server, operatorToken)).body.active).toBe(true)
     expect((await asTenant(REVOKE_GRANT, { grantId: tenantGrant })).json).toEqual({ data: { revokeGrant: { id: tenantGrant } } })
