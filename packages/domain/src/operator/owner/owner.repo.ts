@@ -18,10 +18,13 @@ export async function insertOwnerWalletAddress(tx: SqlRunner, ownerId: string, u
   await tx.run(`INSERT INTO "OwnerWalletAddress" ("url", "ownerId") VALUES ($1, $2)`, [url, ownerId])
 }
 
-/** The account a sign-in checks: a null hash (no password set yet) never verifies. */
-export async function findOwnerByEmail(db: SqlRunner, email: string): Promise<{ id: string; passwordHash: string | null; status: string } | null> {
-  const [row] = await db.all<{ id: string; passwordHash: string | null; status: string }>(
-    `SELECT "id", "passwordHash", "status" FROM "Owner" WHERE "email" = $1`,
+/** The account a sign-in checks: a null hash (no password set yet) never verifies. `tenantId` null: the operator's or implicit tenant. */
+export async function findOwnerByEmail(
+  db: SqlRunner,
+  email: string,
+): Promise<{ id: string; passwordHash: string | null; status: string; tenantId: string | null } | null> {
+  const [row] = await db.all<{ id: string; passwordHash: string | null; status: string; tenantId: string | null }>(
+    `SELECT "id", "passwordHash", "status", "tenantId" FROM "Owner" WHERE "email" = $1`,
     [email],
   )
   return row ?? null

@@ -1,5 +1,6 @@
 import type { Deps } from '../deps'
 import type { KernelDeps } from '../../kernel/deps'
+import type { SqlValue } from '../../kernel/db/sql'
 import { operatorTenantKept, tenantIdTaken, unknownTenant } from '../../kernel/errors'
 import { hashSecret } from '../../kernel/secrets'
 import { findTenant, insertTenant, markTenantDeleted, updateLiveTenant, type TenantFields } from './tenant.repo'
@@ -97,6 +98,26 @@ export function rowsOfTenant(
   tenantId: string,
 ): { tenantId: string } | { OR: [{ tenantId: string }, { tenantId: null }] } {
   return tenantId === deps.config.operatorTenant?.id ? { OR: [{ tenantId }, { tenantId: null }] } : { tenantId }
+}
+
+/**
+ * Whether an owner belongs to a grant's tenant (docs/protocol.md §2.21): the built-in consent screen of a tenant signs
+ * in only its own owners. An owner's `tenantId` reads as a grant's does: null is the operator tenant's (or, without
+ * one, the implicit tenant's), so rows from before tenants keep meeting each other.
+ */
+export function sameTenant(deps: Pick<Deps, 'config'>, owner: { tenantId: string | null }, grant: { tenantId: string | null }): boolean {
+  return tenantOfGrant(deps, owner) === tenantOfGrant(deps, grant)
+}
+
+/**
+ * rowsOfTenant as an SQL condition on `column` (a `tenantId` column), for the repositories written in SQL; its
+ * parameters are pushed onto `params`. `tenantId` null: the implicit tenant's rows, those with no tenant.
+ */
+export function sqlRowsOfTenant(deps: Pick<Deps, 'config'>, tenantId: string | null, column: string, params: SqlValue[]): string {
+  if (tenantId === null) return `${column} IS NULL`
+  const rows = rowsOfTenant(deps, tenantId)
+  params.push(tenantId)
+  return 'OR' in rows ? `(${column} = $${params.length} OR ${column} IS NULL)` : `${column} = $${params.length}`
 }
 
 /**
