@@ -111,20 +111,10 @@ export function statusesOfFilter(filter: GrantsArgs['filter']): GrantStatusName[
   return keep.length === GRANT_STATUS_NAMES.length ? undefined : keep
 }
 
-// The use cases as they are called once tenant scoping is in (docs/protocol.md §2.21): with the caller, whose
-// `tenantId` bounds what it sees; rows and details name their grant's tenant.
-type Row = GrantRow & { tenantId?: string | null }
-type Detail = GrantDetail & { tenantId?: string | null }
-const detailOf = getGrantDetail as (deps: Deps, id: string, actor: ConsoleActor) => Promise<Detail>
-const listOf = listGrants as (
-  deps: Deps,
-  input: ReturnType<typeof ListGrantsInputSchema.parse> & { actor: ConsoleActor },
-) => ReturnType<typeof listGrants>
-
 /** A grant's detail as `actor` may see it; null for an unknown grant (another tenant's included). */
-async function visibleDetail(deps: Deps, id: string, actor: ConsoleActor): Promise<Detail | null> {
+async function visibleDetail(deps: Deps, id: string, actor: ConsoleActor): Promise<GrantDetail | null> {
   try {
-    return await detailOf(deps, id, actor)
+    return await getGrantDetail(deps, id, actor)
   } catch (e) {
     if (e instanceof ConsoleError && e.code === 'not_found') return null
     throw e
@@ -133,7 +123,7 @@ async function visibleDetail(deps: Deps, id: string, actor: ConsoleActor): Promi
 
 const apiState = (status: GrantStatusName) => API_STATUS[status]
 
-function toApiGrant(deps: Deps, g: Row | Detail, detail: () => Promise<GrantDetail>): ApiGrant {
+function toApiGrant(deps: Deps, g: GrantRow | GrantDetail, detail: () => Promise<GrantDetail>): ApiGrant {
   const { state, reason } = apiState(g.status)
   return {
     id: g.id,
@@ -236,10 +226,10 @@ export async function apiGrants(deps: Deps, caller: AdminApiCaller, args: Grants
   const page = async (dir: 'asc' | 'desc', position: { value: Date; id: string } | null, take: number) => {
     const cursor = position ? encodeCursor(`createdAt:${dir}`, position) : null
     const input = ListGrantsInputSchema.parse({ cursor, limit: take, sort: { field: 'createdAt', direction: dir }, filters })
-    return listOf(deps, { ...input, actor })
+    return listGrants(deps, { ...input, actor })
   }
 
-  let rows: Row[]
+  let rows: GrantRow[]
   let more: boolean
   if (from === null) {
     const result = await page(direction, null, size)
@@ -256,14 +246,14 @@ export async function apiGrants(deps: Deps, caller: AdminApiCaller, args: Grants
   const last = rows[rows.length - 1]
   if (!first || !last) return empty
   // Whether a row lies beyond each end: one side is known from the page itself, the other takes one more row.
-  const beyond = async (dir: 'asc' | 'desc', row: Row) => (await page(dir, { value: row.createdAt, id: row.id }, 1)).items.length === 1
+  const beyond = async (dir: 'asc' | 'desc', row: GrantRow) => (await page(dir, { value: row.createdAt, id: row.id }, 1)).items.length === 1
   const hasNextPage = backward ? await beyond(direction, last) : more
   const hasPreviousPage = backward ? more : await beyond(reverse, first)
 
   const details = new Map<string, Promise<GrantDetail>>()
   const detail = (id: string) => () => {
     let d = details.get(id)
-    if (!d) details.set(id, (d = detailOf(deps, id, actor)))
+    if (!d) details.set(id, (d = getGrantDetail(deps, id, actor)))
     return d
   }
   return {
