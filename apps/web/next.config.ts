@@ -2,8 +2,10 @@ import type { NextConfig } from 'next'
 import { MAX_BODY_BYTES } from './src/server/edge/limits'
 
 const config: NextConfig = {
-  // Native and adapter packages stay outside the bundle; the workspace packages are compiled from source.
-  serverExternalPackages: ['better-sqlite3', '@prisma/adapter-better-sqlite3', 'pino', 'prom-client'],
+  // Native and adapter packages stay outside the bundle; the workspace packages are compiled from source. `graphql`
+  // (the Admin API's listener, docs/admin-api.md) is loaded by node itself: one copy of the module in the process, as
+  // its schema and execution must share.
+  serverExternalPackages: ['better-sqlite3', '@prisma/adapter-better-sqlite3', 'pino', 'prom-client', 'graphql'],
   transpilePackages: ['@gnap/domain', '@gnap/api'],
   poweredByHeader: false,
   // A tenant's grant endpoint, `POST /{tenantId}` (docs/protocol.md §2.21), is served by app/tenant-grant/[tenantId]:

@@ -4,6 +4,7 @@ import { startRetentionJob, startWebhookWorker } from '@gnap/domain/operator'
 import { getDeps } from './server/process/deps'
 import { refuseForbiddenMethods } from './server/edge/forbidden-methods'
 import { startServiceApiListener } from './server/edge/service-api-listener'
+import { startAdminApiListener } from './server/edge/admin-api-listener'
 import { ensureOperatorTenant } from '@gnap/domain/protocol'
 import { announceIntrospectionListener, startIntrospectionListener } from './server/edge/introspection-listener'
 import { startMetricsListener } from './server/edge/metrics-endpoint'
@@ -43,6 +44,11 @@ export async function registerNode(): Promise<void> {
     if (await startServiceApiListener(deps)) {
       const { port, host, secrets } = deps.config.serviceApi!
       deps.log.info({ serviceApi: { port, host, bearerSecret: secrets !== null } }, 'service API listener ready')
+    }
+    // ADMIN_PORT set: Rafiki's auth Admin API, POST /graphql signed per tenant (docs/admin-api.md).
+    if (await startAdminApiListener(deps)) {
+      const { port, host, signatureVersion, signatureTtlSeconds } = deps.config.adminApi!
+      deps.log.info({ adminApi: { port, host, signatureVersion, signatureTtlSeconds } }, 'admin API listener ready')
     }
     // METRICS_PORT outside the launcher (whose primary serves it for all its workers).
     if (await startMetricsListener(deps)) deps.log.info({ metricsPort: deps.config.metricsPort }, 'metrics listener ready')

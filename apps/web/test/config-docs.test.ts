@@ -28,7 +28,7 @@ describe("docs/configuration.md and Rafiki's setting names", () => {
     expect(doc).toMatch(/\| `DATABASE_URL` \| .* \| Also read as `AUTH_DATABASE_URL`, Rafiki's name/)
     expect(doc).toContain('| `AUTH_PORT` | read as `PORT` |')
     expect(doc).toContain('| `AUTH_DATABASE_URL` | read as `DATABASE_URL` |')
-    for (const name of ['REDIS_URL', 'COOKIE_KEY', 'INTERACTION_PORT', 'ADMIN_PORT'])
+    for (const name of ['REDIS_URL', 'COOKIE_KEY', 'INTERACTION_PORT'])
       expect(doc, name).toMatch(new RegExp(`\\| \`${name}\` \\| accepted and named`))
   })
 

@@ -17,7 +17,16 @@ export {
   UNAVAILABLE_RETRY_AFTER_SECONDS,
 } from './errors'
 export { createLogger, loggablePath } from './log'
-export { type Metrics, noMetrics, type OutboundFetchKind, type OutboundFetchOutcome, type RateLimitName, type SignatureCheck } from './metrics'
+export {
+  type AdminApiOperation,
+  type AdminApiOutcome,
+  type Metrics,
+  noMetrics,
+  type OutboundFetchKind,
+  type OutboundFetchOutcome,
+  type RateLimitName,
+  type SignatureCheck,
+} from './metrics'
 export { createGuardedFetch } from './net/guarded-fetch'
 export { checkReadiness, type Readiness } from './ops/readiness'
 export { requestIdFor, runWithRequestId } from './ops/request-id'

@@ -41,6 +41,15 @@ export type RateLimitName =
  */
 export type WebhookDeliveryOutcome = 'delivered' | 'retrying' | 'failed'
 
+/** An Admin API operation (docs/admin-api.md): `grants`, `grant`, `revokeGrant`, or `other` (anything else, introspection included). */
+export type AdminApiOperation = 'grants' | 'grant' | 'revokeGrant' | 'other'
+
+/**
+ * How an Admin API call ended: `ok`; `unauthorized` (401: signature missing, wrong, old, replayed, unknown tenant);
+ * `not_found` (an unknown grant, or another tenant's); `invalid` (a bad request or query); `error` (anything else).
+ */
+export type AdminApiOutcome = 'ok' | 'unauthorized' | 'not_found' | 'invalid' | 'error'
+
 export interface Metrics {
   /** `count` grants (default 1) reached `outcome`. */
   grant(outcome: GrantOutcome, count?: number): void
@@ -56,6 +65,8 @@ export interface Metrics {
   rateLimited(limit: RateLimitName): void
   /** A webhook delivery attempt ended; `seconds` from the event to this attempt's end. */
   webhookDelivery(outcome: WebhookDeliveryOutcome, seconds: number): void
+  /** An Admin API call answered. */
+  adminApiCall(operation: AdminApiOperation, outcome: AdminApiOutcome): void
 }
 
 const nothing = (): void => undefined
@@ -71,4 +82,5 @@ export const noMetrics: Metrics = Object.freeze({
   outboundFetch: nothing,
   rateLimited: nothing,
   webhookDelivery: nothing,
+  adminApiCall: nothing,
 })

@@ -135,3 +135,16 @@ export {
 export { newWebhookSecret } from './webhook/webhook-signing'
 export { SET_PASSWORD_LIMITS, admitSetPasswordPost } from './sign-in/set-password-limit'
 export { runDeliveryPass } from './webhook/deliver-webhooks'
+export {
+  AdminApiError,
+  adminApiActor,
+  apiAccessOf,
+  apiGrant,
+  apiGrants,
+  apiRevokeGrant,
+  apiSubjectOf,
+  type ApiGrant,
+  type GrantsArgs,
+} from './admin-api/admin-api-grants'
+export { adminApiSignatureHeader, authenticateAdminApiRequest, type AdminApiCaller, type AdminApiRefusal } from './admin-api/admin-api-signature'
+export { canonicalJson } from './admin-api/canonical-json'

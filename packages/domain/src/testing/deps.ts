@@ -41,6 +41,7 @@ export function testConfig(overrides: Partial<GnapConfig> = {}): GnapConfig {
     introspectionListener: null,
     operatorTenant: null,
     serviceApi: null,
+    adminApi: null,
     introspectionPortAuth: 'secret',
     introspectionClientFormat: 'object',
     metricsSecrets: null,

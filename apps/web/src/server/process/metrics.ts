@@ -91,7 +91,12 @@ function protocolMetrics(registry: Registry) {
     FETCH_BUCKETS,
   )
   const rateLimited = counter('gnap_rate_limit_refusals_total', 'Requests refused with 429, by the limit that refused them.', ['limit'])
-  return { requests, latency, grants, issued, rotated, revoked, introspections, signatureFailures, fetches, rateLimited }
+  const adminApiCalls = counter(
+    'gnap_admin_api_calls_total',
+    'Admin API calls (docs/admin-api.md), by operation (grants, grant, revokeGrant, other) and outcome (ok, unauthorized, not_found, invalid, error).',
+    ['operation', 'outcome'],
+  )
+  return { requests, latency, grants, issued, rotated, revoked, introspections, signatureFailures, fetches, rateLimited, adminApiCalls }
 }
 
 /** The store's pressure (`pressure`, read at each scrape) on `registry`. */
@@ -236,7 +241,8 @@ export function createWebMetrics(pressure: () => SqlPressure, undelivered: Undel
   collectDefaultMetrics({ register: registry })
   // 1 in every process: summed over the launcher's workers, the number of processes that answered the scrape.
   new Gauge({ name: 'gnap_processes', help: 'Server processes whose metrics this scrape sums.', registers: [registry] }).set(1)
-  const { requests, latency, grants, issued, rotated, revoked, introspections, signatureFailures, fetches, rateLimited } = protocolMetrics(registry)
+  const { requests, latency, grants, issued, rotated, revoked, introspections, signatureFailures, fetches, rateLimited, adminApiCalls } =
+    protocolMetrics(registry)
   registerPressureMetrics(registry, pressure)
   const webhookDelivery = webhookMetrics(registry, undelivered)
   registerFairTurnMetrics(registry)
@@ -251,6 +257,7 @@ export function createWebMetrics(pressure: () => SqlPressure, undelivered: Undel
   const introspectionChildren = { active: introspections.labels('active'), inactive: introspections.labels('inactive') }
   const checkChildren = new Map<string, Counter.Internal>()
   const limitChildren = new Map<string, Counter.Internal>()
+  const adminApiChildren = new Map<string, Counter.Internal>()
   const routes = new Map<string, RouteMeter>()
 
   if (cluster.isWorker) {
@@ -277,6 +284,12 @@ export function createWebMetrics(pressure: () => SqlPressure, undelivered: Undel
     outboundFetch: (kind: OutboundFetchKind, outcome: OutboundFetchOutcome, seconds: number) => fetches.labels(kind, outcome).observe(seconds),
     rateLimited: (limit: RateLimitName) => child(limitChildren, rateLimited, limit).inc(),
     webhookDelivery,
+    adminApiCall: (operation, outcome) => {
+      const key = `${operation} ${outcome}`
+      let c = adminApiChildren.get(key)
+      if (!c) adminApiChildren.set(key, (c = adminApiCalls.labels(operation, outcome)))
+      c.inc()
+    },
     route(template) {
       let meter = routes.get(template)
       if (meter) return meter

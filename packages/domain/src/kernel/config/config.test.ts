@@ -174,3 +174,27 @@ describe('INTROSPECTION_PORT_AUTH and INTROSPECTION_CLIENT_FORMAT (docs/protocol
     expect(EnvSchema.safeParse({ ...base, INTROSPECTION_PORT: '4001', [name]: value }).success).toBe(false)
   })
 })
+
+describe("ADMIN_PORT, ADMIN_HOST and the Admin API's signature settings (docs/admin-api.md)", () => {
+  const issues = (env: Record<string, string>) => {
+    const r = EnvSchema.safeParse({ ...base, ...env })
+    return r.success ? [] : r.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`)
+  }
+
+  it("leave the Admin API off unless the port is set, bound to loopback, with Rafiki's defaults", () => {
+    expect(configOf({}).adminApi).toBeNull()
+    expect(configOf({ ADMIN_PORT: '', ADMIN_API_SIGNATURE_VERSION: '2' }).adminApi).toBeNull()
+    expect(configOf({ ADMIN_PORT: '3008' }).adminApi).toEqual({ port: 3008, host: '127.0.0.1', signatureVersion: 1, signatureTtlSeconds: 30 })
+    expect(
+      configOf({ ADMIN_PORT: '3008', ADMIN_HOST: '0.0.0.0', ADMIN_API_SIGNATURE_VERSION: '2', ADMIN_API_SIGNATURE_TTL_SECONDS: '60' }).adminApi,
+    ).toEqual({ port: 3008, host: '0.0.0.0', signatureVersion: 2, signatureTtlSeconds: 60 })
+  })
+
+  it('refuses a port another listener has, and a TTL of no time', () => {
+    expect(issues({ PORT: '4000', ADMIN_PORT: '4000' })).toEqual([
+      'ADMIN_PORT: must differ from PORT, INTROSPECTION_PORT, METRICS_PORT and SERVICE_API_PORT',
+    ])
+    expect(issues({ SERVICE_API_PORT: '3011', ADMIN_PORT: '3011' })).toHaveLength(1)
+    expect(issues({ ADMIN_API_SIGNATURE_TTL_SECONDS: '0' })).toEqual([expect.stringMatching(/^ADMIN_API_SIGNATURE_TTL_SECONDS: /)])
+  })
+})

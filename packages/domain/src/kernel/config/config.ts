@@ -134,6 +134,26 @@ export const EnvSchema = z
         "A bearer secret the service API then asks for (`Authorization: Bearer <secret>`); a comma-separated list is accepted while one is replaced. Unset: no credentials, as Rafiki's backend sends none: keep the port on a private network.",
       production: 'each entry at least 32 characters',
     }),
+    // Rafiki's auth Admin API (docs/admin-api.md): POST /graphql on a port of its own, each request signed with a
+    // tenant's API secret (HMAC, within the TTL, once).
+    ADMIN_PORT: z
+      .preprocess((v) => (v === '' ? undefined : v), z.coerce.number().int().min(1).max(65535).optional())
+      .meta({
+        description:
+          "Every worker also serves Rafiki's auth Admin API (`POST /graphql`: list, read and revoke grants, signed per tenant; `GET /healthz`) on this port (docs/admin-api.md); must differ from the other ports. Unset: nothing listens.",
+      }),
+    ADMIN_HOST: z
+      .preprocess((v) => (v === '' ? undefined : v), z.string().min(1).max(255).default('127.0.0.1'))
+      .meta({ description: 'Address the Admin API port binds to: a private interface, or `0.0.0.0` / `::` for all.' }),
+    ADMIN_API_SIGNATURE_VERSION: z
+      .preprocess((v) => (v === '' ? undefined : v), z.coerce.number().int().min(1).max(999_999).default(1))
+      .meta({ description: 'The signature version the Admin API accepts (`v<N>=` in the `signature` header), as the backend sends it.' }),
+    ADMIN_API_SIGNATURE_TTL_SECONDS: z
+      .preprocess((v) => (v === '' ? undefined : v), z.coerce.number().int().min(1).max(3600).default(30))
+      .meta({
+        description:
+          "Seconds either side of now within which an Admin API request's signature timestamp is accepted; each signature is accepted once.",
+      }),
     // Rafiki's backend introspects without credentials, on a private port (docs/protocol.md §2.6): `none` lets the
     // listener answer so. POST /introspect on the public port keeps its secret whatever this says.
     INTROSPECTION_PORT_AUTH: z.enum(['secret', 'none']).default('secret').meta({
@@ -287,6 +307,9 @@ export const EnvSchema = z
     if (env.SERVICE_API_PORT !== undefined && [env.PORT, env.INTROSPECTION_PORT, env.METRICS_PORT].includes(env.SERVICE_API_PORT)) {
       ctx.addIssue({ code: 'custom', path: ['SERVICE_API_PORT'], message: 'must differ from PORT, INTROSPECTION_PORT and METRICS_PORT' })
     }
+    if (env.ADMIN_PORT !== undefined && [env.PORT, env.INTROSPECTION_PORT, env.METRICS_PORT, env.SERVICE_API_PORT].includes(env.ADMIN_PORT)) {
+      ctx.addIssue({ code: 'custom', path: ['ADMIN_PORT'], message: 'must differ from PORT, INTROSPECTION_PORT, METRICS_PORT and SERVICE_API_PORT' })
+    }
     if (env.OPERATOR_TENANT_ID !== undefined && env.ADMIN_API_SECRET === undefined) {
       ctx.addIssue({ code: 'custom', path: ['ADMIN_API_SECRET'], message: "required with OPERATOR_TENANT_ID: the operator tenant's API secret" })
     }
@@ -347,6 +370,8 @@ export interface GnapConfig {
   operatorTenant: { id: string; apiSecret: string } | null
   /** Where each worker serves the service API (docs/protocol.md §2.21), and its bearer secrets (null: none asked); null: not served. */
   serviceApi: { port: number; host: string; secrets: readonly string[] | null } | null
+  /** Where each worker serves the Admin API (docs/admin-api.md), and the signatures it accepts; null: not served. */
+  adminApi: { port: number; host: string; signatureVersion: number; signatureTtlSeconds: number } | null
   /** Whether the introspection listener asks for INTROSPECTION_SECRET (`none`: Rafiki's backend, docs/protocol.md §2.6). */
   introspectionPortAuth: 'secret' | 'none'
   /** `client` in introspection answers: the contract's object, or the wallet address string of backends up to v2.3. */
@@ -410,6 +435,15 @@ export function configFromEnv(env: Env): GnapConfig {
         : null,
     serviceApi:
       env.SERVICE_API_PORT === undefined ? null : { port: env.SERVICE_API_PORT, host: env.SERVICE_API_HOST, secrets: env.SERVICE_API_SECRET ?? null },
+    adminApi:
+      env.ADMIN_PORT === undefined
+        ? null
+        : {
+            port: env.ADMIN_PORT,
+            host: env.ADMIN_HOST,
+            signatureVersion: env.ADMIN_API_SIGNATURE_VERSION,
+            signatureTtlSeconds: env.ADMIN_API_SIGNATURE_TTL_SECONDS,
+          },
     introspectionPortAuth: env.INTROSPECTION_PORT_AUTH,
     introspectionClientFormat: env.INTROSPECTION_CLIENT_FORMAT,
     metricsSecrets: env.METRICS_SECRET ?? null,

@@ -78,26 +78,21 @@ describe('unusedRafikiSettings', () => {
         REDIS_URL: 'redis://:redis-password@redis:6379',
         COOKIE_KEY: 'cookie-key-value',
         INTERACTION_PORT: '3009',
-        ADMIN_PORT: '3003',
         ENV_FILE: '',
       },
       known,
     )
-    expect(unused).toEqual([
-      'INTERACTION_PORT (the interaction and identity-provider routes are served on `PORT`)',
-      "ADMIN_PORT (no GraphQL admin API here; the console's API is on `PORT`)",
-      'REDIS_URL',
-      'COOKIE_KEY',
-    ])
+    expect(unused).toEqual(['INTERACTION_PORT (the interaction and identity-provider routes are served on `PORT`)', 'REDIS_URL', 'COOKIE_KEY'])
     expect(unused.join(' ')).not.toMatch(/redis-password|cookie-key-value|3009/)
   })
 
   it('names nothing for our own settings, or for a port the server reads once it has a listener', () => {
     expect(unusedRafikiSettings({ ...base, WAIT_SECONDS: '5', INTROSPECTION_PORT: '3007' }, known)).toEqual([])
     expect(unusedRafikiSettings({ SERVICE_API_PORT: '3011' }, known)).toEqual([])
-    expect(unusedRafikiSettings({ ADMIN_PORT: '3003' }, new Set(['ADMIN_PORT']))).toEqual([])
-    expect(unusedRafikiSettings({ ADMIN_PORT: '3003' }, new Set())).toEqual([
-      "ADMIN_PORT (no GraphQL admin API here; the console's API is on `PORT`)",
+    expect(unusedRafikiSettings({ ADMIN_PORT: '3008', ADMIN_API_SIGNATURE_TTL_SECONDS: '30' }, known)).toEqual([])
+    expect(unusedRafikiSettings({ INTERACTION_PORT: '3009' }, new Set(['INTERACTION_PORT']))).toEqual([])
+    expect(unusedRafikiSettings({ INTERACTION_PORT: '3009' }, new Set())).toEqual([
+      'INTERACTION_PORT (the interaction and identity-provider routes are served on `PORT`)',
     ])
   })
 })

@@ -13,7 +13,6 @@ export const SETTING_ALIASES = {
 /** Rafiki's ports this server opens no listener for, with where their routes are here. */
 export const PORTS_WITHOUT_LISTENER: Readonly<Record<string, string>> = {
   INTERACTION_PORT: 'the interaction and identity-provider routes are served on `PORT`',
-  ADMIN_PORT: "no GraphQL admin API here; the console's API is on `PORT`",
 }
 
 /** Rafiki's settings with no meaning here: accepted and reported, never read (their values are never shown). */
@@ -24,8 +23,6 @@ export const IGNORED_SETTINGS: readonly string[] = [
   'REDIS_TLS_CERT_FILE_PATH',
   'COOKIE_KEY',
   'INTERACTION_COOKIE_SAME_SITE',
-  'ADMIN_API_SIGNATURE_VERSION',
-  'ADMIN_API_SIGNATURE_TTL_SECONDS',
   'DATABASE_CLEANUP_WORKERS',
   'ENABLE_MANUAL_MIGRATIONS',
   'ENV_FILE',

@@ -1,7 +1,7 @@
 import type { Prisma } from '../../kernel/db/generated/client'
 import type { ReadModels } from '../../kernel/db/read-models'
 import type { AccessType } from '../../protocol/access/access.wire'
-import type { FinalizedReason, GrantState } from '../../protocol/grant/grant-state'
+import type { FinalizedReason, GrantState, GrantStatusName } from '../../protocol/grant/grant-state'
 import { isId } from '../../kernel/secrets'
 import type { CursorPosition } from './page-cursor'
 
@@ -18,6 +18,10 @@ export interface GrantListFilters {
   accessType?: AccessType | undefined
   /** Grants whose access names this wallet address (an access item's identifier), exactly. */
   walletAddress?: string | undefined
+  /** Grants whose access names any of these wallet addresses, exactly. */
+  walletAddresses?: string[] | undefined
+  /** Grants in any of these states (an empty list: none). */
+  statuses?: GrantStatusName[] | undefined
   createdFrom?: Date | undefined
   createdTo?: Date | undefined
   /** Only these grants (the result of a search). */
@@ -25,6 +29,10 @@ export interface GrantListFilters {
   /** Only these tenants' grants (tenant-scope.ts: the caller's bound tenant, the tenant filter). */
   scopes?: Prisma.GrantWhereInput[] | undefined
 }
+
+/** One state in the console's words as a `where`: pending or approved, or finalized for that reason. */
+const statusWhere = (status: GrantStatusName): Prisma.GrantWhereInput =>
+  status === 'pending' || status === 'approved' ? { state: status } : { state: 'finalized', finalizedReason: status }
 
 // The highest code point: every string that starts with a prefix sorts below prefix + this (binary collation).
 const AFTER_ALL = '\u{10FFFF}'
@@ -43,6 +51,8 @@ function grantFilterConjuncts(f: GrantListFilters): Prisma.GrantWhereInput[] {
   }
   if (f.accessType !== undefined) and.push({ accessItems: { some: { type: f.accessType } } })
   if (f.walletAddress !== undefined) and.push({ accessItems: { some: { identifier: f.walletAddress } } })
+  if (f.walletAddresses !== undefined) and.push({ accessItems: { some: { identifier: { in: f.walletAddresses } } } })
+  if (f.statuses !== undefined) and.push({ OR: f.statuses.map(statusWhere) })
   if (f.createdFrom !== undefined) and.push({ createdAt: { gte: f.createdFrom } })
   if (f.createdTo !== undefined) and.push({ createdAt: { lt: f.createdTo } })
   if (f.ids !== undefined) and.push({ id: { in: f.ids } })

@@ -3,7 +3,7 @@ import type { Deps } from '../../protocol/deps'
 import { ACCESS_TYPES } from '../../protocol/access/access.wire'
 import { canonicalWalletAddress } from '../../protocol/owner/canonical-wallet-address'
 import { findGrantIdsBySearch, findGrantPage, type GrantListFilters } from './console.repo'
-import { FINALIZED_REASONS, GRANT_STATES } from '../../protocol/grant/grant-state'
+import { FINALIZED_REASONS, GRANT_STATES, GRANT_STATUS_NAMES } from '../../protocol/grant/grant-state'
 import { expireOverdueGrants } from '../../protocol/grant/expire-grants'
 import { toGrantRow, type GrantRow } from './admin-views'
 import { tenantOfGrant, rowsOfTenant } from '../../protocol/tenant/tenants'
@@ -40,6 +40,20 @@ export const ListGrantsInputSchema = z.strictObject({
         .max(2048)
         .overwrite((w) => canonicalWalletAddress(w) ?? w)
         .optional(),
+      /** Grants whose access names any of these wallet addresses, each exactly in its canonical form (the Admin API's `identifier.in`). */
+      walletAddresses: z
+        .array(
+          z
+            .string()
+            .trim()
+            .min(1)
+            .max(2048)
+            .overwrite((w) => canonicalWalletAddress(w) ?? w),
+        )
+        .max(GRANT_PAGE_MAX)
+        .optional(),
+      /** Grants in any of these states (pending, approved, or why finalized): the Admin API's state and reason filters. */
+      statuses: z.array(z.enum(GRANT_STATUS_NAMES)).max(GRANT_STATUS_NAMES.length).optional(),
       /** Inclusive. */
       createdFrom: z.date().optional(),
       /** Exclusive. */

@@ -17,7 +17,7 @@ export function roleAllows(role: string, needed: AdminRole): boolean {
  * the audit log (an administrator's email, a key's name).
  */
 export interface ConsoleActor {
-  kind: 'admin' | 'apiKey'
+  kind: 'admin' | 'apiKey' | 'adminApi'
   id: string
   label: string
   role: AdminRole

@@ -17,12 +17,12 @@ export const WebhookEventTypeSchema = z.enum(WEBHOOK_EVENT_TYPES)
 
 /**
  * Who caused the change: the client instance (its own request), the resource owner (consent, `/account`), an
- * administrator in the console, a back end with an API key, or retention (the server's own timekeeping: an
- * interaction that ran out). `id` names them where there is an id: an owner's or administrator's id, an API key's
- * id; a client is named by the `client` of the body.
+ * administrator in the console, a back end with an API key, a tenant's API secret on the Admin API (docs/admin-api.md),
+ * or retention (the server's own timekeeping: an interaction that ran out). `id` names them where there is an id: an
+ * owner's or administrator's id, an API key's id, the signing tenant's id; a client is named by the `client` of the body.
  */
 export const ActorSchema = z.strictObject({
-  type: z.enum(['client', 'owner', 'administrator', 'api_key', 'retention']),
+  type: z.enum(['client', 'owner', 'administrator', 'api_key', 'admin_api', 'retention']),
   id: z.string().optional(),
 })
 export type EventActor = z.infer<typeof ActorSchema>
@@ -131,6 +131,10 @@ export function newEventId(): string {
   return `evt_${ms.toString(16).padStart(12, '0')}${(counter & 0xffffff).toString(16).padStart(6, '0')}${randomBytes(8).toString('hex')}`
 }
 
-/** An administrator or an API key, as events name them. */
-export const consoleEventActor = (actor: { kind: 'admin' | 'apiKey'; id: string }): EventActor =>
-  actor.kind === 'admin' ? { type: 'administrator', id: actor.id } : { type: 'api_key', id: actor.id }
+/** An administrator, an API key or a tenant's API secret (the Admin API), as events name them. */
+export const consoleEventActor = (actor: { kind: 'admin' | 'apiKey' | 'adminApi'; id: string }): EventActor =>
+  actor.kind === 'admin'
+    ? { type: 'administrator', id: actor.id }
+    : actor.kind === 'apiKey'
+      ? { type: 'api_key', id: actor.id }
+      : { type: 'admin_api', id: actor.id }
