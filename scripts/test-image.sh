@@ -11,6 +11,6 @@ cd "$(dirname "$0")/.."
 export GNAP_IMAGE="${IMAGE:-gnap-auth-server:latest}"
 cd apps/web
 if [ "$(id -u)" = 0 ]; then
-  exec npx vitest run --config vitest.image.config.ts
+  exec npx vitest run --config test/image/vitest.config.ts
 fi
-exec podman unshare env PATH="$PATH" GNAP_IMAGE="$GNAP_IMAGE" npx vitest run --config vitest.image.config.ts
+exec podman unshare env PATH="$PATH" GNAP_IMAGE="$GNAP_IMAGE" npx vitest run --config test/image/vitest.config.ts

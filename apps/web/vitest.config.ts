@@ -37,7 +37,7 @@ export default defineConfig({
         test: {
           name: 'http',
           include: ['test/**/*.test.ts'],
-          // The image's test runs against a built image, by `pnpm test:image` alone (vitest.image.config.ts).
+          // The image's test runs against a built image, by `pnpm test:image` alone (test/image/vitest.config.ts).
           exclude: [...alone, 'test/image/**'],
           maxWorkers: 2,
           sequence: { groupOrder: 0 },

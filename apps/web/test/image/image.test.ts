@@ -40,7 +40,7 @@ const [uid, gid = uid] = config.User.split(':')
 let rootfs = ''
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'gnap-image-data-'))
 let server: ChildProcess
-let output = ''
+let serverLog: () => string = () => ''
 let env: Record<string, string> = {}
 const ports = { public: 0, introspection: 0 }
 
@@ -48,9 +48,11 @@ const ports = { public: 0, introspection: 0 }
  * `command` run in the mounted image as the image's user, from its working directory, with `environment` only: in a
  * mount namespace of its own, where the volume, /dev, /proc and /tmp are mounted over the read-only image.
  */
-function inImage(command: string[], environment: Record<string, string>): ChildProcess {
+function inImage(command: string[], environment: Record<string, string>, options: { volume?: string; noNetwork?: boolean } = {}): ChildProcess {
   const script = [
     'set -e',
+    // Without a network: a namespace of its own with only loopback, up.
+    ...(options.noNetwork ? ['ip link set lo up'] : []),
     'mount --rbind /dev "$1/dev"',
     'mount -t proc proc "$1/proc"',
     'mount -t tmpfs tmpfs "$1/tmp"',
@@ -59,9 +61,28 @@ function inImage(command: string[], environment: Record<string, string>): ChildP
     `exec chroot --userspec=${uid}:${gid} --groups=${gid} "$root" /usr/bin/env -i -C "${config.WorkingDir}" "$@"`,
   ].join('\n')
   const assignments = Object.entries(environment).map(([k, v]) => `${k}=${v}`)
-  return spawn('unshare', ['--mount', '--propagation', 'private', 'sh', '-c', script, 'sh', rootfs, dataDir, ...assignments, ...command], {
+  const namespaces = ['--mount', '--propagation', 'private', ...(options.noNetwork ? ['--net'] : [])]
+  return spawn('unshare', [...namespaces, 'sh', '-c', script, 'sh', rootfs, options.volume ?? dataDir, ...assignments, ...command], {
     stdio: ['ignore', 'pipe', 'pipe'],
   })
+}
+
+/** The image's entrypoint, started in the image as in `inImage`, once it says all its workers are ready. */
+async function startEntrypoint(environment: Record<string, string>, options: { volume?: string; noNetwork?: boolean } = {}) {
+  const child = inImage([...config.Entrypoint, ...(config.Cmd ?? [])], environment, options)
+  let log = ''
+  child.stdout?.on('data', (d: Buffer) => (log += d.toString()))
+  child.stderr?.on('data', (d: Buffer) => (log += d.toString()))
+  const deadline = Date.now() + 120_000
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`the image's entrypoint exited:\n${log}`)
+    if (/\[serve\] ready/.test(log)) return { child, output: () => log }
+    if (Date.now() > deadline) {
+      child.kill('SIGKILL')
+      throw new Error(`not ready within 120 s:\n${log}`)
+    }
+    await new Promise((r) => setTimeout(r, 250))
+  }
 }
 
 async function exitOf(child: ChildProcess): Promise<number | null> {
@@ -89,16 +110,9 @@ beforeAll(async () => {
     ADMIN_PASSWORD: 'a long and private password',
     WALLET_ADDRESS_ALLOWED_NETWORKS: '127.0.0.0/8',
   }
-  server = inImage([...config.Entrypoint, ...(config.Cmd ?? [])], env)
-  server.stdout?.on('data', (d: Buffer) => (output += d.toString()))
-  server.stderr?.on('data', (d: Buffer) => (output += d.toString()))
-  const deadline = Date.now() + 120_000
-  for (;;) {
-    if (server.exitCode !== null) throw new Error(`the image's entrypoint exited:\n${output}`)
-    if (/\[serve\] ready/.test(output)) break
-    if (Date.now() > deadline) throw new Error(`not ready within 120 s:\n${output}`)
-    await new Promise((r) => setTimeout(r, 250))
-  }
+  const started = await startEntrypoint(env)
+  server = started.child
+  serverLog = started.output
 }, 150_000)
 
 afterAll(async () => {
@@ -141,7 +155,7 @@ describe('the image', () => {
         { url: env.AUTH_SERVER_URL! },
         { access_token: { access: [{ type: 'incoming-payment', actions: ['create', 'read'] }] } },
       )
-      if (!isFinalizedGrant(grant) || !grant.access_token) throw new Error(`expected an issued grant:\n${output}`)
+      if (!isFinalizedGrant(grant) || !grant.access_token) throw new Error(`expected an issued grant:\n${serverLog()}`)
       const res = await fetch(`http://127.0.0.1:${ports.introspection}/`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', authorization: `Bearer ${SECRET}` },
@@ -160,9 +174,22 @@ describe('the image', () => {
     expect(db.mode & 0o777).toBe(0o600)
   })
 
+  it('starts without any network: migrations, seed and workers on a fresh volume, with only loopback', async () => {
+    const volume = fs.mkdtempSync(path.join(os.tmpdir(), 'gnap-image-offline-'))
+    try {
+      fs.chownSync(volume, Number(uid), Number(gid))
+      const offline = await startEntrypoint(env, { volume, noNetwork: true })
+      expect(offline.output()).toContain('[start] database migrated')
+      offline.child.kill('SIGTERM')
+      expect(await exitOf(offline.child)).toBe(0)
+    } finally {
+      fs.rmSync(volume, { recursive: true, force: true })
+    }
+  }, 150_000)
+
   it('stops cleanly on SIGTERM', async () => {
     server.kill('SIGTERM')
     expect(await exitOf(server)).toBe(0)
-    expect(output).toContain('SIGTERM: stopping')
+    expect(serverLog()).toContain('SIGTERM: stopping')
   }, 30_000)
 })
