@@ -30,11 +30,12 @@ interface ImageConfig {
 
 const inspect = JSON.parse(execFileSync('podman', ['image', 'inspect', IMAGE], { encoding: 'utf8' })) as {
   Config: ImageConfig
-  HealthCheck?: { Test: string[] }
+  /** Where podman shows a docker-format image's HEALTHCHECK (docker shows it in Config). */
+  Healthcheck?: { Test: string[] }
   Size: number
 }[]
 const config = inspect[0]!.Config
-const healthcheck = (config.Healthcheck ?? inspect[0]!.HealthCheck)?.Test ?? []
+const healthcheck = (inspect[0]!.Healthcheck ?? config.Healthcheck)?.Test ?? []
 const [uid, gid = uid] = config.User.split(':')
 
 let rootfs = ''
