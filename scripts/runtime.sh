@@ -6,8 +6,9 @@
 # and this shell, and everything it starts (pnpm, turbo's tasks, tsx, vitest, Playwright's web server, the
 # launcher's workers), runs on Node 24: its bin folder comes first on PATH, and native addons (better-sqlite3) build
 # against its headers (npm_config_nodedir). A machine whose own node is 24 with its headers beside it keeps that one;
-# any other (Node 20 and npm is enough) gets the pinned `node-linux-<arch>` package from the npm registry, checked
-# against the integrity pinned below and unpacked into .runtime/node (once; later calls only check the version).
+# any other (Node 20 and npm is enough, or curl alone) gets the pinned `node-linux-<arch>` package from the npm
+# registry, checked against the integrity pinned below and unpacked into .runtime/node (once; later calls only check
+# the version).
 # pnpm is the pinned npm package, unpacked into .runtime/pnpm and run by that node.
 # POSIX sh, no `set -e`: it runs inside the caller's shell, and a failure returns 1 rather than ending that shell.
 
@@ -81,17 +82,26 @@ _gnap_runtime() {
   echo "runtime: node $(node --version) at $(command -v node), pnpm $(pnpm --version)" >&2
 }
 
-# Downloads NAME@VERSION with `npm pack`, checks it against INTEGRITY (the registry's sha512), unpacks it into DEST.
+# Downloads NAME@VERSION with `npm pack` (or, on a machine without npm, such as the image's build stage, the same
+# tarball from the registry with curl), checks it against INTEGRITY (the registry's sha512), unpacks it into DEST.
 _gnap_unpack() {
   _gnap_tmp=$(mktemp -d) || return 1
-  if ! (cd "$_gnap_tmp" && npm pack --silent "$1@$2" >/dev/null); then
-    echo "runtime: npm pack $1@$2 failed" >&2
+  if command -v npm >/dev/null 2>&1; then
+    (cd "$_gnap_tmp" && npm pack --silent "$1@$2" >/dev/null)
+  else
+    _gnap_registry=${npm_config_registry:-https://registry.npmjs.org/}
+    curl -fsSL -o "$_gnap_tmp/$1-$2.tgz" "${_gnap_registry%/}/$1/-/$1-$2.tgz"
+  fi
+  if [ $? -ne 0 ] || [ ! -f "$_gnap_tmp/$1-$2.tgz" ]; then
+    echo "runtime: downloading $1@$2 failed" >&2
     rm -rf "$_gnap_tmp"
     return 1
   fi
-  _gnap_got=sha512-$(node -e 'process.stdout.write(require("crypto").createHash("sha512").update(require("fs").readFileSync(process.argv[1])).digest("base64"))' "$_gnap_tmp/$1-$2.tgz")
-  if [ "$_gnap_got" != "$3" ]; then
-    echo "runtime: $1@$2 does not match its pinned integrity ($_gnap_got)" >&2
+  # The pinned integrity is base64; sha512sum prints hex.
+  _gnap_want=$(printf '%s' "${3#sha512-}" | base64 -d | od -An -v -tx1 | tr -d ' \n')
+  _gnap_got=$(sha512sum "$_gnap_tmp/$1-$2.tgz" | cut -d' ' -f1)
+  if [ "$_gnap_got" != "$_gnap_want" ]; then
+    echo "runtime: $1@$2 does not match its pinned integrity (sha512 $_gnap_got)" >&2
     rm -rf "$_gnap_tmp"
     return 1
   fi
@@ -105,5 +115,5 @@ _gnap_runtime
 _gnap_status=$?
 unset -f _gnap_runtime _gnap_unpack
 unset _gnap_node_version _gnap_pnpm_version _gnap_pnpm_integrity _gnap_root _gnap_dir _gnap_node_bin _gnap_v _gnap_prefix
-unset _gnap_pkg _gnap_integrity _gnap_tmp _gnap_got
+unset _gnap_pkg _gnap_integrity _gnap_tmp _gnap_got _gnap_want _gnap_registry
 return $_gnap_status 2>/dev/null || exit $_gnap_status

@@ -37,7 +37,8 @@ export default defineConfig({
         test: {
           name: 'http',
           include: ['test/**/*.test.ts'],
-          exclude: alone,
+          // The image's test runs against a built image, by `pnpm test:image` alone (test/image/vitest.config.ts).
+          exclude: [...alone, 'test/image/**'],
           maxWorkers: 2,
           sequence: { groupOrder: 0 },
           // `startWorld()` without settings leases a server from this pool instead of starting one per file.
