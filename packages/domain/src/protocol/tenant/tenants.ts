@@ -121,3 +121,22 @@ export async function identityProviderUrl(deps: Deps, grant: { tenantId: string 
   if (tenantId === null) return null
   return (await findTenant(deps.sql, tenantId))?.idpConsentUrl ?? null
 }
+
+/**
+ * rowsOfTenant as a SQL condition on `column` for the repositories that write SQL: `column = $param`, and for the
+ * operator tenant `OR column IS NULL` too. The same rule, read from rowsOfTenant's answer.
+ */
+export function sqlOfTenantRows(deps: Pick<Deps, 'config'>, tenantId: string, column: string, param: number): string {
+  return 'OR' in rowsOfTenant(deps, tenantId) ? `(${column} = $${param} OR ${column} IS NULL)` : `${column} = $${param}`
+}
+
+/**
+ * Whether a row whose `tenantId` is `rowTenant` is the tenant `tenantId`'s (rowsOfTenant's rule, for a row already
+ * read); every row is when `tenantId` is null (an administrator, or a key bound to no tenant).
+ */
+export function isRowOfTenant(deps: Pick<Deps, 'config'>, tenantId: string | null, rowTenant: string | null): boolean {
+  if (tenantId === null) return true
+  const where = rowsOfTenant(deps, tenantId)
+  return rowTenant === tenantId || ('OR' in where && rowTenant === null)
+}
+
