@@ -3,39 +3,14 @@ import { TRPCError } from '@trpc/server'
 import { createSession, csrfTokenFor } from '@gnap/domain/kernel'
 import { ADMIN_ROLES, createAdmin, roleAllows, type AdminRole } from '@gnap/domain/operator'
 import { keyCreator, type TestDeps } from '@gnap/domain/testing'
-import { handleRestRequest, REST_OPERATIONS } from '../src/rest'
 import { apiTestDeps, callerWith } from './support'
+import { restCaller } from './rest-caller'
 import { createApiKey } from '@gnap/domain/operator'
 import { everyProcedure, MINIMUM_ROLE, PEOPLE_ONLY, routerPaths, seedProcedureIds, type Caller, type ProcedureIds } from './procedures'
 
 // The role matrix (docs/protocol.md §2.14): every procedure of the router, called by every role. Below the
 // procedure's minimum role the server answers FORBIDDEN and nothing changes; at or above it the call gets through
 // (it may still be NOT_FOUND or CONFLICT for the state it finds, but never FORBIDDEN or UNAUTHORIZED).
-
-/**
- * A caller whose every call goes over the REST form (docs/protocol.md §2.18) with `key`: the procedure's path and
- * input become the operation's method, path and JSON body, and a refusal becomes the TRPCError of the answer's code.
- * A procedure without a REST form answers 404, as the REST handler does for a path it does not know.
- */
-function restCaller(t: TestDeps, key: string): Caller {
-  const call = async (procedure: string, input: Record<string, unknown> = {}) => {
-    const op = REST_OPERATIONS.find((o) => o.procedure === procedure)
-    if (!op) throw new TRPCError({ code: 'NOT_FOUND', message: `${procedure} has no REST form` })
-    const body = { ...input }
-    const path = op.path.replace(/\{(\w+)\}/g, (_, name: string) => {
-      const value = String(body[name])
-      delete body[name]
-      return encodeURIComponent(value)
-    })
-    const req = new Request(`http://localhost/api/v1${path}`, { method: op.method, headers: { authorization: `Bearer ${key}` } })
-    const res = await handleRestRequest(req, { deps: t.deps, basePath: '/api/v1', ip: null, body: op.body ? JSON.stringify(body) : null })
-    const answer = (await res.json()) as { error?: { code: TRPCError['code']; message: string } }
-    if (answer.error) throw new TRPCError({ code: answer.error.code, message: answer.error.message })
-    return answer
-  }
-  const group = (router: string) => new Proxy({}, { get: (_, name: string) => (input?: Record<string, unknown>) => call(`${router}.${name}`, input) })
-  return new Proxy({}, { get: (_, router: string) => group(router) }) as Caller
-}
 
 /**
  * The kinds of caller the matrix runs for each role: each gives a caller acting with `role`. Every call gets a new

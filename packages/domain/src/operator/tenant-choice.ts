@@ -30,4 +30,5 @@ export async function tenantForNewRow(db: SqlRunner, actor: ConsoleActor, reques
 }
 
 /** The tenant a row is shown under: its own, else the operator tenant's id (null without one: the implicit tenant). */
-export const shownTenant = (deps: Pick<Deps, 'config'>, rowTenant: string | null): string | null => rowTenant ?? deps.config.operatorTenant?.id ?? null
+export const shownTenant = (deps: Pick<Deps, 'config'>, rowTenant: string | null): string | null =>
+  rowTenant ?? deps.config.operatorTenant?.id ?? null

@@ -43,7 +43,13 @@ const B = '0e2d4c6b-8a9f-4e1d-9c3b-5a7f9e1d3c5b'
 const OPERATOR = '438fa74a-fa7d-4317-9ced-dde32ece1787'
 
 const ADMIN: ConsoleActor = { kind: 'admin', id: 'admin-1', label: 'ops@example.com', role: 'admin', tenantId: null }
-const keyOf = (tenantId: string): ConsoleActor => ({ kind: 'apiKey', id: `key-${tenantId.slice(0, 4)}`, label: `api key "${tenantId.slice(0, 4)}"`, role: 'admin', tenantId })
+const keyOf = (tenantId: string): ConsoleActor => ({
+  kind: 'apiKey',
+  id: `key-${tenantId.slice(0, 4)}`,
+  label: `api key "${tenantId.slice(0, 4)}"`,
+  role: 'admin',
+  tenantId,
+})
 
 async function tenants(...ids: string[]): Promise<void> {
   for (const id of ids) await createTenant(t.deps, parseCreateTenant({ id, apiSecret: `api-secret-${id}` }))
@@ -85,7 +91,10 @@ describe('owners per tenant', () => {
     await tenants(A)
     await deleteTenant(t.deps, A, new Date())
     for (const tenantId of [A, B, 'not-a-tenant']) {
-      expect(await refusal(newOwner(ADMIN, 'alice', tenantId))).toMatchObject({ code: 'bad_request', message: expect.stringContaining('unknown or deleted tenant') })
+      expect(await refusal(newOwner(ADMIN, 'alice', tenantId))).toMatchObject({
+        code: 'bad_request',
+        message: expect.stringContaining('unknown or deleted tenant'),
+      })
     }
     expect(await t.db.owner.count()).toBe(0)
     expect(await t.db.auditLog.count()).toBe(0)

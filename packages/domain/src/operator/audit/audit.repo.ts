@@ -101,10 +101,15 @@ export async function insertAuditEntry(
   /** `tenantId`: the tenant whose owner, grant or endpoint the entry is about (docs/protocol.md §2.21); none: no one tenant's. */
   input: { actor: string; action: AuditAction; target: string; detail?: string | null; now: Date; tenantId?: string | null },
 ): Promise<void> {
-  await db.run(
-    `INSERT INTO "AuditLog" ("id", "actor", "action", "target", "detail", "createdAt", "tenantId") VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-    [newId(), input.actor, input.action, input.target, input.detail ?? null, input.now, input.tenantId ?? null],
-  )
+  await db.run(`INSERT INTO "AuditLog" ("id", "actor", "action", "target", "detail", "createdAt", "tenantId") VALUES ($1, $2, $3, $4, $5, $6, $7)`, [
+    newId(),
+    input.actor,
+    input.action,
+    input.target,
+    input.detail ?? null,
+    input.now,
+    input.tenantId ?? null,
+  ])
 }
 
 /** A text column's filter: the whole value, or its beginning. */

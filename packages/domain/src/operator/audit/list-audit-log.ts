@@ -99,7 +99,15 @@ export async function listAuditLog(
   const page = rows.slice(0, limit)
   const last = page[page.length - 1]
   return {
-    items: page.map((r) => ({ id: r.id, actor: r.actor, action: r.action, target: r.target, detail: r.detail, tenantId: r.tenantId, at: r.createdAt })),
+    items: page.map((r) => ({
+      id: r.id,
+      actor: r.actor,
+      action: r.action,
+      target: r.target,
+      detail: r.detail,
+      tenantId: r.tenantId,
+      at: r.createdAt,
+    })),
     nextCursor: rows.length > limit && last ? encodeCursor(ordering, { value: last.createdAt, id: last.id }) : null,
   }
 }

@@ -120,7 +120,10 @@ describe('editing an owner', () => {
     await expect(
       addWalletAddress(t.deps, { change: { ownerId: id, walletAddress: 'https://wallet.example/alice' }, actor: ADMIN }),
     ).rejects.toMatchObject(conflict)
-    expect((await getOwnerDetail(t.deps, id, ADMIN)).walletAddresses).toEqual(['https://wallet.example/alice', 'https://wallet.example/alice-savings'])
+    expect((await getOwnerDetail(t.deps, id, ADMIN)).walletAddresses).toEqual([
+      'https://wallet.example/alice',
+      'https://wallet.example/alice-savings',
+    ])
   })
 
   it('removes a wallet address, revoking the grants naming it only when asked, and never the last one', async () => {

@@ -260,7 +260,13 @@ export async function removeWalletAddress(
     if (!addresses.includes(data.walletAddress)) throw new ConsoleError('not_found', 'this owner has no such wallet address')
     if (addresses.length === 1) throw new ConsoleError('conflict', 'an owner keeps at least one wallet address: add another first')
     const why = `wallet address ${data.walletAddress} removed`
-    const { revoked, words } = await revokeIfAsked(tx, data.revokeGrants, async () => [data.walletAddress], { actor, scope: scopeOfActor(deps, actor), tenancy: deps.config, why, now })
+    const { revoked, words } = await revokeIfAsked(tx, data.revokeGrants, async () => [data.walletAddress], {
+      actor,
+      scope: scopeOfActor(deps, actor),
+      tenancy: deps.config,
+      why,
+      now,
+    })
     await deleteOwnerWalletAddress(tx, data.walletAddress)
     await touchOwner(tx, owner.id, now)
     await audit(tx, actor, 'owner.wallet-address.remove', owner, `${data.walletAddress}; ${words}`, now)
@@ -283,7 +289,13 @@ export async function disableOwner(
     await deleteSessionsOf(tx, 'owner', owner.id)
     await deleteUnusedPasswordLinks(tx, 'owner', owner.id)
     const why = `owner ${owner.email} disabled`
-    const { revoked, words } = await revokeIfAsked(tx, data.revokeGrants, () => findWalletAddressesOf(tx, owner.id), { actor, scope: scopeOfActor(deps, actor), tenancy: deps.config, why, now })
+    const { revoked, words } = await revokeIfAsked(tx, data.revokeGrants, () => findWalletAddressesOf(tx, owner.id), {
+      actor,
+      scope: scopeOfActor(deps, actor),
+      tenancy: deps.config,
+      why,
+      now,
+    })
     await audit(tx, actor, 'owner.disable', owner, words, now)
     return revoked
   })
@@ -312,7 +324,13 @@ export async function adminDeleteOwner(
 ): Promise<{ id: string; revokedGrants: number }> {
   return changeOwnerRevoking(deps, actor, data.ownerId, async (tx, owner, now) => {
     const addresses = await findWalletAddressesOf(tx, owner.id)
-    const revoked = await revokeGrantsNaming(tx, addresses, { actor, scope: scopeOfActor(deps, actor), tenancy: deps.config, why: `owner ${owner.email} deleted`, now })
+    const revoked = await revokeGrantsNaming(tx, addresses, {
+      actor,
+      scope: scopeOfActor(deps, actor),
+      tenancy: deps.config,
+      why: `owner ${owner.email} deleted`,
+      now,
+    })
     await deleteSessionsOf(tx, 'owner', owner.id)
     await deletePasswordLinksOf(tx, 'owner', owner.id)
     await deleteOwnerRow(tx, owner.id)

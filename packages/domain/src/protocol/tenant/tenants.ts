@@ -139,4 +139,3 @@ export function isRowOfTenant(deps: Pick<Deps, 'config'>, tenantId: string | nul
   const where = rowsOfTenant(deps, tenantId)
   return rowTenant === tenantId || ('OR' in where && rowTenant === null)
 }
-
