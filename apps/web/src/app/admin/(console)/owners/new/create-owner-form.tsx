@@ -31,7 +31,8 @@ export function CreateOwnerForm() {
       .split(/\s+/)
       .map((s) => s.trim())
       .filter(Boolean)
-    create.mutate({ ...values, walletAddresses })
+    const tenantId = String(new FormData(event.currentTarget).get('tenantId') ?? '').trim()
+    create.mutate({ ...values, walletAddresses, ...(tenantId ? { tenantId } : {}) })
   }
 
   return (
@@ -52,6 +53,13 @@ export function CreateOwnerForm() {
         <textarea id="owner-wallets" name="walletAddresses" required rows={3} spellCheck={false} aria-describedby="owner-wallets-hint" />
         <span className="hint" id="owner-wallets-hint">
           One a line, such as https://wallet.example/alice. Each may belong to one owner only; the owner decides for everything at or below it.
+        </span>
+      </div>
+      <div className="field">
+        <label htmlFor="owner-tenant">Tenant (optional)</label>
+        <input id="owner-tenant" name="tenantId" maxLength={64} autoComplete="off" spellCheck={false} aria-describedby="owner-tenant-hint" />
+        <span className="hint" id="owner-tenant-hint">
+          The id of the tenant the owner belongs to: they sign in on that tenant&apos;s consent screen only. Empty: the operator tenant.
         </span>
       </div>
     </MutationForm>
