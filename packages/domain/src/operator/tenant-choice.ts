@@ -32,3 +32,8 @@ export async function tenantForNewRow(db: SqlRunner, actor: ConsoleActor, reques
 /** The tenant a row is shown under: its own, else the operator tenant's id (null without one: the implicit tenant). */
 export const shownTenant = (deps: Pick<Deps, 'config'>, rowTenant: string | null): string | null =>
   rowTenant ?? deps.config.operatorTenant?.id ?? null
+
+/** Whether the server has any tenant (deleted or not): the console's forms ask for one only then. */
+export async function hasTenants(deps: Pick<Deps, 'sql'>): Promise<boolean> {
+  return (await deps.sql.all<{ one: number }>(`SELECT 1 AS "one" FROM "Tenant" LIMIT 1`)).length > 0
+}

@@ -91,7 +91,14 @@ export function OwnersList() {
         extra={
           <div>
             <label htmlFor="owners-tenant">Tenant</label>
-            <input id="owners-tenant" name="tenant" defaultValue={tenant} autoComplete="off" spellCheck={false} aria-describedby="owners-tenant-hint" />
+            <input
+              id="owners-tenant"
+              name="tenant"
+              defaultValue={tenant}
+              autoComplete="off"
+              spellCheck={false}
+              aria-describedby="owners-tenant-hint"
+            />
             <span className="hint" id="owners-tenant-hint">
               A tenant id: its owners only.
             </span>

@@ -16,7 +16,7 @@ import { MutationForm, SchemaField, useSchemaForm } from '../../_components/form
 import { checkedEventTypes, EndpointStatusBadge, EventTypeFields, EventTypeTags, NewSecret, webhookHref, type WebhookEndpoint } from './webhook-parts'
 
 /** The webhook endpoints with their delivery counts; for an admin, the form that adds one and its secret, shown once. */
-export function WebhooksView({ deleted }: { deleted: boolean }) {
+export function WebhooksView({ deleted, withTenant }: { deleted: boolean; withTenant: boolean }) {
   const trpc = useTRPC()
   const queryClient = useQueryClient()
   const canManage = useCan('admin')
@@ -46,7 +46,7 @@ export function WebhooksView({ deleted }: { deleted: boolean }) {
             onDone={() => done(`The endpoint ${created.url} is ready: new events of its types go to it from now on.`)}
           />
         ) : (
-          <CreateEndpointForm onCreated={onCreated} />
+          <CreateEndpointForm onCreated={onCreated} withTenant={withTenant} />
         ))}
       <Notice text={notice} />
       {!canManage && (
@@ -106,7 +106,8 @@ const tenantColumn: Columns<WebhookEndpoint>[number] = {
 
 const CREATE_ENDPOINT_TEXTS = { heading: 'Add an endpoint', failed: 'The endpoint was not added.', submit: 'Add endpoint', busy: 'Adding…' }
 
-function CreateEndpointForm({ onCreated }: { onCreated(c: { id: string; url: string; secret: string }): void }) {
+/** `withTenant`: the server has tenants, so the form offers to bind the endpoint to one. */
+function CreateEndpointForm({ onCreated, withTenant }: { onCreated(c: { id: string; url: string; secret: string }): void; withTenant: boolean }) {
   const trpc = useTRPC()
   const [missingTypes, setMissingTypes] = useState(0)
   const create = useMutation(
@@ -162,13 +163,15 @@ function CreateEndpointForm({ onCreated }: { onCreated(c: { id: string; url: str
         autoComplete="off"
         hint="For your colleagues: which system this is, such as “billing: stop subscriptions”."
       />
-      <div className="field">
-        <label htmlFor="endpoint-tenant">Tenant (optional)</label>
-        <input id="endpoint-tenant" name="tenantId" maxLength={64} autoComplete="off" spellCheck={false} aria-describedby="endpoint-tenant-hint" />
-        <span className="hint" id="endpoint-tenant-hint">
-          A tenant id: the endpoint then receives that tenant&apos;s events only. Empty: every tenant&apos;s.
-        </span>
-      </div>
+      {withTenant && (
+        <div className="field">
+          <label htmlFor="endpoint-tenant">Tenant (optional)</label>
+          <input id="endpoint-tenant" name="tenantId" maxLength={64} autoComplete="off" spellCheck={false} aria-describedby="endpoint-tenant-hint" />
+          <span className="hint" id="endpoint-tenant-hint">
+            A tenant id: the endpoint then receives that tenant&apos;s events only. Empty: every tenant&apos;s.
+          </span>
+        </div>
+      )}
       <EventTypeFields idPrefix="create" checked={[]} missing={missingTypes} onPicked={() => setMissingTypes(0)} />
     </MutationForm>
   )
