@@ -32,6 +32,8 @@ import {
   updateWebhookEndpoint,
 } from './webhook/manage-webhooks'
 import { CreateWebhookEndpointInputSchema } from './webhook/webhook-input'
+import { runDeliveryPass } from './webhook/deliver-webhooks'
+import { fakeReceiver } from '../testing/webhook-delivery'
 
 // Owners, webhook endpoints and the audit log per tenant (docs/protocol.md §2.21, docs/webhooks.md): what an
 // administrator chooses, and what a key bound to one tenant can reach, on both databases.
@@ -213,6 +215,14 @@ describe('webhook endpoints per tenant', () => {
     // The implicit tenant (no OPERATOR_TENANT_ID) is named by no field: single-tenant bodies are as before.
     expect((await bodiesFor(toAll.id)).map((b) => b.tenant_id ?? 'none')).toEqual([A, B, 'none'])
     expect(Object.keys((await bodiesFor(toAll.id))[2]!)).toEqual(['id', 'type', 'timestamp', 'data'])
+
+    // Sent as recorded: the receiver bound to A gets A's event alone, its body naming A.
+    const receiver = fakeReceiver()
+    await runDeliveryPass(t.deps, { fetch: receiver.fetch, random: () => 0 })
+    const sentTo = (url: string) =>
+      receiver.received.filter((r) => r.url === url).map((r) => (JSON.parse(r.body) as { tenant_id?: string }).tenant_id ?? 'none')
+    expect(sentTo(toA.url)).toEqual([A])
+    expect(sentTo(toAll.url).sort()).toEqual([A, B, 'none'].sort())
   })
 
   it('with an operator tenant, grants at POST / are its events, sent to endpoints bound to it', async () => {
