@@ -23,7 +23,7 @@ import { ADMIN, checkPage, expect, signInAsAdmin } from './support/admin-world'
 import { startConsentWorld, type ConsentWorld } from './support/consent-world'
 import { approvedGrant, worldTest } from './support/fixtures'
 
-const VIEWER = { email: 'webhooks-viewer@example.com', password: 'webhooks-viewer-password', role: 'viewer' as const, tenantId: null }
+const VIEWER = { email: 'webhooks-viewer@example.com', password: 'webhooks-viewer-password', role: 'viewer' as const }
 
 /** One POST the receiver got: its raw body and the Standard Webhooks headers, exactly as sent. */
 interface Received {

@@ -23,7 +23,7 @@ import { finishParams, outgoingAccess, rejection } from './support/world'
 import { signedRequest, type GnapErrorJson } from './support/raw-http'
 
 const pgAdmin = process.env.MULTI_INSTANCE_PG_URL ?? process.env.TEST_DATABASE_URL
-const OPERATOR = { email: 'operator@example.com', password: 'an operator password of some length', role: 'operator' as const, tenantId: null }
+const OPERATOR = { email: 'operator@example.com', password: 'an operator password of some length', role: 'operator' as const }
 const incoming = [{ type: 'incoming-payment' as const, actions: ['read' as const] }]
 
 const pgName = `gnap_block_${randomBytes(5).toString('hex')}`

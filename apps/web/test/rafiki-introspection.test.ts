@@ -6,10 +6,10 @@
 // listener; Rafiki's settings that do nothing here are named in one line at start.
 import { isFinalizedGrant, type AccessItem } from '@interledger/open-payments'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { assertMatchesSpec } from '@gnap/domain/testing'
 import { freePort, INTROSPECTION_SECRET } from '@gnap/test-support'
 import { approvedOutgoingGrant, outgoingAccess, startWorld, type World } from './support/world'
 import { signedFetch } from './support/raw-http'
+import { checkedAsTheBackend, introspectAsTheBackend as asTheBackend } from './support/rafiki-backend'
 
 const OWNER = 'https://wallet.example/alice'
 const COOKIE_KEY = 'rafiki-cookie-key-never-to-be-logged'
@@ -44,26 +44,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await w?.stop()
 })
-
-/**
- * POST as the backend's token-introspection client sends it: axios's defaults for a JSON body, no Authorization, the
- * access item built as its middleware builds it (`identifier` undefined, so absent from the JSON, when it has none).
- */
-async function asTheBackend(url: string, token: string, type: string, action: string, identifier?: string) {
-  const res = await fetch(url, {
-    method: 'POST',
-    headers: { accept: 'application/json, text/plain, */*', 'content-type': 'application/json', 'user-agent': 'axios/1.16.0' },
-    body: JSON.stringify({ access_token: token, access: [{ type, actions: [action], identifier }] }),
-  })
-  return { status: res.status, headers: res.headers, body: (await res.json()) as Record<string, unknown> }
-}
-
-/** What the backend's middleware takes from an answer: one item, and the grant's limits for an outgoing payment. */
-function checkedAsTheBackend(got: { status: number; body: Record<string, unknown> }) {
-  expect(got.status).toBe(200)
-  assertMatchesSpec('token-introspection', '/', 'POST', 200, got.body)
-  return got.body as { active: boolean; grant: string; access: Record<string, unknown>[]; client: unknown }
-}
 
 describe('the listener without credentials (INTROSPECTION_PORT_AUTH=none)', () => {
   it('answers a quote asked about with identifier: the granted quote item, no identifier, the client as an object', async () => {

@@ -10,6 +10,7 @@ import { adminsRouter } from './routers/admins'
 import { accountRouter } from './routers/account'
 import { apiKeysRouter } from './routers/api-keys'
 import { webhooksRouter } from './routers/webhooks'
+import { tenantsRouter } from './routers/tenants'
 
 export const appRouter = router({
   auth: authRouter,
@@ -23,6 +24,7 @@ export const appRouter = router({
   account: accountRouter,
   apiKeys: apiKeysRouter,
   webhooks: webhooksRouter,
+  tenants: tenantsRouter,
 })
 
 export type AppRouter = typeof appRouter

@@ -70,6 +70,9 @@ export const OkSchema = z.strictObject({ ok: z.literal(true) })
 const thumbprint = z.string().max(64).nullable()
 const ClientViewSchema = z.strictObject({ walletAddress: url, name: z.string().max(1024).nullable(), thumbprint })
 
+/** The grant's tenant (docs/protocol.md §2.21); null: the implicit tenant of a server without OPERATOR_TENANT_ID. */
+const tenantId = z.string().max(64).nullable()
+
 const GrantRowSchema = z.strictObject({
   id,
   continueId: id,
@@ -77,6 +80,7 @@ const GrantRowSchema = z.strictObject({
   state: z.enum(GRANT_STATES),
   finalizedReason: z.enum(FINALIZED_REASONS).nullable(),
   client: ClientViewSchema,
+  tenantId,
   accessTypes: z.array(z.enum(ACCESS_TYPES)),
   createdAt: date,
   updatedAt: date,
@@ -161,6 +165,7 @@ export const GrantDetailSchema = z.strictObject({
   finalizedReason: z.enum(FINALIZED_REASONS).nullable(),
   revocable: z.boolean(),
   client: ClientViewSchema,
+  tenantId,
   createdAt: date,
   updatedAt: date,
   finalizedAt: date.nullable(),
@@ -323,8 +328,23 @@ export const ApiKeyViewSchema = z.strictObject({
   lastUsedAt: date.nullable(),
   revokedAt: date.nullable(),
   status: z.enum(['active', 'expired', 'revoked']),
+  /** The one tenant the key is bound to; null: every tenant. */
+  tenantId,
 })
 export const ApiKeyListSchema = z.strictObject({ items: z.array(ApiKeyViewSchema) })
+/** The console's tenants (docs/protocol.md §2.21): never a secret. */
+export const TenantListSchema = z.strictObject({
+  items: z.array(
+    z.strictObject({
+      id: z.string().max(64),
+      operator: z.boolean(),
+      idpConsentUrl: url.nullable(),
+      createdAt: date,
+      deletedAt: date.nullable(),
+      grants: z.number().int().min(0),
+    }),
+  ),
+})
 /** The one answer that carries a secret: the new key, shown once (docs/protocol.md §2.18). */
 export const ApiKeyCreatedSchema = z.strictObject({ key: z.string().regex(/^gnap_ak_[0-9a-f]{16}_[A-Za-z0-9_-]{43}$/), apiKey: ApiKeyViewSchema })
 export const AdminListSchema = z.array(

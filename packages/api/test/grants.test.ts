@@ -103,6 +103,7 @@ describe('grants.list filters (docs/protocol.md §8.13: combined with AND)', () 
         state: 'finalized',
         finalizedReason: 'issued',
         client: { walletAddress: CLIENT_A, name: 'Test App', thumbprint: null },
+        tenantId: null,
         accessTypes: ['outgoing-payment', 'quote'],
         createdAt: row.createdAt,
         updatedAt: row.updatedAt,

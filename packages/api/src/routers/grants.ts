@@ -11,7 +11,7 @@ export const grantsRouter = router({
     ['GET', '/grants/{id}', 'One grant with its client, history, access and tokens'],
     GrantIdInputSchema,
     GrantDetailSchema,
-    (deps, { id }) => getGrantDetail(deps, id),
+    (deps, { id, actor }) => getGrantDetail(deps, id, actor),
   ),
 
   /** Revokes the grant as DELETE /continue does, with an audit row. NOT_FOUND; CONFLICT when already revoked or rejected. */

@@ -8,7 +8,7 @@ export const tokensRouter = router({
     ['GET', '/grants/{grantId}/tokens', 'A grant’s tokens from the first to the current one'],
     GrantIdForChainInputSchema,
     TokenChainSchema,
-    (deps, { grantId }) => getTokenChain(deps, grantId),
+    (deps, { grantId, actor }) => getTokenChain(deps, grantId, actor),
   ),
 
   /** The token page: a token by the management id of its manage URL, with its grant. NOT_FOUND. */
@@ -16,7 +16,7 @@ export const tokensRouter = router({
     ['GET', '/tokens/{managementId}', 'A token by its management id'],
     ManagementIdInputSchema,
     TokenDetailSchema,
-    (deps, { managementId }) => getTokenDetail(deps, managementId),
+    (deps, { managementId, actor }) => getTokenDetail(deps, managementId, actor),
   ),
 
   /** Revokes one live (or expired) token, with an audit row. NOT_FOUND; CONFLICT when already rotated or revoked. */

@@ -75,6 +75,7 @@ export {
   listApiKeys,
   revokeApiKey,
 } from './api-key/api-keys'
+export { listTenants, type TenantView } from './tenant/list-tenants'
 export { auditLogCsv } from './audit/audit-csv'
 export { AUDIT_ACTIONS, type AuditAction } from './audit/audit.repo'
 export { listAuditLog, ListAuditLogInputSchema } from './audit/list-audit-log'

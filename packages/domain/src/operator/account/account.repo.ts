@@ -2,21 +2,25 @@ import type { SqlRunner, SqlValue } from '../../kernel/db/sql'
 import type { FinalizedReason, GrantState } from '../../protocol/grant/grant-state'
 import type { InteractionState } from '../../protocol/grant/grant-state'
 
-// Every SQL statement of the owner's own account page: the owner with their wallet addresses, the grants whose
-// access items name one of those addresses (or a resource below one), and the owner's password and sessions.
+// Every SQL statement of the owner's own account page: the owner with their wallet addresses, the grants of their
+// tenant whose access items name one of those addresses (or a resource below one), and the owner's password and
+// sessions.
 
 export interface AccountOwner {
   id: string
   email: string
   name: string
   passwordHash: string
+  /** Null: the operator tenant's (or, without one, the implicit tenant's) owner. */
+  tenantId: string | null
   walletAddresses: string[]
 }
 
 export async function findAccountOwner(db: SqlRunner, id: string): Promise<AccountOwner | null> {
-  const [owner] = await db.all<Omit<AccountOwner, 'walletAddresses'>>(`SELECT "id", "email", "name", "passwordHash" FROM "Owner" WHERE "id" = $1`, [
-    id,
-  ])
+  const [owner] = await db.all<Omit<AccountOwner, 'walletAddresses'>>(
+    `SELECT "id", "email", "name", "passwordHash", "tenantId" FROM "Owner" WHERE "id" = $1`,
+    [id],
+  )
   if (!owner) return null
   const rows = await db.all<{ url: string }>(`SELECT "url" FROM "OwnerWalletAddress" WHERE "ownerId" = $1 ORDER BY "url"`, [id])
   return { ...owner, walletAddresses: rows.map((r) => r.url) }
@@ -41,6 +45,15 @@ const GRANT_COLUMNS = `g."id", g."client", g."clientName", g."state", g."finaliz
   (SELECT MAX(t."createdAt") FROM "AccessToken" t WHERE t."grantId" = g."id") AS "lastTokenAt"`
 
 /**
+ * Whose grants a query reads: those naming the owner's wallet addresses, of the owner's tenant only. `tenant` writes
+ * the condition on a grant's `tenantId` column, pushing its parameters (protocol/tenant/tenants.ts sqlRowsOfTenant).
+ */
+export interface GrantScope {
+  walletAddresses: string[]
+  tenant: (column: string, params: SqlValue[]) => string
+}
+
+/**
  * `<alias>."identifier"` names one of `walletAddresses` or a resource below it, as stored: a condition over the
  * parameters pushed once, usable for several aliases. A pre-selection: protocol/owner/owns-access.ts decides.
  */
@@ -58,19 +71,20 @@ const LIVE = `(g."state" = 'approved' OR (g."state" = 'finalized' AND g."finaliz
 const aggregateDate = (d: Date | string | null): Date | null => (d === null ? null : new Date(d))
 
 /**
- * Grants with at least one access item naming one of `walletAddresses` or a resource below it, as stored (a
+ * Grants of the scope's tenant with at least one access item naming one of its wallet addresses or a resource below it, as stored (a
  * pre-selection: the caller keeps those the owner owns in full, protocol/owner/owns-access.ts). Newest first, at most
  * `take` after skipping `skip`. `live` keeps approved and issued grants only; `consent` keeps those whose
  * interaction was approved (by the owner or the identity provider), or decided either way.
  */
 export async function findGrantsNaming(
   db: SqlRunner,
-  walletAddresses: string[],
+  scope: GrantScope,
   options: { live: boolean; take: number; skip?: number; grantId?: string; consent?: 'approved' | 'decided' },
 ): Promise<AccountGrantRow[]> {
-  if (walletAddresses.length === 0) return []
+  if (scope.walletAddresses.length === 0) return []
   const params: SqlValue[] = []
-  let where = `EXISTS (SELECT 1 FROM "AccessItem" a WHERE a."grantId" = g."id" AND (${naming(params, walletAddresses)('a')}))`
+  let where = `EXISTS (SELECT 1 FROM "AccessItem" a WHERE a."grantId" = g."id" AND (${naming(params, scope.walletAddresses)('a')}))`
+  where += ` AND ${scope.tenant('g."tenantId"', params)}`
   if (options.live) where += ` AND ${LIVE}`
   if (options.consent === 'approved') where += ` AND i."state" = 'approved'`
   if (options.consent === 'decided') where += ` AND i."decidedAt" IS NOT NULL`
@@ -88,13 +102,13 @@ export async function findGrantsNaming(
 }
 
 /**
- * The condition on `g` for the live grants nobody consented to (no interaction: non-interactive incoming-payment or
- * quote access, docs/protocol.md §2.1) whose access items all name `walletAddresses` or resources below them, as
- * stored; of one client when `client` is given.
+ * The condition on `g` for the live grants of the scope's tenant nobody consented to (no interaction: non-interactive
+ * incoming-payment or quote access, docs/protocol.md §2.1) whose access items all name its wallet addresses or
+ * resources below them, as stored; of one client when `client` is given.
  */
-function unapprovedWhere(params: SqlValue[], walletAddresses: string[], client?: string): string {
-  const names = naming(params, walletAddresses)
-  let where = `${LIVE} AND NOT EXISTS (SELECT 1 FROM "Interaction" i WHERE i."grantId" = g."id")
+function unapprovedWhere(params: SqlValue[], scope: GrantScope, client?: string): string {
+  const names = naming(params, scope.walletAddresses)
+  let where = `${LIVE} AND ${scope.tenant('g."tenantId"', params)} AND NOT EXISTS (SELECT 1 FROM "Interaction" i WHERE i."grantId" = g."id")
     AND EXISTS (SELECT 1 FROM "AccessItem" n WHERE n."grantId" = g."id" AND (${names('n')}))
     AND NOT EXISTS (SELECT 1 FROM "AccessItem" o WHERE o."grantId" = g."id" AND o."identifier" IS NOT NULL AND NOT (${names('o')}))`
   if (client !== undefined) {
@@ -113,18 +127,18 @@ export interface UnapprovedGroup {
 }
 
 /**
- * The live grants on `walletAddresses` nobody consented to, grouped and counted per client in SQL: most grants
+ * The live grants in the scope nobody consented to, grouped and counted per client in SQL: most grants
  * first, at most `take` groups after `skip`; with the numbers of clients and grants in all. Of one client only when
  * `client` is given.
  */
 export async function countUnapprovedByClient(
   db: SqlRunner,
-  walletAddresses: string[],
+  scope: GrantScope,
   page: { take: number; skip: number; client?: string },
 ): Promise<{ groups: UnapprovedGroup[]; clients: number; grants: number }> {
-  if (walletAddresses.length === 0) return { groups: [], clients: 0, grants: 0 }
+  if (scope.walletAddresses.length === 0) return { groups: [], clients: 0, grants: 0 }
   const params: SqlValue[] = []
-  const where = unapprovedWhere(params, walletAddresses, page.client)
+  const where = unapprovedWhere(params, scope, page.client)
   const [totals] = await db.all<{ clients: number | string; grants: number | string }>(
     `SELECT COUNT(DISTINCT g."client") AS "clients", COUNT(*) AS "grants" FROM "Grant" g WHERE ${where}`,
     params,
@@ -143,15 +157,11 @@ export async function countUnapprovedByClient(
   }
 }
 
-/** Of one client's grants nobody consented to on `walletAddresses`: how many grants hold each access type. */
-export async function countUnapprovedAccessTypes(
-  db: SqlRunner,
-  walletAddresses: string[],
-  client: string,
-): Promise<{ type: string; grants: number }[]> {
-  if (walletAddresses.length === 0) return []
+/** Of one client's grants in the scope nobody consented to: how many grants hold each access type. */
+export async function countUnapprovedAccessTypes(db: SqlRunner, scope: GrantScope, client: string): Promise<{ type: string; grants: number }[]> {
+  if (scope.walletAddresses.length === 0) return []
   const params: SqlValue[] = []
-  const where = unapprovedWhere(params, walletAddresses, client)
+  const where = unapprovedWhere(params, scope, client)
   const rows = await db.all<{ type: string; grants: number | string }>(
     `SELECT a."type", COUNT(DISTINCT a."grantId") AS "grants" FROM "AccessItem" a JOIN "Grant" g ON g."id" = a."grantId"
      WHERE ${where} GROUP BY a."type" ORDER BY a."type"`,
@@ -160,11 +170,11 @@ export async function countUnapprovedAccessTypes(
   return rows.map((r) => ({ type: r.type, grants: Number(r.grants) }))
 }
 
-/** The ids of one client's grants nobody consented to on `walletAddresses`, oldest first. */
-export async function findUnapprovedGrantIds(db: SqlRunner, walletAddresses: string[], client: string): Promise<string[]> {
-  if (walletAddresses.length === 0) return []
+/** The ids of one client's grants in the scope nobody consented to, oldest first. */
+export async function findUnapprovedGrantIds(db: SqlRunner, scope: GrantScope, client: string): Promise<string[]> {
+  if (scope.walletAddresses.length === 0) return []
   const params: SqlValue[] = []
-  const where = unapprovedWhere(params, walletAddresses, client)
+  const where = unapprovedWhere(params, scope, client)
   const rows = await db.all<{ id: string }>(`SELECT g."id" FROM "Grant" g WHERE ${where} ORDER BY g."createdAt", g."id"`, params)
   return rows.map((r) => r.id)
 }

@@ -6,6 +6,7 @@ import type { AccessItem } from '../../protocol/access/access.wire'
 import { recordRevocations, revokeAuditedInTransaction, revokeGrantAs } from '../admin/admin-revoke-grant'
 import { isConsoleError } from '../admin/console-error'
 import { ownsAccess } from '../../protocol/owner/owns-access'
+import { sqlRowsOfTenant, tenantOfGrant } from '../../protocol/tenant/tenants'
 import { findOwnerByEmail } from '../owner/owner.repo'
 import { hashPassword } from '../sign-in/password'
 import { passwordProblem } from '../owner/password-rules'
@@ -24,13 +25,15 @@ import {
   setOwnerPasswordEndingOtherSessions,
   type AccountGrantRow,
   type AccountOwner,
+  type GrantScope,
   type UnapprovedGroup,
 } from './account.repo'
 
 // The owner's own account page (docs/protocol.md §2.12): the apps they approved, the grants nobody approved counted
 // per client, revoking one grant or a client's unapproved ones, what happened recently, and changing the password. Every grant shown or touched here is one whose
 // access items all name the owner's wallet addresses or resources below them, the same rule as consent
-// (protocol/owner/owns-access.ts): an owner never sees nor revokes another owner's grant, whatever id they send.
+// (protocol/owner/owns-access.ts), and of the owner's own tenant (docs/protocol.md §2.21): an owner never sees nor
+// revokes another owner's grant, nor another tenant's, whatever id they send.
 
 /** How many grants the history reads at most; how many approved apps and unapproved clients one page shows. */
 const MAX_GRANTS = 200
@@ -53,6 +56,15 @@ export interface ConnectedApp {
   endsAt: Date | null
 }
 
+/**
+ * What the account's queries read: grants naming the owner's wallet addresses, of the owner's tenant only (an owner
+ * with no tenant is the operator tenant's, or the implicit one's: protocol/tenant/tenants.ts rowsOfTenant).
+ */
+const scopeOf = (deps: Deps, owner: AccountOwner): GrantScope => ({
+  walletAddresses: owner.walletAddresses,
+  tenant: (column, params) => sqlRowsOfTenant(deps, tenantOfGrant(deps, owner), column, params),
+})
+
 /** Of these grants, those that are the owner's: every access item naming a resource names one of their wallet addresses. */
 async function ownedGrants(deps: Deps, owner: AccountOwner, rows: AccountGrantRow[]): Promise<{ row: AccountGrantRow; items: AccessItem[] }[]> {
   const out: { row: AccountGrantRow; items: AccessItem[] }[] = []
@@ -72,7 +84,7 @@ async function ownedGrants(deps: Deps, owner: AccountOwner, rows: AccountGrantRo
 
 /** One of the owner's live grants, approved or not; null when it is not theirs, unknown or not live. */
 async function ownedLiveGrant(deps: Deps, owner: AccountOwner, grantId: string): Promise<{ row: AccountGrantRow; items: AccessItem[] } | null> {
-  const [grant] = await ownedGrants(deps, owner, await findGrantsNaming(deps.sql, owner.walletAddresses, { live: true, grantId, take: 1 }))
+  const [grant] = await ownedGrants(deps, owner, await findGrantsNaming(deps.sql, scopeOf(deps, owner), { live: true, grantId, take: 1 }))
   return grant ?? null
 }
 
@@ -95,7 +107,7 @@ export async function listConnectedApps(deps: Deps, ownerId: string, skip = 0): 
   const owner = await findAccountOwner(deps.sql, ownerId)
   if (!owner) return { apps: [], next: null }
   const from = pageStart(skip)
-  const rows = await findGrantsNaming(deps.sql, owner.walletAddresses, { live: true, consent: 'approved', take: APPS_PAGE + 1, skip: from })
+  const rows = await findGrantsNaming(deps.sql, scopeOf(deps, owner), { live: true, consent: 'approved', take: APPS_PAGE + 1, skip: from })
   const apps = (await ownedGrants(deps, owner, rows.slice(0, APPS_PAGE))).map(toApp)
   return { apps, next: rows.length > APPS_PAGE ? from + APPS_PAGE : null }
 }
@@ -144,7 +156,7 @@ export async function listUnapprovedClients(deps: Deps, ownerId: string, skip = 
   const owner = await findAccountOwner(deps.sql, ownerId)
   if (!owner) return { clients: [], totalClients: 0, totalGrants: 0, next: null }
   const from = pageStart(skip)
-  const counted = await countUnapprovedByClient(deps.sql, owner.walletAddresses, { take: CLIENTS_PAGE, skip: from })
+  const counted = await countUnapprovedByClient(deps.sql, scopeOf(deps, owner), { take: CLIENTS_PAGE, skip: from })
   return {
     clients: counted.groups.map(toClient),
     totalClients: counted.clients,
@@ -163,9 +175,9 @@ export interface UnapprovedClientDetail extends UnapprovedClient {
 export async function findUnapprovedClient(deps: Deps, ownerId: string, client: string): Promise<UnapprovedClientDetail | null> {
   const owner = await findAccountOwner(deps.sql, ownerId)
   if (!owner || client.length > MAX_CLIENT_LENGTH) return null
-  const [group] = (await countUnapprovedByClient(deps.sql, owner.walletAddresses, { take: 1, skip: 0, client })).groups
+  const [group] = (await countUnapprovedByClient(deps.sql, scopeOf(deps, owner), { take: 1, skip: 0, client })).groups
   if (!group) return null
-  return { ...toClient(group), access: await countUnapprovedAccessTypes(deps.sql, owner.walletAddresses, client) }
+  return { ...toClient(group), access: await countUnapprovedAccessTypes(deps.sql, scopeOf(deps, owner), client) }
 }
 
 /**
@@ -181,7 +193,7 @@ export async function revokeClientFromAccount(deps: Deps, ownerId: string, clien
   const now = deps.clock()
   const revoked = await deps.sql.transaction(async (tx) => {
     const out: { grantId: string; revokedTokens: number }[] = []
-    for (const grantId of await findUnapprovedGrantIds(tx, owner.walletAddresses, client)) {
+    for (const grantId of await findUnapprovedGrantIds(tx, scopeOf(deps, owner), client)) {
       // The query compares identifiers as stored; the consent rule (owns-access.ts) has the last word.
       const identifiers = (await findAccessItemRows(tx, grantId)).map((r) => r.identifier)
       if (!ownsAccess(owner.walletAddresses, identifiers)) continue
@@ -232,7 +244,7 @@ export interface HistoryEntry {
 export async function ownerHistory(deps: Deps, ownerId: string, take = 20): Promise<HistoryEntry[]> {
   const owner = await findAccountOwner(deps.sql, ownerId)
   if (!owner) return []
-  const rows = await findGrantsNaming(deps.sql, owner.walletAddresses, { live: false, consent: 'decided', take: MAX_GRANTS })
+  const rows = await findGrantsNaming(deps.sql, scopeOf(deps, owner), { live: false, consent: 'decided', take: MAX_GRANTS })
   const grants = (await ownedGrants(deps, owner, rows)).map((g) => g.row)
   const revokers = await findRevokers(
     deps.sql,

@@ -7,6 +7,7 @@ import { consoleEventActor, type EventActor } from '../../protocol/events/webhoo
 import { insertAuditEntry } from '../audit/audit.repo'
 import { ConsoleError } from './console-error'
 import type { ConsoleActor } from './roles'
+import { grantVisibleTo } from './tenant-scope'
 
 /** Who revokes a grant by hand: an administrator in the console, or the owner on their own account page. */
 export type GrantRevoker = { kind: 'console'; actor: ConsoleActor } | { kind: 'owner'; id: string; email: string }
@@ -82,8 +83,13 @@ export async function revokeGrantAs(deps: Deps, input: { grantId: string; who: G
 
 /**
  * An administrator revokes a grant (revokeGrantAs).
- * @throws ConsoleError not_found for an unknown grant, conflict for a grant already revoked or rejected
+ * @throws ConsoleError not_found for an unknown grant (and another tenant's, for a key bound to a tenant), conflict for a grant already revoked or rejected
  */
-export function adminRevokeGrant(deps: Deps, input: { grantId: string; actor: ConsoleActor }): Promise<{ grantId: string; revokedTokens: number }> {
+export async function adminRevokeGrant(
+  deps: Deps,
+  input: { grantId: string; actor: ConsoleActor },
+): Promise<{ grantId: string; revokedTokens: number }> {
+  // A grant's tenant never changes, so this check before the transaction cannot race (tenant-scope.ts).
+  if (!(await grantVisibleTo(deps, input.actor, input.grantId))) throw new ConsoleError('not_found', 'unknown grant')
   return revokeGrantAs(deps, { grantId: input.grantId, who: { kind: 'console', actor: input.actor } })
 }

@@ -7,12 +7,13 @@ import { consoleEventActor } from '../../protocol/events/webhook-events'
 import { insertAuditEntry } from '../audit/audit.repo'
 import { ConsoleError } from './console-error'
 import type { ConsoleActor } from './roles'
+import { tokenVisibleTo } from './tenant-scope'
 
 /**
  * An administrator revokes one token, live or expired (as DELETE /token/{id} does: an expired token could still be
  * rotated back to life); its grant is left as it is. The audit row and the access_token.revoked event are written in
  * the same transaction.
- * @throws ConsoleError not_found for an unknown management id, conflict for a token already rotated or revoked
+ * @throws ConsoleError not_found for an unknown management id (or another tenant's token, for a bound key), conflict for a token already rotated or revoked
  */
 export async function adminRevokeToken(
   deps: Deps,
@@ -20,6 +21,9 @@ export async function adminRevokeToken(
 ): Promise<{ managementId: string; grantId: string }> {
   const now = deps.clock()
   const managementId = input.managementId.trim().toLowerCase()
+  // A token of another tenant's grant, for a key bound to a tenant, is unknown (tenant-scope.ts). A grant's tenant
+  // never changes, so this check before the transaction cannot race.
+  if (!(await tokenVisibleTo(deps, input.actor, managementId))) throw new ConsoleError('not_found', 'unknown token')
   const grantId = await deps.sql.transaction(async (tx) => {
     const token = await findTokenByManagementId(tx, managementId)
     if (!token) throw new ConsoleError('not_found', 'unknown token')

@@ -38,6 +38,11 @@ export interface GrantRow {
   state: GrantState
   finalizedReason: FinalizedReason | null
   client: ClientView
+  /**
+   * The tenant it belongs to (docs/protocol.md §2.21): the one its endpoint named, else the operator tenant; null
+   * without OPERATOR_TENANT_ID for a grant of `POST /` (the implicit tenant, as before tenants).
+   */
+  tenantId: string | null
   /** The access types of the grant's items, in request order, without repeats. */
   accessTypes: AccessType[]
   createdAt: Date
@@ -58,8 +63,10 @@ interface GrantRowSource {
   accessItems: { type: string }[]
 }
 
-export function toGrantRow(g: GrantRowSource): GrantRow {
+/** A grant row as the console lists it; `tenantId` is its effective tenant (tenantOfGrant). */
+export function toGrantRow(g: GrantRowSource, tenantId: string | null): GrantRow {
   return {
+    tenantId,
     id: g.id,
     continueId: g.continueId,
     status: grantStatusName(g as GrantStatus),

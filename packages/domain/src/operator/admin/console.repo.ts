@@ -22,6 +22,8 @@ export interface GrantListFilters {
   createdTo?: Date | undefined
   /** Only these grants (the result of a search). */
   ids?: string[] | undefined
+  /** Only these tenants' grants (tenant-scope.ts: the caller's bound tenant, the tenant filter). */
+  scopes?: Prisma.GrantWhereInput[] | undefined
 }
 
 // The highest code point: every string that starts with a prefix sorts below prefix + this (binary collation).
@@ -44,6 +46,7 @@ function grantFilterConjuncts(f: GrantListFilters): Prisma.GrantWhereInput[] {
   if (f.createdFrom !== undefined) and.push({ createdAt: { gte: f.createdFrom } })
   if (f.createdTo !== undefined) and.push({ createdAt: { lt: f.createdTo } })
   if (f.ids !== undefined) and.push({ id: { in: f.ids } })
+  for (const scope of f.scopes ?? []) and.push(scope)
   return and
 }
 
@@ -58,6 +61,7 @@ const GRANT_COLUMNS = {
   createdAt: true,
   updatedAt: true,
   finalizedAt: true,
+  tenantId: true,
 } as const
 
 /**
@@ -69,6 +73,13 @@ function keysetConjuncts(field: GrantSortField, direction: SortDirection, after:
     return [{ [field]: { lte: after.value } }, { OR: [{ [field]: { lt: after.value } }, { id: { lt: after.id } }] }]
   }
   return [{ [field]: { gte: after.value } }, { OR: [{ [field]: { gt: after.value } }, { id: { gt: after.id } }] }]
+}
+
+/** Which of these clients have a grant in `scope`. */
+export async function clientsWithGrantsIn(reads: ReadModels, clients: string[], scope: Prisma.GrantWhereInput): Promise<Set<string>> {
+  if (clients.length === 0) return new Set()
+  const rows = await reads.grant.groupBy({ by: ['client'], where: { client: { in: clients }, ...scoped(scope) } })
+  return new Set(rows.map((r) => r.client))
 }
 
 export function findGrantPage(
@@ -109,9 +120,12 @@ const TOKEN_COLUMNS = {
   previousId: true,
 } as const satisfies Prisma.AccessTokenSelect
 
-export function findGrantForConsole(reads: ReadModels, id: string) {
-  return reads.grant.findUnique({
-    where: { id },
+/** `id` among the grants `scope` keeps (tenant-scope.ts): the same where for every lookup of one grant. */
+const oneGrant = (id: string, scope: Prisma.GrantWhereInput): Prisma.GrantWhereInput => ({ AND: [{ id }, scope] })
+
+export function findGrantForConsole(reads: ReadModels, id: string, scope: Prisma.GrantWhereInput) {
+  return reads.grant.findFirst({
+    where: oneGrant(id, scope),
     select: {
       ...GRANT_COLUMNS,
       interactStart: true,
@@ -131,8 +145,11 @@ export function findOwnerSummary(reads: ReadModels, ownerId: string) {
   return reads.owner.findUnique({ where: { id: ownerId }, select: { name: true, email: true } })
 }
 
-export function findGrantSummary(reads: ReadModels, id: string) {
-  return reads.grant.findUnique({ where: { id }, select: { id: true, state: true, finalizedReason: true, client: true, clientName: true } })
+export function findGrantSummary(reads: ReadModels, id: string, scope: Prisma.GrantWhereInput) {
+  return reads.grant.findFirst({
+    where: oneGrant(id, scope),
+    select: { id: true, state: true, finalizedReason: true, client: true, clientName: true },
+  })
 }
 
 export function findTokensOfGrant(reads: ReadModels, grantId: string) {
@@ -160,25 +177,38 @@ export interface TimeRange {
 }
 
 /** Grants created in the range, by state and reason. */
-export function countGrantsByState(reads: ReadModels, range: TimeRange) {
+export function countGrantsByState(reads: ReadModels, range: TimeRange, scope: Prisma.GrantWhereInput) {
   return reads.grant.groupBy({
     by: ['state', 'finalizedReason'],
-    where: { createdAt: { gte: range.from, lt: range.to } },
+    where: { createdAt: { gte: range.from, lt: range.to }, ...scoped(scope) },
     _count: { _all: true },
   })
 }
 
+/** A scope as one more conjunct of a where (nothing for every tenant's, so those counts stay index-only). */
+const scoped = (scope: Prisma.GrantWhereInput): Prisma.GrantWhereInput => (Object.keys(scope).length === 0 ? {} : { AND: [scope] })
+/** The same for tokens: their grant's scope. */
+const tokensScoped = (scope: Prisma.GrantWhereInput): Prisma.AccessTokenWhereInput => (Object.keys(scope).length === 0 ? {} : { grant: scope })
+
 // Counts select the indexed column (COUNT(column) of a non-null column in range): Prisma's plain count selects the
 // id, which is not in the index and costs one table lookup per row; this reads the index alone.
 
-export async function countGrantsCreated(reads: ReadModels, range: TimeRange): Promise<number> {
-  const { createdAt } = await reads.grant.count({ where: { createdAt: { gte: range.from, lt: range.to } }, select: { createdAt: true } })
+export async function countGrantsCreated(reads: ReadModels, range: TimeRange, scope: Prisma.GrantWhereInput): Promise<number> {
+  const { createdAt } = await reads.grant.count({
+    where: { createdAt: { gte: range.from, lt: range.to }, ...scoped(scope) },
+    select: { createdAt: true },
+  })
   return createdAt
 }
 
 /** Tokens whose `createdAt` (issued), `rotatedAt` or `revokedAt` falls in the range. */
-export async function countTokensAt(reads: ReadModels, field: 'createdAt' | 'rotatedAt' | 'revokedAt', range: TimeRange): Promise<number> {
-  const where = { [field]: { gte: range.from, lt: range.to } }
+export async function countTokensAt(
+  reads: ReadModels,
+  field: 'createdAt' | 'rotatedAt' | 'revokedAt',
+  range: TimeRange,
+  scope: Prisma.GrantWhereInput,
+): Promise<number> {
+  const where = { [field]: { gte: range.from, lt: range.to }, ...tokensScoped(scope) }
   switch (field) {
     case 'createdAt':
       return (await reads.accessToken.count({ where, select: { createdAt: true } })).createdAt
@@ -190,9 +220,9 @@ export async function countTokensAt(reads: ReadModels, field: 'createdAt' | 'rot
 }
 
 /** Tokens left to expire: still in state active, expiry in the range. */
-export async function countTokensLeftToExpire(reads: ReadModels, range: TimeRange): Promise<number> {
+export async function countTokensLeftToExpire(reads: ReadModels, range: TimeRange, scope: Prisma.GrantWhereInput): Promise<number> {
   const { expiresAt } = await reads.accessToken.count({
-    where: { state: 'active', expiresAt: { gte: range.from, lt: range.to } },
+    where: { state: 'active', expiresAt: { gte: range.from, lt: range.to }, ...tokensScoped(scope) },
     select: { expiresAt: true },
   })
   return expiresAt
@@ -201,10 +231,10 @@ export async function countTokensLeftToExpire(reads: ReadModels, range: TimeRang
 // ---- clients ----------------------------------------------------------------------------------------------
 
 /** Client wallet addresses with their grant count and latest grant, most grants first. */
-export function groupClients(reads: ReadModels, input: { prefix: string | null; take: number }) {
+export function groupClients(reads: ReadModels, input: { prefix: string | null; take: number; scope: Prisma.GrantWhereInput }) {
   return reads.grant.groupBy({
     by: ['client'],
-    where: input.prefix ? { client: { gte: input.prefix, lt: input.prefix + AFTER_ALL } } : {},
+    where: { ...(input.prefix ? { client: { gte: input.prefix, lt: input.prefix + AFTER_ALL } } : {}), ...scoped(input.scope) },
     _count: { _all: true },
     _max: { createdAt: true },
     orderBy: [{ _count: { client: 'desc' } }, { client: 'asc' }],
@@ -213,12 +243,16 @@ export function groupClients(reads: ReadModels, input: { prefix: string | null; 
 }
 
 /** The name each client gave in its latest grant. */
-export async function findLatestClientNames(reads: ReadModels, clients: string[]): Promise<Map<string, string | null>> {
+export async function findLatestClientNames(
+  reads: ReadModels,
+  clients: string[],
+  scope: Prisma.GrantWhereInput,
+): Promise<Map<string, string | null>> {
   const names = new Map<string, string | null>()
   await Promise.all(
     clients.map(async (client) => {
       const latest = await reads.grant.findFirst({
-        where: { client },
+        where: { client, ...scoped(scope) },
         orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
         select: { clientName: true },
       })
@@ -232,9 +266,9 @@ export async function findLatestClientNames(reads: ReadModels, clients: string[]
 export const CLIENT_ROWS_SHOWN = 50
 
 /** One client's newest grants, with their access types. */
-export function findGrantsOfClient(reads: ReadModels, client: string, take: number) {
+export function findGrantsOfClient(reads: ReadModels, client: string, take: number, scope: Prisma.GrantWhereInput) {
   return reads.grant.findMany({
-    where: { client },
+    where: { client, ...scoped(scope) },
     orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
     take,
     select: { ...GRANT_COLUMNS, accessItems: { select: { type: true }, orderBy: { position: 'asc' } } },
@@ -242,14 +276,14 @@ export function findGrantsOfClient(reads: ReadModels, client: string, take: numb
 }
 
 /** One client's grants counted by state and reason. */
-export function countGrantsOfClient(reads: ReadModels, client: string) {
-  return reads.grant.groupBy({ by: ['state', 'finalizedReason'], where: { client }, _count: { _all: true } })
+export function countGrantsOfClient(reads: ReadModels, client: string, scope: Prisma.GrantWhereInput) {
+  return reads.grant.groupBy({ by: ['state', 'finalizedReason'], where: { client, ...scoped(scope) }, _count: { _all: true } })
 }
 
 /** The newest tokens of one client's grants. */
-export function findTokensOfClient(reads: ReadModels, client: string, take: number) {
+export function findTokensOfClient(reads: ReadModels, client: string, take: number, scope: Prisma.GrantWhereInput) {
   return reads.accessToken.findMany({
-    where: { grant: { client } },
+    where: { grant: { client, ...scoped(scope) } },
     orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
     take,
     select: { ...TOKEN_COLUMNS, grantId: true },
@@ -257,10 +291,10 @@ export function findTokensOfClient(reads: ReadModels, client: string, take: numb
 }
 
 /** When the client last did something the store records: its latest grant change, and its latest token issued or rotated. */
-export async function findLastActivityOfClient(reads: ReadModels, client: string): Promise<Date | null> {
+export async function findLastActivityOfClient(reads: ReadModels, client: string, scope: Prisma.GrantWhereInput): Promise<Date | null> {
   const [grants, tokens] = await Promise.all([
-    reads.grant.aggregate({ where: { client }, _max: { updatedAt: true } }),
-    reads.accessToken.aggregate({ where: { grant: { client } }, _max: { createdAt: true } }),
+    reads.grant.aggregate({ where: { client, ...scoped(scope) }, _max: { updatedAt: true } }),
+    reads.accessToken.aggregate({ where: { grant: { client, ...scoped(scope) } }, _max: { createdAt: true } }),
   ])
   const times = [grants._max.updatedAt, tokens._max.createdAt].filter((d): d is Date => d !== null)
   return times.length ? new Date(Math.max(...times.map((d) => d.getTime()))) : null

@@ -8,7 +8,10 @@ import { findClientBlock } from '../../protocol/client/client-block.repo'
 import { thumbprintOfClient } from '../../protocol/client/client-instance'
 import { findAuditEntriesAbout } from '../audit/audit.repo'
 import { tokenStatus, type TokenStatus } from './admin-views'
+import { ConsoleError } from './console-error'
+import { EVERY_TENANT, grantScope, type TenantBound } from './tenant-scope'
 import {
+  clientsWithGrantsIn,
   CLIENT_ROWS_SHOWN,
   countGrantsOfClient,
   findGrantsOfClient,
@@ -48,23 +51,33 @@ export interface ClientDetail {
 
 /**
  * One client on the console: its block, its grants and tokens (newest first), its last activity and the audit entries
- * about it. A wallet address no grant names is shown too (empty), so it can be blocked before it asks.
+ * about it. A wallet address no grant names is shown too (empty), so it can be blocked before it asks; not to a key
+ * bound to a tenant, for which a client without a grant of its tenant is unknown.
+ * @throws ConsoleError not_found for a key bound to a tenant, when the client has no grant of that tenant
  * The input is ClientAddressInputSchema's output, parsed by the router's `.input()`.
  */
-export async function getClientDetail(deps: Deps, input: z.output<typeof ClientAddressInputSchema>): Promise<ClientDetail> {
-  const { walletAddress } = input
+export async function getClientDetail(
+  deps: Deps,
+  input: z.output<typeof ClientAddressInputSchema> & { actor?: TenantBound | undefined },
+): Promise<ClientDetail> {
+  const { walletAddress, actor = EVERY_TENANT } = input
   // A console read finalizes overdue grants first, so none is counted as pending (docs/protocol.md §3).
   await expireOverdueGrants(deps)
   const key = blockedClientKey(walletAddress)
   const now = deps.clock()
+  const scope = grantScope(deps, actor)
+  // For a key bound to a tenant, a client is its tenant's when it has a grant of that tenant; any other is unknown
+  // (tenant-scope.ts). Blocks and their audit entries reach every tenant: such a key sees the block, not the entries.
+  const bound = actor.tenantId !== null
+  if (bound && (await clientsWithGrantsIn(deps.reads, [walletAddress], scope)).size === 0) throw new ConsoleError('not_found', 'unknown client')
   const [names, block, counts, grants, tokens, lastActivityAt, audit] = await Promise.all([
-    findLatestClientNames(deps.reads, [walletAddress]),
+    findLatestClientNames(deps.reads, [walletAddress], scope),
     findClientBlock(deps.sql, key),
-    countGrantsOfClient(deps.reads, walletAddress),
-    findGrantsOfClient(deps.reads, walletAddress, CLIENT_ROWS_SHOWN),
-    findTokensOfClient(deps.reads, walletAddress, CLIENT_ROWS_SHOWN),
-    findLastActivityOfClient(deps.reads, walletAddress),
-    findAuditEntriesAbout(deps.sql, `client:${key}`, 50),
+    countGrantsOfClient(deps.reads, walletAddress, scope),
+    findGrantsOfClient(deps.reads, walletAddress, CLIENT_ROWS_SHOWN, scope),
+    findTokensOfClient(deps.reads, walletAddress, CLIENT_ROWS_SHOWN, scope),
+    findLastActivityOfClient(deps.reads, walletAddress, scope),
+    bound ? [] : findAuditEntriesAbout(deps.sql, `client:${key}`, 50),
   ])
   const grantCounts = Object.fromEntries(GRANT_STATUS_NAMES.map((s) => [s, 0])) as Record<GrantStatusName, number>
   for (const c of counts) grantCounts[grantStatusName(c as GrantStatus)] += c._count._all

@@ -6,6 +6,8 @@ import { canRevoke, grantStatusName, isInteractionExpired, type GrantStatus, typ
 import { expireOverdueGrants } from '../../protocol/grant/expire-grants'
 import { findGrantForConsole, findOwnerSummary } from './console.repo'
 import { ConsoleError } from './console-error'
+import { tenantOfGrant } from '../../protocol/tenant/tenants'
+import { EVERY_TENANT, grantScope, type TenantBound } from './tenant-scope'
 import { buildHistory, toClientView, toTokenChain, type GrantRow, type HistoryEvent, type InteractionView, type TokenView } from './admin-views'
 
 export interface AccessItemView {
@@ -31,12 +33,13 @@ export interface GrantDetail extends Omit<GrantRow, 'accessTypes'> {
 /**
  * A grant as the console's detail page shows it: client, state and its history with timestamps, the interaction's
  * outcome, each access item raw and in plain words, the subject's wallet addresses, and its tokens in rotation order.
- * @throws ConsoleError not_found for an unknown grant
+ * @throws ConsoleError not_found for an unknown grant (and another tenant's, for a key bound to a tenant)
  */
-export async function getGrantDetail(deps: Deps, id: string): Promise<GrantDetail> {
+export async function getGrantDetail(deps: Deps, id: string, actor: TenantBound = EVERY_TENANT): Promise<GrantDetail> {
   // A console read finalizes overdue grants first (docs/protocol.md §3).
   await expireOverdueGrants(deps)
-  const grant = await findGrantForConsole(deps.reads, id)
+  // Another tenant's grant, for a key bound to a tenant, is unknown (tenant-scope.ts).
+  const grant = await findGrantForConsole(deps.reads, id, grantScope(deps, actor))
   if (!grant) throw new ConsoleError('not_found', 'unknown grant')
   const now = deps.clock()
   const i = grant.interaction
@@ -77,6 +80,7 @@ export async function getGrantDetail(deps: Deps, id: string): Promise<GrantDetai
     finalizedReason: status.finalizedReason,
     revocable: canRevoke(status),
     client: toClientView(grant.client, grant.clientName),
+    tenantId: tenantOfGrant(deps, grant),
     createdAt: grant.createdAt,
     updatedAt: grant.updatedAt,
     finalizedAt: grant.finalizedAt,

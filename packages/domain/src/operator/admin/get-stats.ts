@@ -3,6 +3,7 @@ import type { Deps } from '../../protocol/deps'
 import { countGrantsByState, countGrantsCreated, countTokensAt, countTokensLeftToExpire, type TimeRange } from './console.repo'
 import { expireOverdueGrants } from '../../protocol/grant/expire-grants'
 import { grantStatusName, type GrantStatus, type GrantStatusName } from '../../protocol/grant/grant-state'
+import { grantScope, type TenantBound } from './tenant-scope'
 
 const DAY_MS = 86_400_000
 /** The longest range of a day-by-day series: a year, so one request costs at most two indexed counts a day. */
@@ -44,7 +45,12 @@ interface Stats {
  * The input is GetStatsInputSchema's output: the router's `.input()` has refused a range that is empty, reversed or
  * longer than STATS_MAX_DAYS.
  */
-export async function getStats(deps: Deps, { from, to, bucket }: z.output<typeof GetStatsInputSchema>): Promise<Stats> {
+export async function getStats(
+  deps: Deps,
+  { from, to, bucket, actor }: z.output<typeof GetStatsInputSchema> & { actor?: TenantBound | undefined },
+): Promise<Stats> {
+  // A key bound to a tenant counts its tenant's grants and their tokens only (tenant-scope.ts).
+  const scope = grantScope(deps, actor)
   // A console read finalizes overdue grants first, so none is counted as pending (docs/protocol.md §3).
   await expireOverdueGrants(deps)
   const now = deps.clock()
@@ -54,17 +60,17 @@ export async function getStats(deps: Deps, { from, to, bucket }: z.output<typeof
   // Independent counts, issued together: the driver's per-query overhead overlaps (and a PostgreSQL pool runs them
   // side by side).
   const [byState, issued, rotated, revoked, expired, series] = await Promise.all([
-    countGrantsByState(deps.reads, range),
-    countTokensAt(deps.reads, 'createdAt', range),
-    countTokensAt(deps.reads, 'rotatedAt', range),
-    countTokensAt(deps.reads, 'revokedAt', range),
-    expiredUntil.getTime() > from.getTime() ? countTokensLeftToExpire(deps.reads, { from, to: expiredUntil }) : 0,
+    countGrantsByState(deps.reads, range, scope),
+    countTokensAt(deps.reads, 'createdAt', range, scope),
+    countTokensAt(deps.reads, 'rotatedAt', range, scope),
+    countTokensAt(deps.reads, 'revokedAt', range, scope),
+    expiredUntil.getTime() > from.getTime() ? countTokensLeftToExpire(deps.reads, { from, to: expiredUntil }, scope) : 0,
     Promise.all(
       utcDays(range).map(async (day) => {
         const clipped = { from: new Date(Math.max(day.getTime(), from.getTime())), to: new Date(Math.min(day.getTime() + DAY_MS, to.getTime())) }
         const [grantsCreated, rotations] = await Promise.all([
-          countGrantsCreated(deps.reads, clipped),
-          countTokensAt(deps.reads, 'rotatedAt', clipped),
+          countGrantsCreated(deps.reads, clipped, scope),
+          countTokensAt(deps.reads, 'rotatedAt', clipped, scope),
         ])
         return { start: day, grantsCreated, rotations }
       }),

@@ -6,6 +6,8 @@ import { findGrantIdsBySearch, findGrantPage, type GrantListFilters } from './co
 import { FINALIZED_REASONS, GRANT_STATES } from '../../protocol/grant/grant-state'
 import { expireOverdueGrants } from '../../protocol/grant/expire-grants'
 import { toGrantRow, type GrantRow } from './admin-views'
+import { tenantOfGrant, rowsOfTenant } from '../../protocol/tenant/tenants'
+import { grantScope, type TenantBound } from './tenant-scope'
 import { decodeCursor, encodeCursor } from './page-cursor'
 
 export const GRANT_PAGE_MAX = 100
@@ -42,6 +44,8 @@ export const ListGrantsInputSchema = z.strictObject({
       createdFrom: z.date().optional(),
       /** Exclusive. */
       createdTo: z.date().optional(),
+      /** Grants of this tenant (docs/protocol.md §2.21): the operator tenant's include those of `POST /`. */
+      tenantId: z.string().trim().toLowerCase().min(1).max(64).optional(),
       /** A grant id, continuation id or token management id, exactly; blank means no search. */
       search: z.string().trim().max(200).optional(),
     })
@@ -64,14 +68,19 @@ export interface GrantPage {
  * @throws ConsoleError bad_request for a malformed cursor or one made for another
  *   sort order
  */
-export async function listGrants(deps: Deps, { cursor, limit, sort, filters }: z.output<typeof ListGrantsInputSchema>): Promise<GrantPage> {
+export async function listGrants(
+  deps: Deps,
+  { cursor, limit, sort, filters, actor }: z.output<typeof ListGrantsInputSchema> & { actor?: TenantBound | undefined },
+): Promise<GrantPage> {
   // A console read finalizes overdue grants first, so the list and its filters show them as expired (docs/protocol.md §3).
   await expireOverdueGrants(deps)
   const ordering = `${sort.field}:${sort.direction}`
   const after = cursor ? decodeCursor(ordering, cursor) : null
 
-  const { search, ...rest } = filters
-  const repoFilters: GrantListFilters = rest
+  const { search, tenantId, ...rest } = filters
+  // A key bound to a tenant sees its tenant's grants only (tenant-scope.ts); the tenant filter narrows within that.
+  const scopes = [grantScope(deps, actor), ...(tenantId === undefined ? [] : [rowsOfTenant(deps, tenantId)])]
+  const repoFilters: GrantListFilters = { ...rest, scopes }
   if (search) {
     const ids = await findGrantIdsBySearch(deps.reads, search.toLowerCase())
     if (ids.length === 0) return { items: [], nextCursor: null }
@@ -82,7 +91,7 @@ export async function listGrants(deps: Deps, { cursor, limit, sort, filters }: z
   const page = rows.slice(0, limit)
   const last = page[page.length - 1]
   return {
-    items: page.map(toGrantRow),
+    items: page.map((g) => toGrantRow(g, tenantOfGrant(deps, g))),
     nextCursor: rows.length > limit && last ? encodeCursor(ordering, { value: last[sort.field], id: last.id }) : null,
   }
 }

@@ -14,4 +14,15 @@ export const CreateApiKeyInputSchema = z.strictObject({
   role: z.enum(ADMIN_ROLES),
   /** Optional: the key stops working at this instant. */
   expiresAt: z.date().nullish(),
+  /**
+   * Optional: the one tenant the key is bound to (docs/protocol.md §2.21): it then sees and changes that tenant's
+   * grants and clients only. None (or blank): every tenant.
+   */
+  tenantId: z
+    .string()
+    .trim()
+    .toLowerCase()
+    .max(64)
+    .nullish()
+    .transform((t) => (t ? t : null)),
 })

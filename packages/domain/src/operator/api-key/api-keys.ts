@@ -9,6 +9,7 @@ import { insertAuditEntry } from '../audit/audit.repo'
 import { ConsoleError } from '../admin/console-error'
 import { ADMIN_ROLES, roleAllows, type AdminRole, type ConsoleActor } from '../admin/roles'
 import { CreateApiKeyInputSchema } from './api-key-input'
+import { isLiveTenant } from '../tenant/list-tenants'
 import {
   findApiKeyById,
   insertApiKey,
@@ -59,6 +60,8 @@ export interface ApiKeyView {
   lastUsedAt: Date | null
   revokedAt: Date | null
   status: ApiKeyStatus
+  /** The one tenant it is bound to (docs/protocol.md §2.21); null: every tenant. */
+  tenantId: string | null
 }
 
 /** How the audit log and the logs name a key's calls. */
@@ -95,18 +98,25 @@ function view(row: ApiKeyWithCreator, now: Date): ApiKeyView {
     lastUsedAt: row.lastUsedAt,
     revokedAt: row.revokedAt,
     status,
+    tenantId: row.tenantId,
   }
 }
 
 /**
  * Creates a key. The key is in the answer only: the caller shows it once, and only its hash is kept.
- * @throws ConsoleError bad_request for an expiry in the past, conflict for the name of a key in use
+ * @throws ConsoleError bad_request for an expiry in the past or a tenant that is unknown or deleted, conflict for the
+ *   name of a key in use
  */
 export async function createApiKey(
   deps: Deps,
   input: z.input<typeof CreateApiKeyInputSchema> & { actor: ConsoleActor },
 ): Promise<{ key: string; apiKey: ApiKeyView }> {
-  const { name, role, expiresAt } = CreateApiKeyInputSchema.parse({ name: input.name, role: input.role, expiresAt: input.expiresAt })
+  const { name, role, expiresAt, tenantId } = CreateApiKeyInputSchema.parse({
+    name: input.name,
+    role: input.role,
+    expiresAt: input.expiresAt,
+    tenantId: input.tenantId,
+  })
   const now = deps.clock()
   if (expiresAt && expiresAt <= now) throw new ConsoleError('bad_request', 'the expiry must be in the future')
   const id = randomBytes(8).toString('hex')
@@ -123,21 +133,24 @@ export async function createApiKey(
     expiresAt: expiresAt ?? null,
     lastUsedAt: null,
     revokedAt: null,
-    // Binding a key to a tenant comes with the console's tenant field (docs/protocol.md §2.21).
-    tenantId: null,
+    // Null: every tenant (docs/protocol.md §2.21).
+    tenantId,
   }
   await deps.sql.transaction(async (tx) => {
     if (await liveApiKeyNamed(tx, name)) throw new ConsoleError('conflict', `a key named "${name}" exists: revoke it first or choose another name`)
+    if (tenantId !== null && !(await isLiveTenant(tx, tenantId))) {
+      throw new ConsoleError('bad_request', `no live tenant has the id "${tenantId}": a key can only be bound to a tenant that exists`)
+    }
     await insertApiKey(tx, row)
     await insertAuditEntry(tx, {
       actor: input.actor.label,
       action: 'api-key.create',
       target: `api-key:${id}`,
-      detail: `${apiKeyLabel(name)}, role ${role}${expiresAt ? `, expires ${expiresAt.toISOString()}` : ''}`,
+      detail: `${apiKeyLabel(name)}, role ${role}${expiresAt ? `, expires ${expiresAt.toISOString()}` : ''}${tenantId ? `, bound to tenant ${tenantId}` : ''}`,
       now,
     })
   })
-  deps.log.info({ apiKeyId: id, role, by: input.actor.id }, 'api key created')
+  deps.log.info({ apiKeyId: id, role, tenantId, by: input.actor.id }, 'api key created')
   return { key, apiKey: view({ ...row, creator: { role: input.actor.role, disabledAt: null } }, now) }
 }
 

@@ -2,6 +2,7 @@ import { z } from 'zod'
 import type { Deps } from '../../protocol/deps'
 import { insertAuditEntry } from '../audit/audit.repo'
 import { ConsoleError } from '../admin/console-error'
+import { refuseTenantBound } from '../admin/tenant-scope'
 import type { ConsoleActor } from '../admin/roles'
 import { revokeGrantsOfClientInTransaction } from '../../protocol/grant/revoke-grant'
 import { recordEvent } from '../../protocol/events/outbox.repo'
@@ -41,12 +42,14 @@ const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`
  * name the actor by its label.
  * The input is BlockClientInputSchema's output: the router's `.input()` has parsed it (a malformed wallet address or
  * an empty reason never gets here).
- * @throws ConsoleError conflict when already blocked
+ * @throws ConsoleError conflict when already blocked, forbidden for a key bound to a tenant
  */
 export async function blockClient(
   deps: Deps,
   input: z.output<typeof BlockClientInputSchema> & { actor: ConsoleActor },
 ): Promise<{ walletAddress: string; revokedGrants: number; revokedTokens: number }> {
+  // A block refuses the client at every tenant: not for a key bound to one (tenant-scope.ts).
+  refuseTenantBound(input.actor, 'block a client')
   const { walletAddress, reason } = input
   const now = deps.clock()
   const revoked = await deps.sql.transaction(async (tx) => {
@@ -80,12 +83,13 @@ export async function blockClient(
  * Unblocks a client: it may request grants again. The grants revoked when it was blocked stay revoked. The audit
  * entry and the client.unblocked event are written in the same transaction.
  * The input is UnblockClientInputSchema's output, parsed by the router's `.input()`.
- * @throws ConsoleError conflict when it is not blocked
+ * @throws ConsoleError conflict when it is not blocked, forbidden for a key bound to a tenant
  */
 export async function unblockClient(
   deps: Deps,
   input: z.output<typeof UnblockClientInputSchema> & { actor: ConsoleActor },
 ): Promise<{ walletAddress: string }> {
+  refuseTenantBound(input.actor, 'unblock a client')
   const { walletAddress } = input
   const now = deps.clock()
   await deps.sql.transaction(async (tx) => {

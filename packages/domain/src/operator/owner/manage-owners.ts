@@ -30,7 +30,7 @@ import {
   type TenantScope,
 } from './owner.repo'
 import { OwnerEmailSchema, OwnerNameSchema } from './owner-input'
-import { isRowOfTenant, sqlOfTenantRows } from '../../protocol/tenant/tenants'
+import { isRowOfTenant, sqlRowsOfTenant } from '../../protocol/tenant/tenants'
 import { tenantForNewRow, TenantIdInputSchema } from '../tenant-choice'
 
 // Owners in the admin console (docs/protocol.md §2.13): every change is one transaction with the audit entry that
@@ -119,7 +119,7 @@ export const scopeOfActor = (deps: Pick<Deps, 'config'>, actor: ConsoleActor): T
 
 /** One tenant's rows as a SQL scope (rowsOfTenant's rule); null for none. */
 export const scopeOfTenant = (deps: Pick<Deps, 'config'>, tenantId: string | null): TenantScope | null =>
-  tenantId === null ? null : { id: tenantId, sql: (column, param) => sqlOfTenantRows(deps, tenantId, column, param) }
+  tenantId === null ? null : { where: (column, params) => sqlRowsOfTenant(deps, tenantId, column, params) }
 
 /** An owner change's audit entry: it names the owner's tenant (docs/protocol.md §2.15). */
 const audit = (tx: SqlRunner, actor: ConsoleActor, action: AuditAction, owner: { id: string; tenantId: string | null }, detail: string, now: Date) =>

@@ -1,14 +1,13 @@
-import type { Sql, SqlRunner } from '../../kernel/db/sql'
+import type { Sql, SqlRunner, SqlValue } from '../../kernel/db/sql'
 
 // Every SQL statement about resource owners and the wallet addresses they own.
 
 /**
- * The rows of one tenant, for a query that must stay inside it (docs/protocol.md §2.21): `sql` writes the condition
- * on a `tenantId` column with the tenant id as parameter `$param` (tenants.ts sqlOfTenantRows).
+ * The rows of one tenant, for a query that must stay inside it (docs/protocol.md §2.21): `where` writes the condition
+ * on a `tenantId` column and pushes its parameters onto `params` (tenants.ts sqlRowsOfTenant).
  */
 export interface TenantScope {
-  id: string
-  sql: (column: string, param: number) => string
+  where: (column: string, params: SqlValue[]) => string
 }
 
 /** A new owner with their wallet addresses: call inside a transaction, so the owner never exists without them. */
@@ -27,10 +26,13 @@ export async function insertOwnerWalletAddress(tx: SqlRunner, ownerId: string, u
   await tx.run(`INSERT INTO "OwnerWalletAddress" ("url", "ownerId") VALUES ($1, $2)`, [url, ownerId])
 }
 
-/** The account a sign-in checks: a null hash (no password set yet) never verifies. */
-export async function findOwnerByEmail(db: SqlRunner, email: string): Promise<{ id: string; passwordHash: string | null; status: string } | null> {
-  const [row] = await db.all<{ id: string; passwordHash: string | null; status: string }>(
-    `SELECT "id", "passwordHash", "status" FROM "Owner" WHERE "email" = $1`,
+/** The account a sign-in checks: a null hash (no password set yet) never verifies. `tenantId` null: the operator's or implicit tenant. */
+export async function findOwnerByEmail(
+  db: SqlRunner,
+  email: string,
+): Promise<{ id: string; passwordHash: string | null; status: string; tenantId: string | null } | null> {
+  const [row] = await db.all<{ id: string; passwordHash: string | null; status: string; tenantId: string | null }>(
+    `SELECT "id", "passwordHash", "status", "tenantId" FROM "Owner" WHERE "email" = $1`,
     [email],
   )
   return row ?? null
@@ -127,12 +129,13 @@ export function findGrantsNamingWalletAddress(
 ): Promise<
   { id: string; state: string; finalizedReason: string | null; client: string; clientName: string | null; createdAt: Date; identifier: string }[]
 > {
+  const params: SqlValue[] = [url, `${url}/`, `${url}0`, take]
   return db.all(
     `SELECT DISTINCT g."id", g."state", g."finalizedReason", g."client", g."clientName", g."createdAt", a."identifier"
        FROM "AccessItem" a JOIN "Grant" g ON g."id" = a."grantId"
-      WHERE (a."identifier" = $1 OR (a."identifier" >= $2 AND a."identifier" < $3))${scope ? ` AND ${scope.sql('g."tenantId"', 5)}` : ''}
+      WHERE (a."identifier" = $1 OR (a."identifier" >= $2 AND a."identifier" < $3))${scope ? ` AND ${scope.where('g."tenantId"', params)}` : ''}
       ORDER BY g."createdAt" DESC, g."id" DESC LIMIT $4`,
-    scope ? [url, `${url}/`, `${url}0`, take, scope.id] : [url, `${url}/`, `${url}0`, take],
+    params,
   )
 }
 
@@ -165,8 +168,8 @@ export async function findOwnerPage(
   const cols = `o."id", o."email", o."name", o."status", o."tenantId", o."createdAt"`
   const scopes = q.scopes ?? []
   if (q.by === 'all') {
-    const params: (string | number | Date)[] = []
-    const where = scopes.map((sc) => sc.sql(`o."tenantId"`, params.push(sc.id)))
+    const params: SqlValue[] = []
+    const where = scopes.map((sc) => sc.where(`o."tenantId"`, params))
     if (q.after) where.push(`(o."createdAt", o."id") < ($${params.push(new Date(q.after.key))}, $${params.push(q.after.id)})`)
     const rows = await db.all<Omit<OwnerListRow, 'key'>>(
       `SELECT ${cols} FROM "Owner" o${where.length ? ` WHERE ${where.join(' AND ')}` : ''} ORDER BY o."createdAt" DESC, o."id" DESC LIMIT $${params.push(q.take)}`,
@@ -177,14 +180,14 @@ export async function findOwnerPage(
   const column = q.by === 'email' ? `o."email"` : q.by === 'name' ? `o."nameKey"` : `w."url"`
   const from = q.by === 'walletAddress' ? `"OwnerWalletAddress" w JOIN "Owner" o ON o."id" = w."ownerId"` : `"Owner" o`
   // U+FFFF sorts after every character a key may hold (SQLite compares UTF-8 bytes).
-  const params: (string | number)[] = [q.prefix, `${q.prefix}\uffff`]
+  const params: SqlValue[] = [q.prefix, `${q.prefix}\uffff`]
   let where = `${column} >= $1 AND ${column} < $2`
   if (q.after) {
     // A row value: both databases seek the (key, id) index to it instead of scanning an OR.
     where += ` AND (${column}, o."id") > ($3, $4)`
     params.push(q.after.key, q.after.id)
   }
-  for (const sc of scopes) where += ` AND ${sc.sql(`o."tenantId"`, params.push(sc.id))}`
+  for (const sc of scopes) where += ` AND ${sc.where(`o."tenantId"`, params)}`
   params.push(q.take)
   return db.all<OwnerListRow>(
     `SELECT ${cols}, ${column} AS "key" FROM ${from} WHERE ${where} ORDER BY ${column}, o."id" LIMIT $${params.length}`,
@@ -218,11 +221,12 @@ export async function findLiveGrantsNamingWalletAddress(
   url: string,
   scope: TenantScope | null = null,
 ): Promise<{ id: string; tenantId: string | null }[]> {
+  const params: SqlValue[] = [url, `${url}/`, `${url}0`]
   return db.all<{ id: string; tenantId: string | null }>(
     `SELECT DISTINCT g."id", g."tenantId" FROM "AccessItem" a JOIN "Grant" g ON g."id" = a."grantId"
       WHERE (a."identifier" = $1 OR (a."identifier" >= $2 AND a."identifier" < $3))
-        AND (g."state" IN ('pending', 'approved') OR (g."state" = 'finalized' AND g."finalizedReason" = 'issued'))${scope ? ` AND ${scope.sql('g."tenantId"', 4)}` : ''}`,
-    scope ? [url, `${url}/`, `${url}0`, scope.id] : [url, `${url}/`, `${url}0`],
+        AND (g."state" IN ('pending', 'approved') OR (g."state" = 'finalized' AND g."finalizedReason" = 'issued'))${scope ? ` AND ${scope.where('g."tenantId"', params)}` : ''}`,
+    params,
   )
 }
 

@@ -6,8 +6,9 @@ import type { InteractionWithGrant } from '../interaction/interaction.repo'
 import { checkInteractionStep } from '../interaction/interaction-steps'
 import type { FrontChannelResult } from '../interaction/front-channel'
 import { findGrantSubjectIds } from '../grant/grant-subject.repo'
+import { sameTenant } from '../tenant/tenants'
 
-// What the built-in consent screen's steps share (used when no IDENTITY_SERVER_URL is set): the owner signs in,
+// What the built-in consent screen's steps share (used when the grant's tenant has no identity provider, §2.21): the owner signs in,
 // reads what the client asks for in plain words, and approves or denies. The decision goes through
 // decideInteraction, the same as the identity-provider API's, and the browser then goes to the usual finish URL.
 
@@ -52,15 +53,20 @@ export async function checkInteraction(deps: Deps, name: 'consent' | 'decision',
   return { interaction, client: { name: grant.clientName ?? grant.client, walletAddress: grant.client }, subIds }
 }
 
-/** The signed-in owner of a live owner session, with the wallet addresses they own; null otherwise. */
+/**
+ * The signed-in owner of a live owner session, with the wallet addresses they own; null otherwise, and null too for
+ * an owner of another tenant than the grant's: the consent screen of a tenant knows only its own owners, so another
+ * tenant's session reads as no session at all (docs/protocol.md §2.21).
+ */
 export async function ownerOf(
   deps: Deps,
   sessionValue: string | null,
+  grant: { tenantId: string | null },
 ): Promise<{ session: SessionRow; owner: { id: string; name: string; disabled: boolean }; walletAddresses: string[] } | null> {
   const session = await findSession(deps.sql, 'owner', sessionValue, deps.clock())
   if (!session) return null
   const owner = await findOwnerWithWalletAddresses(deps.sql, session.subjectId)
-  return owner
+  return owner && sameTenant(deps, owner, grant)
     ? { session, owner: { id: owner.id, name: owner.name, disabled: owner.status === 'disabled' }, walletAddresses: owner.walletAddresses }
     : null
 }

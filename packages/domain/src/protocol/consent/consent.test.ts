@@ -206,7 +206,7 @@ describe('getConsentScreen', () => {
     const session = await ownerSession()
     const g = await started()
     const result = await expectNoWrites(() => screen(g, g.interactionSession, session))
-    expect(result).toEqual({ kind: 'sign-in', client: { name: 'Test App', walletAddress: TEST_CLIENT } })
+    expect(result).toEqual({ kind: 'sign-in', client: { name: 'Test App', walletAddress: TEST_CLIENT }, grant: { tenantId: null } })
   })
 
   it('tells another owner that the request is not for their account', async () => {

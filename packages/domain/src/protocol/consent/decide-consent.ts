@@ -16,7 +16,7 @@ export async function decideConsent(deps: Deps, input: ConsentInput & { csrf: st
   const checked = await checkInteraction(deps, 'decision', input)
   if ('result' in checked) return checked.result
   const { interaction, subIds } = checked
-  const signedIn = await ownerOf(deps, input.ownerSession)
+  const signedIn = await ownerOf(deps, input.ownerSession, interaction.grant)
   if (!signedIn) return stepPage(OWNER_PAGES.signedOut)
   if (signedIn.owner.disabled) return accountDisabledPage()
   if (!csrfMatches(signedIn.session, input.csrf)) return stepPage(OWNER_PAGES.formRefused)

@@ -9,7 +9,8 @@ import { checkInteraction, ownerOf, type ConsentClient, type ConsentInput } from
 
 type ConsentScreen =
   | FrontChannelResult
-  | { kind: 'sign-in'; client: ConsentClient }
+  /** `grant`: whose tenant's owners may sign in here (docs/protocol.md §2.21), for the sign-in to check. */
+  | { kind: 'sign-in'; client: ConsentClient; grant: { tenantId: string | null } }
   | { kind: 'not-yours'; client: ConsentClient; ownerName: string; subIds: string[]; csrf: string }
   | {
       kind: 'consent'
@@ -26,8 +27,8 @@ export async function getConsentScreen(deps: Deps, input: ConsentInput): Promise
   const checked = await checkInteraction(deps, 'consent', input)
   if ('result' in checked) return checked.result
   const { interaction, client, subIds } = checked
-  const signedIn = await ownerOf(deps, input.ownerSession)
-  if (!signedIn || !input.ownerSession) return { kind: 'sign-in', client }
+  const signedIn = await ownerOf(deps, input.ownerSession, interaction.grant)
+  if (!signedIn || !input.ownerSession) return { kind: 'sign-in', client, grant: { tenantId: interaction.grant.tenantId } }
   if (signedIn.owner.disabled) return accountDisabledPage()
   const csrf = csrfTokenFor(input.ownerSession)
   const rows = interaction.grant.accessItems

@@ -1,5 +1,6 @@
 import type { Deps } from '../deps'
 import type { KernelDeps } from '../../kernel/deps'
+import type { SqlValue } from '../../kernel/db/sql'
 import { operatorTenantKept, tenantIdTaken, unknownTenant } from '../../kernel/errors'
 import { hashSecret } from '../../kernel/secrets'
 import { findTenant, insertTenant, markTenantDeleted, updateLiveTenant, type TenantFields } from './tenant.repo'
@@ -100,6 +101,26 @@ export function rowsOfTenant(
 }
 
 /**
+ * Whether an owner belongs to a grant's tenant (docs/protocol.md §2.21): the built-in consent screen of a tenant signs
+ * in only its own owners. An owner's `tenantId` reads as a grant's does: null is the operator tenant's (or, without
+ * one, the implicit tenant's), so rows from before tenants keep meeting each other.
+ */
+export function sameTenant(deps: Pick<Deps, 'config'>, owner: { tenantId: string | null }, grant: { tenantId: string | null }): boolean {
+  return tenantOfGrant(deps, owner) === tenantOfGrant(deps, grant)
+}
+
+/**
+ * rowsOfTenant as an SQL condition on `column` (a `tenantId` column), for the repositories written in SQL; its
+ * parameters are pushed onto `params`. `tenantId` null: the implicit tenant's rows, those with no tenant.
+ */
+export function sqlRowsOfTenant(deps: Pick<Deps, 'config'>, tenantId: string | null, column: string, params: SqlValue[]): string {
+  if (tenantId === null) return `${column} IS NULL`
+  const rows = rowsOfTenant(deps, tenantId)
+  params.push(tenantId)
+  return 'OR' in rows ? `(${column} = $${params.length} OR ${column} IS NULL)` : `${column} = $${params.length}`
+}
+
+/**
  * The tenant a grant request at `POST /{tenantId}` is for (docs/protocol.md §2.21), checked before anything is read
  * or written for the request.
  * @throws GnapError invalid_request (404) for an unknown or deleted tenant
@@ -120,14 +141,6 @@ export async function identityProviderUrl(deps: Deps, grant: { tenantId: string 
   const tenantId = tenantOfGrant(deps, grant)
   if (tenantId === null) return null
   return (await findTenant(deps.sql, tenantId))?.idpConsentUrl ?? null
-}
-
-/**
- * rowsOfTenant as a SQL condition on `column` for the repositories that write SQL: `column = $param`, and for the
- * operator tenant `OR column IS NULL` too. The same rule, read from rowsOfTenant's answer.
- */
-export function sqlOfTenantRows(deps: Pick<Deps, 'config'>, tenantId: string, column: string, param: number): string {
-  return 'OR' in rowsOfTenant(deps, tenantId) ? `(${column} = $${param} OR ${column} IS NULL)` : `${column} = $${param}`
 }
 
 /**

@@ -9,6 +9,7 @@ const LINKS: readonly { href: string; label: string; exact: boolean; role?: Admi
   { href: '/admin/grants', label: 'Grants', exact: false },
   { href: '/admin/clients', label: 'Clients', exact: false },
   { href: '/admin/owners', label: 'Owners', exact: false },
+  { href: '/admin/tenants', label: 'Tenants', exact: false },
   { href: '/admin/webhooks', label: 'Webhooks', exact: false },
   { href: '/admin/audit', label: 'Audit log', exact: false },
   { href: '/admin/administrators', label: 'Administrators', exact: false },

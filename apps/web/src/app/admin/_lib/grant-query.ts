@@ -39,6 +39,8 @@ export const GrantQuerySchema = z.object({
   reason: z.enum(keysOf(REASONS)).optional(),
   type: z.enum(keysOf(ACCESS_TYPES)).optional(),
   client: optionalText(2048),
+  /** A tenant id (docs/protocol.md §2.21). */
+  tenant: optionalText(64),
   /** How `client` matches the wallet address. */
   match: matchMode,
   /** YYYY-MM-DD, UTC, inclusive. */
@@ -51,7 +53,7 @@ export const GrantQuerySchema = z.object({
 
 export type GrantQuery = z.output<typeof GrantQuerySchema>
 
-export const hasFilters = (q: GrantQuery) => Boolean(q.state || q.reason || q.type || q.client || q.from || q.to || q.q)
+export const hasFilters = (q: GrantQuery) => Boolean(q.state || q.reason || q.type || q.client || q.tenant || q.from || q.to || q.q)
 
 const DAY_MS = 86_400_000
 
@@ -66,6 +68,7 @@ export function toListInput(q: GrantQuery): ListGrantsInput {
       ...(q.reason && { finalizedReason: q.reason }),
       ...(q.type && { accessType: q.type }),
       ...(q.client && { client: { value: q.client, match: q.match } }),
+      ...(q.tenant && { tenantId: q.tenant }),
       ...(q.from && { createdFrom: new Date(`${q.from}T00:00:00Z`) }),
       // The form's end date is inclusive; the procedure's bound is exclusive: the next midnight.
       ...(q.to && { createdTo: new Date(Date.parse(`${q.to}T00:00:00Z`) + DAY_MS) }),

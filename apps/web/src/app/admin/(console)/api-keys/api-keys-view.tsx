@@ -17,6 +17,7 @@ import { MutationForm, SchemaField, useSchemaForm } from '../../_components/form
 import { ConfirmedAction, useConfirmation } from '../../_components/confirm-dialog'
 import { Notice } from '../../_components/notice'
 import { ShownOnceSecret } from '../../_components/shown-once-secret'
+import { TenantName, tenantLabel, useTenants, type TenantRow } from '../../_lib/tenants'
 
 const ROLE_TEXT: Record<AdminRole, string> = {
   viewer: 'Viewer (reads)',
@@ -37,6 +38,7 @@ export function ApiKeysView() {
   const keys = useQuery(trpc.apiKeys.list.queryOptions())
   const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.apiKeys.list.queryKey() })
   const { created, notice, setNotice, onCreated, done } = useShownOnce<{ secret: string; name: string }>(refresh)
+  const tenants = useTenants().items
 
   return (
     <>
@@ -53,7 +55,7 @@ export function ApiKeysView() {
       {created ? (
         <NewKey secret={created.secret} name={created.name} onDone={() => done(`The key “${created.name}” is ready to use.`)} />
       ) : (
-        <CreateKeyForm onCreated={onCreated} />
+        <CreateKeyForm onCreated={onCreated} tenants={tenants} />
       )}
       <Notice text={notice} />
 
@@ -63,7 +65,7 @@ export function ApiKeysView() {
         loading="Loading API keys…"
         what="The API keys"
         empty={{ title: 'No API keys yet.', text: 'Create one above for each back end, with the lowest role it needs.' }}
-        columns={keyColumns((text) => (setNotice(text), void refresh()))}
+        columns={keyColumns((text) => (setNotice(text), void refresh()), tenants)}
         rowKey={(k) => k.id}
         caption={(items) => `${countOf(items.length, 'key')}, newest first`}
       />
@@ -72,7 +74,7 @@ export function ApiKeysView() {
 }
 
 /** The keys' columns; the last one revokes, and tells the page what happened. */
-function keyColumns(onRevoked: (text: string) => void): Columns<ApiKeyRow> {
+function keyColumns(onRevoked: (text: string) => void, tenants: readonly TenantRow[]): Columns<ApiKeyRow> {
   return [
     { id: 'name', header: 'Name', cell: ({ row }) => row.original.name, meta: { sticky: true } },
     { id: 'prefix', header: 'Key starts with', cell: ({ row }) => <code>{row.original.prefix}</code> },
@@ -101,6 +103,16 @@ function keyColumns(onRevoked: (text: string) => void): Columns<ApiKeyRow> {
         </>
       ),
     },
+    // Only once the server has tenants (docs/protocol.md §2.21); a key bound to none reaches every tenant.
+    ...(tenants.length > 0
+      ? [
+          {
+            id: 'tenant',
+            header: 'Tenant',
+            cell: ({ row: { original: k } }) => (k.tenantId === null ? 'Every tenant' : <TenantName id={k.tenantId} tenants={tenants} />),
+          } satisfies Columns<ApiKeyRow>[number],
+        ]
+      : []),
     createdByColumn<ApiKeyRow>('created', 'Created', (k) => (k.creatorStatus === 'active' ? null : CREATOR_STATUS_LABEL[k.creatorStatus])),
     { id: 'expires', header: 'Expires', cell: ({ row }) => <Time value={row.original.expiresAt} empty="Never" /> },
     { id: 'used', header: 'Last used', cell: ({ row }) => <Time value={row.original.lastUsedAt} empty="Not used yet" /> },
@@ -120,7 +132,7 @@ const NAME_HINT = (
   </>
 )
 
-function CreateKeyForm({ onCreated }: { onCreated(c: { secret: string; name: string }): void }) {
+function CreateKeyForm({ onCreated, tenants }: { onCreated(c: { secret: string; name: string }): void; tenants: readonly TenantRow[] }) {
   const trpc = useTRPC()
   const create = useMutation(trpc.apiKeys.create.mutationOptions({ onSuccess: (r) => onCreated({ secret: r.key, name: r.apiKey.name }) }))
   const fields = useSchemaForm(CreateApiKeyInputSchema.shape)
@@ -133,7 +145,7 @@ function CreateKeyForm({ onCreated }: { onCreated(c: { secret: string; name: str
     const day = String(f.get('expires') ?? '')
     // Valid through the chosen day (UTC): it stops working when the next day begins.
     const expiresAt = /^\d{4}-\d\d-\d\d$/.test(day) ? new Date(Date.parse(`${day}T00:00:00Z`) + 86_400_000) : null
-    create.mutate({ name: values.name, role: String(f.get('role')) as AdminRole, expiresAt })
+    create.mutate({ name: values.name, role: String(f.get('role')) as AdminRole, expiresAt, tenantId: String(f.get('tenant') ?? '') || null })
   }
 
   return (
@@ -153,6 +165,7 @@ function CreateKeyForm({ onCreated }: { onCreated(c: { secret: string; name: str
           Give the lowest role the back end needs. No key can manage API keys or sign in to this console.
         </span>
       </div>
+      {tenants.some((t) => !t.deletedAt) && <TenantField tenants={tenants} />}
       <div className="field">
         <label htmlFor="key-expires">Valid until (optional)</label>
         <input id="key-expires" name="expires" type="date" aria-describedby="key-expires-hint" />
@@ -161,6 +174,29 @@ function CreateKeyForm({ onCreated }: { onCreated(c: { secret: string; name: str
         </span>
       </div>
     </MutationForm>
+  )
+}
+
+/** Which tenant a new key is bound to: every tenant by default, or one live tenant (docs/protocol.md §2.21). */
+function TenantField({ tenants }: { tenants: readonly TenantRow[] }) {
+  return (
+    <div className="field">
+      <label htmlFor="key-tenant">Tenant</label>
+      <select id="key-tenant" name="tenant" defaultValue="" aria-describedby="key-tenant-hint">
+        <option value="">Every tenant</option>
+        {tenants
+          .filter((t) => !t.deletedAt)
+          .map((t) => (
+            <option key={t.id} value={t.id}>
+              {t.operator ? `${tenantLabel(t.id, tenants)} (${t.id})` : t.id}
+            </option>
+          ))}
+      </select>
+      <span className="hint" id="key-tenant-hint">
+        A key bound to a tenant sees and changes only that tenant’s grants, tokens and clients, and cannot block clients (a block reaches every
+        tenant).
+      </span>
+    </div>
   )
 }
 

@@ -14,6 +14,7 @@ import { grantIdColumn, grantStatusColumn } from '../../_components/columns'
 import { DayRangeFields, FilterForm, Options } from '../../_components/filter-form'
 import { countOf, ListTable, NoMorePages } from '../../_components/list-table'
 import { Empty, GrantStatusBadge, MatchField, Time } from '../../_components/ui'
+import { TenantName, tenantLabel, useTenants, type TenantRow } from '../../_lib/tenants'
 
 type GrantRow = inferRouterOutputs<AppRouter>['grants']['list']['items'][number]
 
@@ -31,7 +32,7 @@ const useGrants = (query: GrantQuery) => {
 }
 
 /** The columns; the two dates sort on the server, their headers link to the flipped order. */
-function grantColumns(query: GrantQuery, href: (q: GrantQuery) => string): Columns<GrantRow> {
+function grantColumns(query: GrantQuery, href: (q: GrantQuery) => string, tenants: readonly TenantRow[]): Columns<GrantRow> {
   const sortOf = (column: 'created' | 'updated') => ({
     direction: query.sort === `${column}-desc` ? ('descending' as const) : query.sort === `${column}-asc` ? ('ascending' as const) : undefined,
     href: href({ ...query, sort: query.sort === `${column}-desc` ? `${column}-asc` : `${column}-desc`, cursor: undefined }),
@@ -49,6 +50,16 @@ function grantColumns(query: GrantQuery, href: (q: GrantQuery) => string): Colum
         </>
       ),
     },
+    // Only once the server has tenants: a single-tenant console shows none (docs/protocol.md §2.21).
+    ...(tenants.length > 0
+      ? [
+          {
+            id: 'tenant',
+            header: 'Tenant',
+            cell: ({ row }) => <TenantName id={row.original.tenantId} tenants={tenants} />,
+          } satisfies Columns<GrantRow>[number],
+        ]
+      : []),
     {
       id: 'access',
       header: 'Access',
@@ -71,6 +82,7 @@ export function GrantsBrowser() {
   const grants = useGrants(query)
   const filtered = hasFilters(query)
   const firstPage = url.href({ ...query, cursor: undefined })
+  const tenants = useTenants().items
 
   return (
     <>
@@ -81,7 +93,7 @@ export function GrantsBrowser() {
         </div>
       </div>
 
-      <GrantFilters url={url} clearHref={filtered ? url.href({ match: 'exact', sort: query.sort }) : null} />
+      <GrantFilters url={url} tenants={tenants} clearHref={filtered ? url.href({ match: 'exact', sort: query.sort }) : null} />
 
       <ListTable
         query={grants}
@@ -90,7 +102,7 @@ export function GrantsBrowser() {
         live
         pager={{ noun: 'grants', firstHref: query.cursor ? firstPage : null, nextHref: (cursor) => url.href({ ...query, cursor }) }}
         empty={<NoGrants query={query} filtered={filtered} firstPage={firstPage} />}
-        columns={grantColumns(query, url.href)}
+        columns={grantColumns(query, url.href, tenants)}
         rowKey={(g) => g.id}
         caption={(items) => `${countOf(items.length, 'grant')} on this page${filtered ? ', filtered' : ''}`}
       />
@@ -99,7 +111,7 @@ export function GrantsBrowser() {
 }
 
 function NoGrants({ query, filtered, firstPage }: { query: GrantQuery; filtered: boolean; firstPage: string }) {
-  const otherFilters = Boolean(query.state || query.reason || query.type || query.client || query.from || query.to)
+  const otherFilters = Boolean(query.state || query.reason || query.type || query.client || query.tenant || query.from || query.to)
   return (
     <div className="panel">
       {query.q ? (
@@ -125,7 +137,15 @@ function NoGrants({ query, filtered, firstPage }: { query: GrantQuery; filtered:
 }
 
 /** Search, filters and order: read on submit; a new filter starts from the first page, the order stays. */
-function GrantFilters({ url, clearHref }: { url: UrlState<typeof GrantQuerySchema>; clearHref: string | null }) {
+function GrantFilters({
+  url,
+  tenants,
+  clearHref,
+}: {
+  url: UrlState<typeof GrantQuerySchema>
+  tenants: readonly TenantRow[]
+  clearHref: string | null
+}) {
   const trpc = useTRPC()
   const clients = useQuery(trpc.clients.list.queryOptions({ limit: 100 }))
   const query = url.state
@@ -146,6 +166,16 @@ function GrantFilters({ url, clearHref }: { url: UrlState<typeof GrantQuerySchem
       <FilterSelect id="f-state" name="state" label="State" anyLabel="Any state" options={STATES} value={query.state} />
       <FilterSelect id="f-reason" name="reason" label="Finalization reason" anyLabel="Any reason" options={REASONS} value={query.reason} />
       <FilterSelect id="f-type" name="type" label="Access type" anyLabel="Any type" options={ACCESS_TYPES} value={query.type} />
+      {tenants.length > 0 && (
+        <FilterSelect
+          id="f-tenant"
+          name="tenant"
+          label="Tenant"
+          anyLabel="Any tenant"
+          options={Object.fromEntries(tenants.map((t) => [t.id, `${tenantLabel(t.id, tenants)}${t.deletedAt ? ' (deleted)' : ''}`]))}
+          value={query.tenant}
+        />
+      )}
       <MatchField
         id="f-client"
         label="Client wallet address"

@@ -13,6 +13,7 @@ import type { GrantDetail } from './grant-words'
 import { Interaction } from './interaction-panel'
 import { RevokeGrant } from './revoke-grant'
 import { TokenChain } from './token-chain'
+import { TenantName, useTenants } from '../../../_lib/tenants'
 
 const GRANTS = { href: '/admin/grants', name: 'Grants' }
 
@@ -29,6 +30,7 @@ export function GrantDetailView({ id }: { id: string }) {
 }
 
 function GrantPage({ grant: g, notice, onNotice: setNotice }: { grant: GrantDetail; notice: string | null; onNotice(text: string): void }) {
+  const tenants = useTenants().items
   return (
     <>
       <DetailHeader
@@ -60,6 +62,7 @@ function GrantPage({ grant: g, notice, onNotice: setNotice }: { grant: GrantDeta
                   <ClientSubline client={g.client} />
                 </>,
               ],
+              g.tenantId !== null && ['Tenant', <TenantName id={g.tenantId} tenants={tenants} />],
               ['Requested', <Time value={g.createdAt} />],
               ['Last change', <Time value={g.updatedAt} />],
               ['Finalized', <Time value={g.finalizedAt} empty="Not yet" />],

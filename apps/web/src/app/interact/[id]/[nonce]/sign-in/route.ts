@@ -8,8 +8,8 @@ import { readForm } from '../../../../../server/edge/body'
 
 export const dynamic = 'force-dynamic'
 
-// The consent screen's sign-in form. Only inside a live interaction of this browser; a wrong email and a wrong
-// password get the same answer.
+// The consent screen's sign-in form. Only inside a live interaction of this browser; a wrong email, a wrong
+// password and another tenant's owner get the same answer.
 export const POST = frontChannelRoute(async (deps, req, params) => {
   const input = {
     interactionId: params.id ?? '',
@@ -28,6 +28,8 @@ export const POST = frontChannelRoute(async (deps, req, params) => {
       email: form.get('email') ?? '',
       password: form.get('password') ?? '',
       ip: callerIp(req, deps.config),
+      // Only the grant's tenant's owners sign in on its consent screen (docs/protocol.md §2.21).
+      grant: screen.grant,
     })
   } catch (e) {
     // The right password for a disabled account: only now is the owner told (docs/protocol.md §2.13).
