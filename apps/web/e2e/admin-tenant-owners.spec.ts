@@ -40,7 +40,9 @@ test.describe('tenants in the admin console', () => {
       await checkPage(page, testInfo, 'admin-tenants-owner-create')
       await page.getByLabel('Tenant (optional)').focus()
       await page.keyboard.press('Enter')
-      await expect(page.getByRole('main').getByRole('alert')).toContainText('Unknown or deleted tenant 7a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d: name a live tenant.')
+      await expect(page.getByRole('main').getByRole('alert')).toContainText(
+        'Unknown or deleted tenant 7a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d: name a live tenant.',
+      )
       await expect(page).toHaveURL(`${url}admin/owners/new`)
     })
 
