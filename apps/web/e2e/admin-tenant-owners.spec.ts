@@ -9,7 +9,7 @@ import { checkPage, expect, signInAsAdmin, test } from './support/admin-world'
 const A = '6f1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d'
 const B = '0e2d4c6b-8a9f-4e1d-9c3b-5a7f9e1d3c5b'
 
-test.describe('tenants in the admin console', () => {
+test.describe('owners, webhooks and the audit log per tenant in the admin console', () => {
   test('an administrator creates an owner in a tenant by keyboard, filters owners and the audit log by it, and binds an endpoint to it', async ({
     page,
     world,
