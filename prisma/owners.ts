@@ -1,32 +1,35 @@
-// `pnpm owners import <file> [--links <path>]`: creates or updates resource owners from a CSV file (header
+// `pnpm owners import <file> [--links <path>] [--tenant <id>]`: creates or updates resource owners from a CSV file (header
 // `email,name,wallet_addresses`, addresses separated by spaces or `;`) or JSON Lines (`{"email","name",
 // "walletAddresses":[…]}`), chosen by the extension (.csv, .jsonl, .ndjson) or else by the content. One line per row
 // on standard output: created, updated, unchanged or refused and why. The invitation links of new owners go only to
 // the links file (default `<file>.invitations.csv`), created readable by its owner alone (mode 0600) and appended to
 // on later runs; they are never printed. Exit code 0 when every row was imported, 1 when any row was refused, 2 when
 // the file could not be read. Uses DATABASE_URL like `pnpm start` (default: data/gnap.db), AUTH_SERVER_URL for the
-// links and OWNER_LINK_EXPIRY_DAYS (default 7) for their lifetime (docs/protocol.md §7).
+// links and OWNER_LINK_EXPIRY_DAYS (default 7) for their lifetime (docs/protocol.md §7). `--tenant`: the tenant the new
+// owners belong to (a live one; default the operator tenant of OPERATOR_TENANT_ID, or the implicit one); a row whose
+// email is another tenant's owner's is refused.
 import fs from 'node:fs'
 import path from 'node:path'
 import { grantEndpoint, openStore } from '@gnap/domain/kernel'
 import { importOwners, ownerFileFormat, parseOwnerFile } from '@gnap/domain/operator'
 
 const root = path.resolve(import.meta.dirname, '..')
-const USAGE = 'usage: pnpm owners import <file> [--links <path>]'
+const USAGE = 'usage: pnpm owners import <file> [--links <path>] [--tenant <id>]'
 
 function fail(message: string): never {
   console.error(`[owners] ${message}`)
   process.exit(2)
 }
 
-function settings(): { authServerUrl: string; ownerLinkExpiryDays: number } {
+function settings(): { authServerUrl: string; ownerLinkExpiryDays: number; operatorTenant: { id: string } | null } {
   const base = process.env.AUTH_SERVER_URL
   if (!base || !URL.canParse(base) || !/^https?:$/.test(new URL(base).protocol)) {
     fail('set AUTH_SERVER_URL to the public URL of the server: the invitation links point there')
   }
   const days = Number(process.env.OWNER_LINK_EXPIRY_DAYS ?? '7')
   if (!Number.isInteger(days) || days < 1 || days > 365) fail('OWNER_LINK_EXPIRY_DAYS must be a whole number of days from 1 to 365')
-  return { authServerUrl: grantEndpoint(base), ownerLinkExpiryDays: days }
+  const operator = process.env.OPERATOR_TENANT_ID?.trim().toLowerCase()
+  return { authServerUrl: grantEndpoint(base), ownerLinkExpiryDays: days, operatorTenant: operator ? { id: operator } : null }
 }
 
 /** Opens the links file for appending, readable and writable by its owner only, whatever mode it had. */
@@ -41,9 +44,12 @@ async function main() {
   const [command, file, ...rest] = process.argv.slice(2)
   if (command !== 'import' || !file) fail(USAGE)
   let linksFile = `${file}.invitations.csv`
-  if (rest.length > 0) {
-    if (rest[0] !== '--links' || !rest[1] || rest.length > 2) fail(USAGE)
-    linksFile = rest[1]
+  let tenantId: string | null = null
+  for (let i = 0; i < rest.length; i += 2) {
+    const [flag, value] = [rest[i], rest[i + 1]]
+    if (!value || (flag !== '--links' && flag !== '--tenant')) fail(USAGE)
+    if (flag === '--links') linksFile = value
+    else tenantId = value
   }
   const config = settings()
   let text: string
@@ -63,7 +69,13 @@ async function main() {
   const store = await openStore(process.env.DATABASE_URL ?? `file:${path.join(root, 'data', 'gnap.db')}`)
   try {
     const started = performance.now()
-    const report = await importOwners({ sql: store.sql, clock: () => new Date(), config }, rows)
+    let report: Awaited<ReturnType<typeof importOwners>>
+    try {
+      report = await importOwners({ sql: store.sql, clock: () => new Date(), config }, rows, { tenantId })
+    } catch (e) {
+      if (!(e instanceof Error) || !e.message.startsWith('unknown or deleted tenant')) throw e
+      fail(e.message)
+    }
     const seconds = ((performance.now() - started) / 1000).toFixed(1)
     for (const i of report.invitations) fs.writeSync(links, `${i.email},${i.expiresAt.toISOString()},${i.url}\n`)
     for (const r of report.rows) {

@@ -249,6 +249,8 @@ export const AuditPageSchema = pageOf(
     action: z.string().max(64),
     target: z.string().max(256),
     detail: z.string().max(1024).nullable(),
+    /** The tenant the entry is about (docs/protocol.md §2.21); null: no one tenant's, or the operator tenant's. */
+    tenantId: id.nullable(),
     at: date,
   }),
 )
@@ -266,6 +268,8 @@ export const OwnerPageSchema = pageOf(
     email: z.string().max(254),
     name: z.string().max(120),
     status: OwnerStatusSchema,
+    /** The owner's tenant (docs/protocol.md §2.21); null: the implicit tenant (no OPERATOR_TENANT_ID). */
+    tenantId: id.nullable(),
     createdAt: date,
     matchedWalletAddress: url.nullable(),
   }),
@@ -277,6 +281,7 @@ export const OwnerDetailSchema = z.strictObject({
   email: z.string().max(254),
   name: z.string().max(120),
   status: OwnerStatusSchema,
+  tenantId: id.nullable(),
   /** Whether the owner has set a password: never the hash. */
   hasPassword: z.boolean(),
   createdAt: date,
@@ -370,6 +375,8 @@ export const WebhookEndpointSchema = z.strictObject({
   url: z.string().max(2048),
   description: z.string().max(200),
   eventTypes: z.array(z.string().max(64)),
+  /** The one tenant whose events it receives (docs/webhooks.md); null: every tenant's. */
+  tenantId: id.nullable(),
   enabled: z.boolean(),
   createdBy: z.string().max(254),
   createdAt: date,

@@ -19,7 +19,7 @@ export const ownersRouter = router({
     ['GET', '/owners/{ownerId}', 'One owner with wallet addresses, grants and history'],
     OwnerDetailInputSchema,
     OwnerDetailSchema,
-    (deps, { ownerId }) => domain.getOwnerDetail(deps, ownerId),
+    (deps, { ownerId, actor }) => domain.getOwnerDetail(deps, ownerId, actor),
   ),
 
   /** A new owner without a password: pass on an invitation link (`issueLink`). */

@@ -6,3 +6,4 @@ export { CreateWebhookEndpointInputSchema, DescriptionSchema, EventTypesSchema, 
 export { BlockReasonSchema } from './client-block/block-client-input'
 export { AdminEmailSchema } from './admin/admin-input'
 export { OwnerEmailSchema, OwnerNameSchema } from './owner/owner-input'
+export { TenantIdInputSchema } from './tenant-input'

@@ -84,6 +84,7 @@ export { createOwner } from './owner/create-owner'
 export { canonicaliseStoredWalletAddresses, type StoredAddressRewrite } from './owner/canonicalise-stored'
 export { DEMO_OWNER } from './owner/demo-owner'
 export { importOwners } from './owner/import-owners'
+export { hasTenants } from './tenant-choice'
 export {
   addWalletAddress,
   adminCreateOwner,

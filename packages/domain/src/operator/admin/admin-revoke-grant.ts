@@ -2,6 +2,7 @@ import type { Deps } from '../../protocol/deps'
 import type { SqlRunner } from '../../kernel/db/sql'
 import { revokeGrantInTransaction, type GrantRevocation } from '../../protocol/grant/revoke-grant'
 import { ownerActor } from '../../protocol/events/grant-events'
+import type { EventTenancy } from '../../protocol/events/outbox.repo'
 import { consoleEventActor, type EventActor } from '../../protocol/events/webhook-events'
 import { insertAuditEntry } from '../audit/audit.repo'
 import { ConsoleError } from './console-error'
@@ -24,8 +25,14 @@ export const revokerEventActor = (who: GrantRevoker): EventActor => (who.kind ==
  * `who`. Callers check first that `who` may revoke this grant (an administrator any; an owner only a grant on their
  * own wallet addresses), and call recordRevocations after the commit.
  */
-export async function revokeAuditedInTransaction(tx: SqlRunner, grantId: string, who: GrantRevoker, now: Date): Promise<GrantRevocation> {
-  const revocation = await revokeGrantInTransaction(tx, grantId, now, revokerEventActor(who))
+export async function revokeAuditedInTransaction(
+  tx: SqlRunner,
+  grantId: string,
+  who: GrantRevoker,
+  now: Date,
+  tenancy?: EventTenancy,
+): Promise<GrantRevocation> {
+  const revocation = await revokeGrantInTransaction(tx, grantId, now, revokerEventActor(who), tenancy)
   if (revocation.outcome === 'revoked') {
     await insertAuditEntry(tx, {
       actor: auditActor(who),
@@ -58,7 +65,7 @@ export function recordRevocations(deps: Deps, who: GrantRevoker, revoked: { gran
  * @throws ConsoleError not_found for an unknown grant, conflict for a grant already revoked or rejected
  */
 export async function revokeGrantAs(deps: Deps, input: { grantId: string; who: GrantRevoker }): Promise<{ grantId: string; revokedTokens: number }> {
-  const result = await deps.sql.transaction((tx) => revokeAuditedInTransaction(tx, input.grantId, input.who, deps.clock()))
+  const result = await deps.sql.transaction((tx) => revokeAuditedInTransaction(tx, input.grantId, input.who, deps.clock(), deps.config))
   switch (result.outcome) {
     case 'unknown':
       throw new ConsoleError('not_found', 'unknown grant')

@@ -42,6 +42,7 @@ export async function adminRevokeToken(
       tx,
       tokenRevokedEvent(token.grant, await findAccessItems(tx, token.grantId), token.managementId, consoleEventActor(input.actor)),
       now,
+      deps.config,
     )
     return token.grantId
   })

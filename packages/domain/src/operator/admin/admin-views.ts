@@ -296,5 +296,7 @@ export interface AuditEntry {
   action: string
   target: string
   detail: string | null
+  /** The tenant the entry is about (docs/protocol.md §2.21); null: no one tenant's, or the operator tenant's. */
+  tenantId: string | null
   at: Date
 }

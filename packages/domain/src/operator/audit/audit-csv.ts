@@ -3,6 +3,7 @@ import type { z } from 'zod'
 import type { Deps } from '../../protocol/deps'
 import { findAuditEntries } from './audit.repo'
 import { AuditLogFiltersSchema } from './list-audit-log'
+import { rowsOfTenant } from '../../protocol/tenant/tenants'
 
 // The audit log as CSV (RFC 4180) for spreadsheets and archives (docs/protocol.md §2.15): read in keyset pages and
 // handed out chunk by chunk, so an export never holds the whole log in memory.
@@ -25,22 +26,24 @@ const csv = (records: string[][]) => stringify(records, { record_delimiter: '\r\
 
 /**
  * The filtered log, newest first, as CSV chunks: the header line with the first page, then one chunk per page. Stops after `maxRows`
- * entries with a last line saying so when more match.
+ * entries with a last line saying so when more match. `tenantId`: the caller's binding (docs/protocol.md §2.21), whose
+ * tenant's entries alone it exports.
  * @throws ZodError for filters out of range (at once, before any chunk)
  */
 export function auditLogCsv(
   deps: Deps,
   filtersInput: z.input<typeof AuditLogFiltersSchema>,
-  opts: { maxRows?: number } = {},
+  opts: { maxRows?: number; tenantId?: string | null } = {},
 ): AsyncGenerator<string, void, undefined> {
   const filters = AuditLogFiltersSchema.parse(filtersInput)
   const maxRows = opts.maxRows ?? AUDIT_EXPORT_MAX_ROWS
+  const tenants = [opts.tenantId ?? null, filters.tenantId ?? null].filter((t): t is string => t !== null).map((t) => rowsOfTenant(deps, t))
   return (async function* () {
     let after: { createdAt: Date; id: string } | null = null
     let written = 0
     for (;;) {
       const take = Math.min(PAGE, maxRows - written)
-      const rows = await findAuditEntries(deps.reads, { filters, after, take: take + 1 })
+      const rows = await findAuditEntries(deps.reads, { filters, after, take: take + 1, tenants })
       const page = rows.slice(0, take)
       const records = page.map((r) => [r.createdAt.toISOString(), r.actor, r.action, r.target, r.detail ?? ''].map(csvSafeCell))
       // The header goes with the first page, so a database that fails does so before anything was written.

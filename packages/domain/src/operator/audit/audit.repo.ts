@@ -98,15 +98,17 @@ void everyActionListed
 
 export async function insertAuditEntry(
   db: SqlRunner,
-  input: { actor: string; action: AuditAction; target: string; detail?: string | null; now: Date },
+  /** `tenantId`: the tenant whose owner, grant or endpoint the entry is about (docs/protocol.md §2.21); none: no one tenant's. */
+  input: { actor: string; action: AuditAction; target: string; detail?: string | null; now: Date; tenantId?: string | null },
 ): Promise<void> {
-  await db.run(`INSERT INTO "AuditLog" ("id", "actor", "action", "target", "detail", "createdAt") VALUES ($1, $2, $3, $4, $5, $6)`, [
+  await db.run(`INSERT INTO "AuditLog" ("id", "actor", "action", "target", "detail", "createdAt", "tenantId") VALUES ($1, $2, $3, $4, $5, $6, $7)`, [
     newId(),
     input.actor,
     input.action,
     input.target,
     input.detail ?? null,
     input.now,
+    input.tenantId ?? null,
   ])
 }
 
@@ -153,9 +155,15 @@ function auditConjuncts(f: AuditFilters): Prisma.AuditLogWhereInput[] {
  */
 export function findAuditEntries(
   reads: ReadModels,
-  input: { filters?: AuditFilters; after: { createdAt: Date; id: string } | null; take: number },
+  input: {
+    filters?: AuditFilters
+    after: { createdAt: Date; id: string } | null
+    take: number
+    /** Each keeps one tenant's entries only (tenants.ts rowsOfTenant): the caller's binding, the tenant filter. */
+    tenants?: Prisma.AuditLogWhereInput[]
+  },
 ): Promise<AuditLog[]> {
-  const and = auditConjuncts(input.filters ?? {})
+  const and = [...auditConjuncts(input.filters ?? {}), ...(input.tenants ?? [])]
   const after = input.after
   if (after) and.push({ createdAt: { lte: after.createdAt } }, { OR: [{ createdAt: { lt: after.createdAt } }, { id: { lt: after.id } }] })
   return reads.auditLog.findMany({

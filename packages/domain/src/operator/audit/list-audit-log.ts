@@ -4,6 +4,9 @@ import type { Deps } from '../../protocol/deps'
 import { AUDIT_ACTIONS, findAuditEntries, type AuditFilters } from './audit.repo'
 import type { AuditEntry } from '../admin/admin-views'
 import { decodeCursor, encodeCursor } from '../admin/page-cursor'
+import type { ConsoleActor } from '../admin/roles'
+import { rowsOfTenant } from '../../protocol/tenant/tenants'
+import { TenantIdInputSchema } from '../tenant-choice'
 
 export const AUDIT_PAGE_MAX = 100
 
@@ -32,6 +35,8 @@ export const AuditLogFiltersSchema = z
     createdFrom: instant.optional(),
     /** Exclusive. */
     createdTo: instant.optional(),
+    /** The entries about one tenant (docs/protocol.md §2.21): the operator tenant's include those about no one tenant. */
+    tenantId: TenantIdInputSchema.optional(),
   })
   .refine((f) => !f.createdFrom || !f.createdTo || f.createdFrom.getTime() < f.createdTo.getTime(), {
     message: 'the range is empty: createdFrom must be before createdTo',
@@ -58,13 +63,14 @@ export interface AuditPage {
  * The cursor's ordering names the filters too (a digest of them), so a cursor only continues the list it came
  * from: with other filters it is refused rather than silently continuing another list from an arbitrary point.
  */
-function orderingOf(filters: AuditFilters): string {
+function orderingOf(filters: AuditFilters & { tenantId?: string | undefined }): string {
   const canonical = JSON.stringify([
     filters.actor ?? null,
     filters.action ?? null,
     filters.target ?? null,
     filters.createdFrom?.toISOString() ?? null,
     filters.createdTo?.toISOString() ?? null,
+    ...(filters.tenantId === undefined ? [] : [filters.tenantId]),
   ])
   return `audit:desc:${createHash('sha256').update(canonical).digest('base64url').slice(0, 16)}`
 }
@@ -76,14 +82,32 @@ function orderingOf(filters: AuditFilters): string {
  * @throws ConsoleError bad_request for a malformed cursor or one made for other
  *   filters
  */
-export async function listAuditLog(deps: Deps, { cursor, limit, filters }: z.output<typeof ListAuditLogInputSchema>): Promise<AuditPage> {
+export async function listAuditLog(
+  deps: Deps,
+  { cursor, limit, filters, actor }: z.output<typeof ListAuditLogInputSchema> & { actor?: ConsoleActor },
+): Promise<AuditPage> {
   const ordering = orderingOf(filters)
   const after = cursor ? decodeCursor(ordering, cursor) : null
-  const rows = await findAuditEntries(deps.reads, { filters, after: after && { createdAt: after.value, id: after.id }, take: limit + 1 })
+  // A key bound to a tenant reads that tenant's entries only (docs/protocol.md §2.21); the filter narrows further.
+  const tenants = [actor?.tenantId ?? null, filters.tenantId ?? null].filter((t): t is string => t !== null).map((t) => rowsOfTenant(deps, t))
+  const rows = await findAuditEntries(deps.reads, {
+    filters,
+    after: after && { createdAt: after.value, id: after.id },
+    take: limit + 1,
+    tenants,
+  })
   const page = rows.slice(0, limit)
   const last = page[page.length - 1]
   return {
-    items: page.map((r) => ({ id: r.id, actor: r.actor, action: r.action, target: r.target, detail: r.detail, at: r.createdAt })),
+    items: page.map((r) => ({
+      id: r.id,
+      actor: r.actor,
+      action: r.action,
+      target: r.target,
+      detail: r.detail,
+      tenantId: r.tenantId,
+      at: r.createdAt,
+    })),
     nextCursor: rows.length > limit && last ? encodeCursor(ordering, { value: last.createdAt, id: last.id }) : null,
   }
 }

@@ -59,7 +59,7 @@ export async function blockClient(
       throw new ConsoleError('conflict', 'this client is already blocked')
     }
     const actor = consoleEventActor(input.actor)
-    const r = await revokeGrantsOfClientInTransaction(tx, walletAddress, now, actor)
+    const r = await revokeGrantsOfClientInTransaction(tx, walletAddress, now, actor, deps.config)
     await recordEvent(tx, clientBlockedEvent(walletAddress, r.grants, actor), now)
     await insertAuditEntry(tx, {
       actor: input.actor.label,

@@ -10,7 +10,8 @@ import { issueOwnerLink } from '../password-link/password-link'
 import type { OwnerFileRow } from './owner-import-file'
 import { canonicalWalletAddress } from '../../protocol/owner/canonical-wallet-address'
 import { findOwnerWithWalletAddresses } from '../../protocol/owner/consenting-owner.repo'
-import { findOwnerByEmail, findOwnerOfWalletAddress, insertOwner, insertOwnerWalletAddress, updateOwnerName } from './owner.repo'
+import { findOwnerByEmail, findOwnerById, findOwnerOfWalletAddress, insertOwner, insertOwnerWalletAddress, updateOwnerName } from './owner.repo'
+import { findTenant } from '../../protocol/tenant/tenant.repo'
 
 export type ImportOutcome = 'created' | 'updated' | 'unchanged' | 'refused'
 
@@ -69,16 +70,40 @@ function validate(row: Exclude<OwnerFileRow, { problem: string }>): ValidRow | s
 class Refused extends Error {}
 
 /**
+ * The tenant the file's owners go to (docs/protocol.md §2.21): a live tenant's id, or null for the operator tenant
+ * (or the implicit one).
+ * @throws Error for an unknown or deleted tenant: nothing is imported
+ */
+async function importTenant(sql: Sql, tenantId: string | null): Promise<string | null> {
+  if (tenantId === null) return null
+  const tenant = await findTenant(sql, tenantId.toLowerCase())
+  if (!tenant || tenant.deletedAt !== null) throw new Error(`unknown or deleted tenant ${tenantId}: name a live tenant`)
+  return tenant.id
+}
+
+/**
  * Creates or updates owners from an operator's file (docs/protocol.md §7), one transaction per row: a refused row
  * writes nothing and the next row goes on. Owners are matched by email (trimmed, lower case), so nothing is
  * duplicated and the same file imported twice changes nothing the second time. An update sets the name and adds the
  * row's wallet addresses; it never removes one (that asks whether to revoke grants, in the console). A wallet address
  * of another owner refuses the row, and so does a second row for an email already in the file. Each created owner gets an invitation link, returned in the report.
+ * Every owner created belongs to `tenantId` (none: the operator tenant, or the implicit one); an email of another
+ * tenant's owner refuses its row.
+ * @throws Error for an unknown or deleted tenant, before any row is read
  */
 export async function importOwners(
-  deps: { sql: Sql; clock: () => Date; config: Pick<GnapConfig, 'authServerUrl' | 'ownerLinkExpiryDays'> },
+  deps: {
+    sql: Sql
+    clock: () => Date
+    config: Pick<GnapConfig, 'authServerUrl' | 'ownerLinkExpiryDays'> & Partial<Pick<GnapConfig, 'operatorTenant'>>
+  },
   rows: OwnerFileRow[],
+  opts: { tenantId?: string | null } = {},
 ): Promise<ImportReport> {
+  const tenantId = await importTenant(deps.sql, opts.tenantId ?? null)
+  // rowsOfTenant's rule (docs/protocol.md §2.21): an owner of no tenant is the operator tenant's.
+  const effective = (t: string | null) => t ?? deps.config.operatorTenant?.id ?? null
+  const sameTenant = (rowTenant: string | null) => effective(rowTenant) === effective(tenantId)
   const report: ImportReport = { rows: [], invitations: [] }
   const ttlSeconds = deps.config.ownerLinkExpiryDays * 86_400
   // A second row for the same email is refused, so a file imported twice gives the same result twice.
@@ -102,7 +127,7 @@ export async function importOwners(
     const now = deps.clock()
     try {
       const result = await deps.sql.transaction(async (tx) =>
-        importRow(tx, valid, { now, ttlSeconds, baseUrl: deps.config.authServerUrl, dialect: deps.sql.dialect }),
+        importRow(tx, valid, { now, ttlSeconds, baseUrl: deps.config.authServerUrl, dialect: deps.sql.dialect, tenantId, sameTenant }),
       )
       report.rows.push({ line: row.line, email: valid.email, outcome: result.outcome, detail: result.detail })
       if (result.invitation) report.invitations.push({ line: row.line, email: valid.email, ...result.invitation })
@@ -119,9 +144,20 @@ export async function importOwners(
 async function importRow(
   tx: SqlRunner,
   row: ValidRow,
-  at: { now: Date; ttlSeconds: number; baseUrl: string; dialect: Sql['dialect'] },
+  at: {
+    now: Date
+    ttlSeconds: number
+    baseUrl: string
+    dialect: Sql['dialect']
+    tenantId: string | null
+    sameTenant: (rowTenant: string | null) => boolean
+  },
 ): Promise<{ outcome: Exclude<ImportOutcome, 'refused'>; detail: string | null; invitation?: { url: string; expiresAt: Date } }> {
   const existing = await findOwnerByEmail(tx, row.email)
+  // Emails are unique across the server: one of another tenant's owners is not this file's to change.
+  if (existing && !at.sameTenant((await findOwnerById(tx, existing.id))?.tenantId ?? null)) {
+    throw new Refused('the email belongs to an owner of another tenant')
+  }
   const current = existing ? await findOwnerWithWalletAddresses(tx, existing.id) : null
   const have = new Set((current?.walletAddresses ?? []).map((u) => canonicalWalletAddress(u) ?? u))
   const added = row.walletAddresses.filter((u) => !have.has(u))
@@ -129,8 +165,9 @@ async function importRow(
   await assertWalletAddressesFree(tx, at.dialect, added, current?.id ?? null)
   if (!current) {
     const id = newId()
-    await insertOwner(tx, { id, email: row.email, name: row.name, passwordHash: null, walletAddresses: row.walletAddresses, now: at.now })
-    await insertAuditEntry(tx, { actor: IMPORT_ACTOR, action: 'owner.import', target: `owner:${id}`, detail: 'created', now: at.now })
+    const { tenantId } = at
+    await insertOwner(tx, { id, email: row.email, name: row.name, passwordHash: null, walletAddresses: row.walletAddresses, now: at.now, tenantId })
+    await insertAuditEntry(tx, { actor: IMPORT_ACTOR, action: 'owner.import', target: `owner:${id}`, detail: 'created', now: at.now, tenantId })
     const invitation = await issueOwnerLink(tx, { ownerId: id, kind: 'invitation', now: at.now, ttlSeconds: at.ttlSeconds, baseUrl: at.baseUrl })
     return { outcome: 'created', detail: null, invitation }
   }
@@ -149,6 +186,7 @@ async function importRow(
     target: `owner:${current.id}`,
     detail: `updated: ${detail}`,
     now: at.now,
+    tenantId: at.tenantId,
   })
   return { outcome: 'updated', detail }
 }

@@ -120,7 +120,10 @@ describe('editing an owner', () => {
     await expect(
       addWalletAddress(t.deps, { change: { ownerId: id, walletAddress: 'https://wallet.example/alice' }, actor: ADMIN }),
     ).rejects.toMatchObject(conflict)
-    expect((await getOwnerDetail(t.deps, id)).walletAddresses).toEqual(['https://wallet.example/alice', 'https://wallet.example/alice-savings'])
+    expect((await getOwnerDetail(t.deps, id, ADMIN)).walletAddresses).toEqual([
+      'https://wallet.example/alice',
+      'https://wallet.example/alice-savings',
+    ])
   })
 
   it('removes a wallet address, revoking the grants naming it only when asked, and never the last one', async () => {
@@ -202,7 +205,7 @@ describe('disable, enable, delete', () => {
     const about = await t.db.auditLog.findMany({ where: { target: `owner:${id}` }, orderBy: { createdAt: 'asc' } })
     expect(about.map((a) => a.action)).toEqual(['owner.edit', 'owner.delete'])
     expect(about[1]!.detail).toContain('alice@example.com')
-    await expect(getOwnerDetail(t.deps, id)).rejects.toMatchObject({ code: 'not_found' })
+    await expect(getOwnerDetail(t.deps, id, ADMIN)).rejects.toMatchObject({ code: 'not_found' })
   })
 })
 
@@ -250,7 +253,7 @@ describe('listOwners and getOwnerDetail', () => {
     await signInOwner(t.deps, { email: ALICE.email, password: 'wrong password 1' })
     await signInOwner(t.deps, { email: ALICE.email, password: 'wrong password 2' })
     await signInOwner(t.deps, { email: ALICE.email, password: PASSWORD })
-    const detail = await getOwnerDetail(t.deps, id)
+    const detail = await getOwnerDetail(t.deps, id, ADMIN)
     const row = await t.db.grant.findFirstOrThrow({ where: { continueId: grant.continueId } })
     expect(detail.grants.map((g) => [g.id, g.status])).toEqual([[row.id, 'issued']])
     expect(detail.signIn.failuresThisWindow).toBe(2)

@@ -7,8 +7,10 @@ import { grantStatusName, type GrantStatus, type GrantStatusName } from '../../p
 import { fixedWindow } from '../../kernel/rate-limit/rate-limit'
 import { findRateLimitCount } from '../../kernel/rate-limit/rate-limit.repo'
 import { SIGN_IN_LIMITS } from '../sign-in/sign-in-limit'
-import { OwnerIdSchema } from './manage-owners'
-import { findGrantsNamingWalletAddress, findOwnerById, findOwnerPage, findWalletAddressesOf } from './owner.repo'
+import { OwnerIdSchema, requireOwner, scopeOfActor, scopeOfTenant } from './manage-owners'
+import type { ConsoleActor } from '../admin/roles'
+import { shownTenant, TenantIdInputSchema } from '../tenant-choice'
+import { findGrantsNamingWalletAddress, findOwnerPage, findWalletAddressesOf, type TenantScope } from './owner.repo'
 
 export const OWNER_PAGE_MAX = 100
 
@@ -17,6 +19,8 @@ export const ListOwnersInputSchema = z.strictObject({
   search: z.string().trim().max(200).optional(),
   cursor: z.string().min(1).max(1024).nullish(),
   limit: z.number().int().min(1).max(OWNER_PAGE_MAX).default(50),
+  /** Only this tenant's owners (docs/protocol.md §2.21): the operator tenant's include those created before tenants. */
+  tenantId: TenantIdInputSchema.optional(),
 })
 
 /** What a caller sends to list owners: the schema's input (the router's `.input()` parses it). */
@@ -27,6 +31,8 @@ export interface OwnerListItem {
   email: string
   name: string
   status: 'active' | 'disabled'
+  /** The owner's tenant: the operator tenant's id for an owner of no tenant of its own; null for the implicit tenant. */
+  tenantId: string | null
   createdAt: Date
   /** The wallet address the search matched, when it searched wallet addresses. */
   matchedWalletAddress: string | null
@@ -83,18 +89,20 @@ function searchKind(search: string): { by: 'all' | 'email' | 'name' | 'walletAdd
  */
 export async function listOwners(
   deps: Deps,
-  { search, cursor, limit }: z.output<typeof ListOwnersInputSchema>,
+  { search, cursor, limit, tenantId, actor }: z.output<typeof ListOwnersInputSchema> & { actor?: ConsoleActor },
 ): Promise<{ items: OwnerListItem[]; nextCursor: string | null }> {
   const kind = searchKind(search ?? '')
   const { prefix } = kind
   const decoded = cursor ? decode(cursor, kind.by, prefix) : null
   let by = decoded?.by ?? kind.by
   const after = decoded ? { key: decoded.key, id: decoded.id } : null
-  let rows = await findOwnerPage(deps.sql, { by, prefix, after, take: limit + 1 })
+  // A key bound to a tenant lists that tenant's owners only; the filter narrows further (docs/protocol.md §2.21).
+  const scopes = [actor ? scopeOfActor(deps, actor) : null, scopeOfTenant(deps, tenantId ?? null)].filter((sc): sc is TenantScope => sc !== null)
+  let rows = await findOwnerPage(deps.sql, { by, prefix, after, take: limit + 1, scopes })
   // Text without @ that starts no name may start an email (`maria.` of maria.garcia@…).
   if (rows.length === 0 && by === 'name' && !after) {
     by = 'email'
-    rows = await findOwnerPage(deps.sql, { by, prefix, after, take: limit + 1 })
+    rows = await findOwnerPage(deps.sql, { by, prefix, after, take: limit + 1, scopes })
   }
   const page = rows.slice(0, limit)
   const last = page[page.length - 1]
@@ -104,6 +112,7 @@ export async function listOwners(
       email: r.email,
       name: r.name,
       status: r.status === 'disabled' ? 'disabled' : 'active',
+      tenantId: shownTenant(deps, r.tenantId),
       createdAt: r.createdAt,
       matchedWalletAddress: by === 'walletAddress' ? r.key : null,
     })),
@@ -119,6 +128,8 @@ export interface OwnerDetail {
   email: string
   name: string
   status: 'active' | 'disabled'
+  /** As in the list: the operator tenant's id for an owner of no tenant of its own; null for the implicit tenant. */
+  tenantId: string | null
   hasPassword: boolean
   createdAt: Date
   updatedAt: Date
@@ -138,19 +149,20 @@ export interface OwnerDetail {
 
 /**
  * One owner for the console: status, wallet addresses, the grants naming them (at or below, as consent decides),
- * last sign-in and the failed sign-ins counted in the current limit window, and the audit entries about them.
- * @throws ConsoleError not_found
+ * last sign-in and the failed sign-ins counted in the current limit window, and the audit entries about them. A key
+ * bound to a tenant reads its tenant's owners only, and of their grants its tenant's only.
+ * @throws ConsoleError not_found, for an unknown owner or another tenant's
  */
-export async function getOwnerDetail(deps: Deps, id: string): Promise<OwnerDetail> {
+export async function getOwnerDetail(deps: Deps, id: string, actor: ConsoleActor): Promise<OwnerDetail> {
   // A console read finalizes overdue grants first (docs/protocol.md §3).
   await expireOverdueGrants(deps)
-  const owner = await findOwnerById(deps.sql, id)
-  if (!owner) throw new ConsoleError('not_found', 'unknown owner')
+  const owner = await requireOwner(deps, deps.sql, actor, id)
   const walletAddresses = await findWalletAddressesOf(deps.sql, id)
   const grants: OwnerDetail['grants'] = []
   const seen = new Set<string>()
+  const scope = scopeOfActor(deps, actor)
   for (const url of walletAddresses) {
-    for (const g of await findGrantsNamingWalletAddress(deps.sql, url, OWNER_GRANTS_SHOWN)) {
+    for (const g of await findGrantsNamingWalletAddress(deps.sql, url, OWNER_GRANTS_SHOWN, scope)) {
       if (seen.has(g.id)) continue
       seen.add(g.id)
       grants.push({
@@ -172,6 +184,7 @@ export async function getOwnerDetail(deps: Deps, id: string): Promise<OwnerDetai
     email: owner.email,
     name: owner.name,
     status: owner.status === 'disabled' ? 'disabled' : 'active',
+    tenantId: shownTenant(deps, owner.tenantId),
     hasPassword: owner.hasPassword,
     createdAt: owner.createdAt,
     updatedAt: owner.updatedAt,

@@ -1,15 +1,23 @@
-import type { Sql, SqlRunner } from '../../kernel/db/sql'
+import type { Sql, SqlRunner, SqlValue } from '../../kernel/db/sql'
 
 // Every SQL statement about resource owners and the wallet addresses they own.
+
+/**
+ * The rows of one tenant, for a query that must stay inside it (docs/protocol.md §2.21): `where` writes the condition
+ * on a `tenantId` column and pushes its parameters onto `params` (tenants.ts sqlRowsOfTenant).
+ */
+export interface TenantScope {
+  where: (column: string, params: SqlValue[]) => string
+}
 
 /** A new owner with their wallet addresses: call inside a transaction, so the owner never exists without them. */
 export async function insertOwner(
   tx: SqlRunner,
-  o: { id: string; email: string; name: string; passwordHash: string | null; walletAddresses: string[]; now: Date },
+  o: { id: string; email: string; name: string; passwordHash: string | null; walletAddresses: string[]; now: Date; tenantId?: string | null },
 ): Promise<void> {
   await tx.run(
-    `INSERT INTO "Owner" ("id", "email", "name", "nameKey", "passwordHash", "status", "createdAt", "updatedAt") VALUES ($1, $2, $3, $4, $5, 'active', $6, $6)`,
-    [o.id, o.email, o.name, o.name.toLowerCase(), o.passwordHash, o.now],
+    `INSERT INTO "Owner" ("id", "email", "name", "nameKey", "passwordHash", "status", "createdAt", "updatedAt", "tenantId") VALUES ($1, $2, $3, $4, $5, 'active', $6, $6, $7)`,
+    [o.id, o.email, o.name, o.name.toLowerCase(), o.passwordHash, o.now, o.tenantId ?? null],
   )
   for (const url of o.walletAddresses) await insertOwnerWalletAddress(tx, o.id, url)
 }
@@ -35,13 +43,15 @@ export interface OwnerRow {
   email: string
   name: string
   status: string
+  /** Null: the operator tenant's (or the implicit tenant's). */
+  tenantId: string | null
   hasPassword: boolean
   lastSignInAt: Date | null
   createdAt: Date
   updatedAt: Date
 }
 
-const OWNER_COLUMNS = `o."id", o."email", o."name", o."status", o."lastSignInAt", o."createdAt", o."updatedAt", CASE WHEN o."passwordHash" IS NULL THEN 0 ELSE 1 END AS "hasPassword"`
+const OWNER_COLUMNS = `o."id", o."email", o."name", o."status", o."tenantId", o."lastSignInAt", o."createdAt", o."updatedAt", CASE WHEN o."passwordHash" IS NULL THEN 0 ELSE 1 END AS "hasPassword"`
 
 const toOwnerRow = (r: Omit<OwnerRow, 'hasPassword'> & { hasPassword: number | string }): OwnerRow => ({
   ...r,
@@ -115,15 +125,17 @@ export function findGrantsNamingWalletAddress(
   db: SqlRunner,
   url: string,
   take: number,
+  scope: TenantScope | null = null,
 ): Promise<
   { id: string; state: string; finalizedReason: string | null; client: string; clientName: string | null; createdAt: Date; identifier: string }[]
 > {
+  const params: SqlValue[] = [url, `${url}/`, `${url}0`, take]
   return db.all(
     `SELECT DISTINCT g."id", g."state", g."finalizedReason", g."client", g."clientName", g."createdAt", a."identifier"
        FROM "AccessItem" a JOIN "Grant" g ON g."id" = a."grantId"
-      WHERE a."identifier" = $1 OR (a."identifier" >= $2 AND a."identifier" < $3)
+      WHERE (a."identifier" = $1 OR (a."identifier" >= $2 AND a."identifier" < $3))${scope ? ` AND ${scope.where('g."tenantId"', params)}` : ''}
       ORDER BY g."createdAt" DESC, g."id" DESC LIMIT $4`,
-    [url, `${url}/`, `${url}0`, take],
+    params,
   )
 }
 
@@ -132,6 +144,7 @@ export interface OwnerListRow {
   email: string
   name: string
   status: string
+  tenantId: string | null
   createdAt: Date
   key: string
 }
@@ -143,28 +156,38 @@ export interface OwnerListRow {
  */
 export async function findOwnerPage(
   db: SqlRunner,
-  q: { by: 'all' | 'email' | 'name' | 'walletAddress'; prefix: string; after: { key: string; id: string } | null; take: number },
+  q: {
+    by: 'all' | 'email' | 'name' | 'walletAddress'
+    prefix: string
+    after: { key: string; id: string } | null
+    take: number
+    /** Each narrows the list to one tenant's owners (the caller's binding, the tenant filter). */
+    scopes?: TenantScope[]
+  },
 ): Promise<OwnerListRow[]> {
-  const cols = `o."id", o."email", o."name", o."status", o."createdAt"`
+  const cols = `o."id", o."email", o."name", o."status", o."tenantId", o."createdAt"`
+  const scopes = q.scopes ?? []
   if (q.by === 'all') {
+    const params: SqlValue[] = []
+    const where = scopes.map((sc) => sc.where(`o."tenantId"`, params))
+    if (q.after) where.push(`(o."createdAt", o."id") < ($${params.push(new Date(q.after.key))}, $${params.push(q.after.id)})`)
     const rows = await db.all<Omit<OwnerListRow, 'key'>>(
-      q.after
-        ? `SELECT ${cols} FROM "Owner" o WHERE (o."createdAt", o."id") < ($1, $2) ORDER BY o."createdAt" DESC, o."id" DESC LIMIT $3`
-        : `SELECT ${cols} FROM "Owner" o ORDER BY o."createdAt" DESC, o."id" DESC LIMIT $1`,
-      q.after ? [new Date(q.after.key), q.after.id, q.take] : [q.take],
+      `SELECT ${cols} FROM "Owner" o${where.length ? ` WHERE ${where.join(' AND ')}` : ''} ORDER BY o."createdAt" DESC, o."id" DESC LIMIT $${params.push(q.take)}`,
+      params,
     )
     return rows.map((r) => ({ ...r, key: r.createdAt.toISOString() }))
   }
   const column = q.by === 'email' ? `o."email"` : q.by === 'name' ? `o."nameKey"` : `w."url"`
   const from = q.by === 'walletAddress' ? `"OwnerWalletAddress" w JOIN "Owner" o ON o."id" = w."ownerId"` : `"Owner" o`
   // U+FFFF sorts after every character a key may hold (SQLite compares UTF-8 bytes).
-  const params: (string | number)[] = [q.prefix, `${q.prefix}\uffff`]
+  const params: SqlValue[] = [q.prefix, `${q.prefix}\uffff`]
   let where = `${column} >= $1 AND ${column} < $2`
   if (q.after) {
     // A row value: both databases seek the (key, id) index to it instead of scanning an OR.
     where += ` AND (${column}, o."id") > ($3, $4)`
     params.push(q.after.key, q.after.id)
   }
+  for (const sc of scopes) where += ` AND ${sc.where(`o."tenantId"`, params)}`
   params.push(q.take)
   return db.all<OwnerListRow>(
     `SELECT ${cols}, ${column} AS "key" FROM ${from} WHERE ${where} ORDER BY ${column}, o."id" LIMIT $${params.length}`,
@@ -189,15 +212,22 @@ export async function deleteOwnerWalletAddress(db: SqlRunner, url: string): Prom
   await db.run(`DELETE FROM "OwnerWalletAddress" WHERE "url" = $1`, [url])
 }
 
-/** Ids of the grants naming `url` or a resource below it that a revocation still changes (pending, approved, issued). */
-export async function findLiveGrantIdsNamingWalletAddress(db: SqlRunner, url: string): Promise<string[]> {
-  const rows = await db.all<{ id: string }>(
-    `SELECT DISTINCT g."id" FROM "AccessItem" a JOIN "Grant" g ON g."id" = a."grantId"
+/**
+ * The grants naming `url` or a resource below it that a revocation still changes (pending, approved, issued), with
+ * their tenant; only `scope`'s tenant's when given.
+ */
+export async function findLiveGrantsNamingWalletAddress(
+  db: SqlRunner,
+  url: string,
+  scope: TenantScope | null = null,
+): Promise<{ id: string; tenantId: string | null }[]> {
+  const params: SqlValue[] = [url, `${url}/`, `${url}0`]
+  return db.all<{ id: string; tenantId: string | null }>(
+    `SELECT DISTINCT g."id", g."tenantId" FROM "AccessItem" a JOIN "Grant" g ON g."id" = a."grantId"
       WHERE (a."identifier" = $1 OR (a."identifier" >= $2 AND a."identifier" < $3))
-        AND (g."state" IN ('pending', 'approved') OR (g."state" = 'finalized' AND g."finalizedReason" = 'issued'))`,
-    [url, `${url}/`, `${url}0`],
+        AND (g."state" IN ('pending', 'approved') OR (g."state" = 'finalized' AND g."finalizedReason" = 'issued'))${scope ? ` AND ${scope.where('g."tenantId"', params)}` : ''}`,
+    params,
   )
-  return rows.map((r) => r.id)
 }
 
 /** Records that an owner changed (a wallet address added or removed). */

@@ -67,7 +67,7 @@ describe.each(SPELLINGS)('a grant naming %s (%s)', (_name, identifier) => {
     const [item] = await t.db.accessItem.findMany({ where: { grantId } })
     expect(item?.identifier).not.toMatch(/[A-Z]{2}|:443|\/\.|%[0-9a-f]{2}|\/$/)
     expect((await listConnectedApps(t.deps, a.id)).apps.map((app) => app.grantId)).toEqual([grantId])
-    expect((await getOwnerDetail(t.deps, a.id)).grants.map((g) => g.id)).toEqual([grantId])
+    expect((await getOwnerDetail(t.deps, a.id, ADMIN)).grants.map((g) => g.id)).toEqual([grantId])
     expect(await revokeFromAccount(t.deps, a.id, grantId)).toBe('revoked')
     expect(await active(token)).toBe(false)
   })

@@ -87,6 +87,7 @@ describe('createWebhookEndpoint', () => {
       url: PUBLIC_URL,
       description: 'Billing service',
       eventTypes: ['grant.approved', 'grant.revoked'],
+      tenantId: null,
       enabled: true,
       createdBy: 'ops@example.com',
       createdAt: t.clock.now,

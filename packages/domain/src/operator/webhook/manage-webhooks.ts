@@ -22,6 +22,7 @@ import {
 import { newWebhookSecret } from './webhook-signing'
 import { isAllowedWebhookScheme } from './webhook-url'
 import { recordTestEvent, replayFailedDelivery } from '../../protocol/events/outbox.repo'
+import { tenantForNewRow } from '../tenant-choice'
 import {
   countWebhookEndpoints,
   holdEndpointCreation,
@@ -96,6 +97,8 @@ export interface WebhookEndpointView {
   description: string
   /** In the order of WEBHOOK_EVENT_TYPES. */
   eventTypes: string[]
+  /** The one tenant whose events it receives (docs/webhooks.md); null: every tenant's. */
+  tenantId: string | null
   enabled: boolean
   createdBy: string
   createdAt: Date
@@ -206,6 +209,7 @@ function endpointView(row: WebhookEndpointRow, eventTypes: readonly string[], co
     url: row.url,
     description: row.description,
     eventTypes: [...eventTypes].sort(byTypeOrder),
+    tenantId: row.tenantId,
     enabled: row.disabledAt === null,
     createdBy: row.createdBy,
     createdAt: row.createdAt,
@@ -215,18 +219,27 @@ function endpointView(row: WebhookEndpointRow, eventTypes: readonly string[], co
   }
 }
 
-/** One endpoint's view read through `db` (the transaction that changed it); null when unknown. */
-async function readEndpoint(db: SqlRunner, id: string, now: Date): Promise<WebhookEndpointView | null> {
+/**
+ * Whether the caller may see and manage an endpoint: a key bound to a tenant, only the endpoints bound to that tenant
+ * (docs/webhooks.md). Not rowsOfTenant's rule: an unbound endpoint receives every tenant's events, so it is no one
+ * tenant's, not even the operator tenant's.
+ */
+const endpointVisibleTo = (actor: ConsoleActor | undefined, row: { tenantId: string | null }) =>
+  !actor || actor.tenantId === null || row.tenantId === actor.tenantId
+
+/** One endpoint's view read through `db` (the transaction that changed it); null when unknown or not the caller's to see. */
+async function readEndpoint(db: SqlRunner, id: string, now: Date, actor: ConsoleActor | undefined): Promise<WebhookEndpointView | null> {
   if (!isId(id)) return null
   const row = await findWebhookEndpoint(db, id)
-  if (!row) return null
+  if (!row || !endpointVisibleTo(actor, row)) return null
   const types = await subscriptionsByEndpoint(db, id)
   const counts = await deliveryCountsByEndpoint(db, id)
   return endpointView(row, types.get(id) ?? [], counts.get(id), now)
 }
 
-async function requireEndpoint(db: SqlRunner, id: string, now: Date): Promise<WebhookEndpointView> {
-  const view = await readEndpoint(db, id, now)
+/** @throws ConsoleError not_found, for an unknown endpoint or one bound to another tenant than the caller's */
+async function requireEndpoint(db: SqlRunner, id: string, now: Date, actor: ConsoleActor | undefined): Promise<WebhookEndpointView> {
+  const view = await readEndpoint(db, id, now, actor)
   if (!view) throw new ConsoleError('not_found', 'unknown webhook endpoint')
   return view
 }
@@ -254,8 +267,16 @@ const auditUrl = (url: string) => (url.length > 300 ? `${url.slice(0, 300)}…` 
 const typesText = (types: readonly string[]) => [...types].sort(byTypeOrder).join(', ')
 const target = (id: string) => `webhook:${id}`
 
-async function audit(tx: SqlRunner, actor: ConsoleActor, action: AuditAction, endpointId: string, detail: string, now: Date): Promise<void> {
-  await insertAuditEntry(tx, { actor: actor.label, action, target: target(endpointId), detail, now })
+/** An endpoint change's audit entry: it names the endpoint's tenant when it is bound to one (docs/protocol.md §2.15). */
+async function audit(
+  tx: SqlRunner,
+  actor: ConsoleActor,
+  action: AuditAction,
+  endpoint: { id: string; tenantId: string | null },
+  detail: string,
+  now: Date,
+): Promise<void> {
+  await insertAuditEntry(tx, { actor: actor.label, action, target: target(endpoint.id), detail, now, tenantId: endpoint.tenantId })
 }
 
 /**
@@ -273,6 +294,7 @@ export async function createWebhookEndpoint(
   const { url, description, eventTypes } = input
   // Resolved before the transaction: no network I/O while it holds the database.
   const href = await checkWebhookUrl(deps.config, url, resolve)
+  const tenantId = await tenantForNewRow(deps.sql, input.actor, input.tenantId)
   const id = newId()
   const secret = newWebhookSecret()
   const now = deps.clock()
@@ -281,10 +303,11 @@ export async function createWebhookEndpoint(
     if ((await countWebhookEndpoints(tx)) >= MAX_WEBHOOK_ENDPOINTS) {
       throw new ConsoleError('conflict', `there are already ${MAX_WEBHOOK_ENDPOINTS} endpoints, the most allowed: delete one first`)
     }
-    await insertWebhookEndpoint(tx, { id, url: href, description: description ?? '', secret, createdBy: input.actor.label, now })
+    await insertWebhookEndpoint(tx, { id, url: href, description: description ?? '', secret, createdBy: input.actor.label, now, tenantId })
     await replaceSubscriptions(tx, id, eventTypes)
-    await audit(tx, input.actor, 'webhook.create', id, `${auditUrl(href)} (${typesText(eventTypes)})`, now)
-    return requireEndpoint(tx, id, now)
+    const bound = tenantId === null ? '' : `, tenant ${tenantId}`
+    await audit(tx, input.actor, 'webhook.create', { id, tenantId }, `${auditUrl(href)} (${typesText(eventTypes)}${bound})`, now)
+    return requireEndpoint(tx, id, now, input.actor)
   })
   deps.log.info({ endpointId: id, eventTypes, by: input.actor.kind, subjectId: input.actor.id }, 'webhook endpoint created')
   return { endpoint, secret }
@@ -305,7 +328,7 @@ export async function updateWebhookEndpoint(
   const href = parsed.url === undefined ? undefined : await checkWebhookUrl(deps.config, parsed.url, resolve)
   const now = deps.clock()
   const { view, changed } = await deps.sql.transaction(async (tx) => {
-    const before = await requireEndpoint(tx, parsed.id, now)
+    const before = await requireEndpoint(tx, parsed.id, now, input.actor)
     const changes: string[] = []
     const url = href ?? before.url
     const description = parsed.description ?? before.description
@@ -317,8 +340,8 @@ export async function updateWebhookEndpoint(
     if (changes.length === 0) return { view: before, changed: false }
     await updateWebhookEndpointRow(tx, parsed.id, { url, description, now })
     if (typesChanged) await replaceSubscriptions(tx, parsed.id, types)
-    await audit(tx, input.actor, 'webhook.update', parsed.id, changes.join('; '), now)
-    return { view: await requireEndpoint(tx, parsed.id, now), changed: true }
+    await audit(tx, input.actor, 'webhook.update', before, changes.join('; '), now)
+    return { view: await requireEndpoint(tx, parsed.id, now, input.actor), changed: true }
   })
   if (changed) deps.log.info({ endpointId: parsed.id, by: input.actor.kind, subjectId: input.actor.id }, 'webhook endpoint changed')
   return view
@@ -336,10 +359,10 @@ export async function setWebhookEndpointEnabled(
   const { id, enabled } = input
   const now = deps.clock()
   const { view, changed } = await deps.sql.transaction(async (tx) => {
-    const before = await requireEndpoint(tx, id, now)
+    const before = await requireEndpoint(tx, id, now, input.actor)
     if (!(await setWebhookEndpointDisabledAt(tx, id, enabled ? null : now, now))) return { view: before, changed: false }
-    await audit(tx, input.actor, enabled ? 'webhook.enable' : 'webhook.disable', id, auditUrl(before.url), now)
-    return { view: await requireEndpoint(tx, id, now), changed: true }
+    await audit(tx, input.actor, enabled ? 'webhook.enable' : 'webhook.disable', before, auditUrl(before.url), now)
+    return { view: await requireEndpoint(tx, id, now, input.actor), changed: true }
   })
   if (changed) deps.log.info({ endpointId: id, enabled, by: input.actor.kind, subjectId: input.actor.id }, 'webhook endpoint enabled or disabled')
   return view
@@ -361,13 +384,13 @@ export async function rotateWebhookSecret(
   const secret = newWebhookSecret()
   const previousUntil = overlapHours === 0 ? null : new Date(now.getTime() + overlapHours * 3_600_000)
   const endpoint = await deps.sql.transaction(async (tx) => {
-    await requireEndpoint(tx, id, now)
+    const before = await requireEndpoint(tx, id, now, input.actor)
     await rotateWebhookEndpointSecret(tx, id, { secret, previousUntil, now })
     const detail = previousUntil
       ? `the previous secret signs too until ${previousUntil.toISOString()} (${overlapHours} h)`
       : 'the previous secret stopped at once'
-    await audit(tx, input.actor, 'webhook.rotate-secret', id, detail, now)
-    return requireEndpoint(tx, id, now)
+    await audit(tx, input.actor, 'webhook.rotate-secret', before, detail, now)
+    return requireEndpoint(tx, id, now, input.actor)
   })
   deps.log.info({ endpointId: id, overlapHours, by: input.actor.kind, subjectId: input.actor.id }, 'webhook secret rotated')
   return { endpoint, secret }
@@ -381,10 +404,10 @@ export async function deleteWebhookEndpoint(deps: Deps, input: { id: string; act
   const { id } = input
   const now = deps.clock()
   await deps.sql.transaction(async (tx) => {
-    const before = await requireEndpoint(tx, id, now)
+    const before = await requireEndpoint(tx, id, now, input.actor)
     await deleteWebhookEndpointRow(tx, id)
     const { pending } = before.counts
-    await audit(tx, input.actor, 'webhook.delete', id, `${auditUrl(before.url)}${pending ? ` (${pending} pending deliveries dropped)` : ''}`, now)
+    await audit(tx, input.actor, 'webhook.delete', before, `${auditUrl(before.url)}${pending ? ` (${pending} pending deliveries dropped)` : ''}`, now)
   })
   deps.log.info({ endpointId: id, by: input.actor.kind, subjectId: input.actor.id }, 'webhook endpoint deleted')
   return { id }
@@ -399,20 +422,23 @@ export async function sendTestEvent(deps: Deps, input: { id: string; actor: Cons
   const { id } = input
   const now = deps.clock()
   const eventId = await deps.sql.transaction(async (tx) => {
-    const endpoint = await requireEndpoint(tx, id, now)
+    const endpoint = await requireEndpoint(tx, id, now, input.actor)
     if (!endpoint.enabled) throw new ConsoleError('conflict', 'the endpoint is disabled: enable it to send a test event')
-    const eventId = await recordTestEvent(tx, id, { endpoint_id: id, actor: consoleEventActor(input.actor) }, now)
-    await audit(tx, input.actor, 'webhook.test', id, `event ${eventId}`, now)
+    const eventId = await recordTestEvent(tx, id, { endpoint_id: id, actor: consoleEventActor(input.actor) }, now, endpoint.tenantId)
+    await audit(tx, input.actor, 'webhook.test', endpoint, `event ${eventId}`, now)
     return eventId
   })
   deps.log.info({ endpointId: id, eventId, by: input.actor.kind, subjectId: input.actor.id }, 'webhook test event recorded')
   return { eventId }
 }
 
-/** Every endpoint, oldest first, with its event types and the count of its deliveries by state. */
-export async function listWebhookEndpoints(deps: Deps): Promise<WebhookEndpointView[]> {
+/**
+ * Every endpoint, oldest first, with its event types and the count of its deliveries by state; for a key bound to a
+ * tenant, the endpoints bound to that tenant.
+ */
+export async function listWebhookEndpoints(deps: Deps, input: { actor?: ConsoleActor } = {}): Promise<WebhookEndpointView[]> {
   const now = deps.clock()
-  const rows = await listWebhookEndpointRows(deps.sql)
+  const rows = await listWebhookEndpointRows(deps.sql, input.actor?.tenantId ?? null)
   const types = await subscriptionsByEndpoint(deps.sql)
   const counts = await deliveryCountsByEndpoint(deps.sql)
   return rows.map((r) => endpointView(r, types.get(r.id) ?? [], counts.get(r.id), now))
@@ -422,9 +448,9 @@ export async function listWebhookEndpoints(deps: Deps): Promise<WebhookEndpointV
  * One endpoint.
  * @throws ConsoleError not_found
  */
-export async function getWebhookEndpoint(deps: Deps, input: { id: string }): Promise<WebhookEndpointView> {
+export async function getWebhookEndpoint(deps: Deps, input: { id: string; actor?: ConsoleActor }): Promise<WebhookEndpointView> {
   const { id } = input
-  return requireEndpoint(deps.sql, id, deps.clock())
+  return requireEndpoint(deps.sql, id, deps.clock(), input.actor)
 }
 
 /** Cursors of one ordering and state filter only (page-cursor.ts). */
@@ -436,11 +462,12 @@ const deliveryOrdering = (state: DeliveryState | undefined) => `webhook-deliveri
  */
 export async function listWebhookDeliveries(
   deps: Deps,
-  { endpointId, state, cursor, limit }: z.output<typeof ListWebhookDeliveriesInputSchema>,
+  { endpointId, state, cursor, limit, actor }: z.output<typeof ListWebhookDeliveriesInputSchema> & { actor?: ConsoleActor },
 ): Promise<WebhookDeliveryPage> {
   const ordering = deliveryOrdering(state)
   const position = cursor ? decodeCursor(ordering, cursor) : null
-  if (!isId(endpointId) || !(await findWebhookEndpoint(deps.sql, endpointId))) throw new ConsoleError('not_found', 'unknown webhook endpoint')
+  const endpoint = isId(endpointId) ? await findWebhookEndpoint(deps.sql, endpointId) : null
+  if (!endpoint || !endpointVisibleTo(actor, endpoint)) throw new ConsoleError('not_found', 'unknown webhook endpoint')
   const rows = await listDeliveryLogRows(deps.sql, {
     endpointId,
     state: state ?? null,
@@ -462,11 +489,13 @@ export async function replayDelivery(deps: Deps, input: { deliveryId: string; ac
   const now = deps.clock()
   const row = await deps.sql.transaction(async (tx) => {
     const before = isId(deliveryId) ? await findDeliveryLogRow(tx, deliveryId) : null
-    if (!before) throw new ConsoleError('not_found', 'unknown webhook delivery')
+    // A delivery of another tenant's endpoint is as unknown as one that does not exist.
+    const endpoint = before ? await readEndpoint(tx, before.endpointId, now, input.actor) : null
+    if (!before || !endpoint) throw new ConsoleError('not_found', 'unknown webhook delivery')
     if (!(await replayFailedDelivery(tx, deliveryId, now))) {
       throw new ConsoleError('conflict', `only a failed delivery can be replayed: this one is ${before.state}`)
     }
-    await audit(tx, input.actor, 'webhook.replay', before.endpointId, `delivery ${deliveryId} of ${before.eventType} event ${before.eventId}`, now)
+    await audit(tx, input.actor, 'webhook.replay', endpoint, `delivery ${deliveryId} of ${before.eventType} event ${before.eventId}`, now)
     return (await findDeliveryLogRow(tx, deliveryId))!
   })
   deps.log.info(

@@ -12,21 +12,23 @@ export interface WebhookEndpointRow {
   description: string
   disabledAt: Date | null
   previousSecretUntil: Date | null
+  /** The one tenant whose events it receives; null: every tenant's. */
+  tenantId: string | null
   createdBy: string
   createdAt: Date
   updatedAt: Date
 }
 
 /** Every column but the two secrets. */
-const COLUMNS = `"id", "url", "description", "disabledAt", "previousSecretUntil", "createdBy", "createdAt", "updatedAt"`
+const COLUMNS = `"id", "url", "description", "disabledAt", "previousSecretUntil", "tenantId", "createdBy", "createdAt", "updatedAt"`
 
 export async function insertWebhookEndpoint(
   db: SqlRunner,
-  row: { id: string; url: string; description: string; secret: string; createdBy: string; now: Date },
+  row: { id: string; url: string; description: string; secret: string; createdBy: string; now: Date; tenantId: string | null },
 ): Promise<void> {
   await db.run(
-    `INSERT INTO "WebhookEndpoint" ("id", "url", "description", "secret", "createdBy", "createdAt", "updatedAt") VALUES ($1, $2, $3, $4, $5, $6, $6)`,
-    [row.id, row.url, row.description, row.secret, row.createdBy, row.now],
+    `INSERT INTO "WebhookEndpoint" ("id", "url", "description", "secret", "createdBy", "createdAt", "updatedAt", "tenantId") VALUES ($1, $2, $3, $4, $5, $6, $6, $7)`,
+    [row.id, row.url, row.description, row.secret, row.createdBy, row.now, row.tenantId],
   )
 }
 
@@ -35,9 +37,11 @@ export async function findWebhookEndpoint(db: SqlRunner, id: string): Promise<We
   return row ?? null
 }
 
-/** Every endpoint, oldest first (at most a few dozen). */
-export function listWebhookEndpointRows(db: SqlRunner): Promise<WebhookEndpointRow[]> {
-  return db.all<WebhookEndpointRow>(`SELECT ${COLUMNS} FROM "WebhookEndpoint" ORDER BY "createdAt" ASC, "id" ASC`)
+/** Every endpoint, oldest first (at most a few dozen); only those bound to `tenantId` when given. */
+export function listWebhookEndpointRows(db: SqlRunner, tenantId: string | null = null): Promise<WebhookEndpointRow[]> {
+  return tenantId === null
+    ? db.all<WebhookEndpointRow>(`SELECT ${COLUMNS} FROM "WebhookEndpoint" ORDER BY "createdAt" ASC, "id" ASC`)
+    : db.all<WebhookEndpointRow>(`SELECT ${COLUMNS} FROM "WebhookEndpoint" WHERE "tenantId" = $1 ORDER BY "createdAt" ASC, "id" ASC`, [tenantId])
 }
 
 /**

@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { WEBHOOK_EVENT_TYPES } from '../../protocol/events/event-types'
+import { TenantIdInputSchema } from '../tenant-input'
 
 // The fields of adding or changing a webhook endpoint, with no server-side imports: the console's browser code checks
 // its forms with them too (`@gnap/domain/console-inputs`), so both say the same thing.
@@ -26,4 +27,9 @@ export const CreateWebhookEndpointInputSchema = z.strictObject({
   /** What the endpoint is for, in the operator's words. */
   description: DescriptionSchema.optional(),
   eventTypes: EventTypesSchema,
+  /**
+   * The one tenant whose events it receives (docs/webhooks.md, docs/protocol.md §2.21); none or null: every tenant's.
+   * A key bound to a tenant binds its endpoints to that tenant.
+   */
+  tenantId: TenantIdInputSchema.nullish(),
 })

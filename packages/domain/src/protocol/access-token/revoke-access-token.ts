@@ -20,7 +20,12 @@ export async function revokeAccessToken(deps: Deps, input: { managementId: strin
     // The conditional update decides a race with a rotation or another revoke: only the one that revokes writes the event.
     const count = await revokeLiveTokens(tx, { id: token.id }, now)
     if (count > 0)
-      await recordEvent(tx, tokenRevokedEvent(token.grant, await findAccessItems(tx, token.grantId), token.managementId, CLIENT_ACTOR), now)
+      await recordEvent(
+        tx,
+        tokenRevokedEvent(token.grant, await findAccessItems(tx, token.grantId), token.managementId, CLIENT_ACTOR),
+        now,
+        deps.config,
+      )
     return count
   })
   if (revoked > 0) {

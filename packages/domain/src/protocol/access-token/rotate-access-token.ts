@@ -31,6 +31,7 @@ export async function rotateAccessToken(deps: Deps, input: { managementId: strin
       tx,
       tokenRotatedEvent(token.grant, access, { managementId: issued.managementId, previousManagementId: token.managementId }),
       now,
+      deps.config,
     )
     return { issued, access }
   })

@@ -1,4 +1,5 @@
 import type { Sql, SqlRunner, SqlValue } from '../../kernel/db/sql'
+import type { GnapConfig } from '../../kernel/config/config'
 import { newId } from '../../kernel/secrets'
 import { eventBody, newEventId, TEST_EVENT_TYPE, type AnyEventType, type EventData, type WebhookEventType } from './webhook-events'
 import { RETRY_WINDOW_MS } from './delivery-schedule'
@@ -27,48 +28,84 @@ export interface NewEvent<T extends AnyEventType = AnyEventType> {
   orderKey?: string
 }
 
-/** The ids of the events written, in order. */
-export async function recordEvents(tx: SqlRunner, events: readonly NewEvent[], at: Date): Promise<string[]> {
+/**
+ * What the outbox needs of the settings: the operator tenant, whose events include those of grants made at `POST /`
+ * (docs/protocol.md §2.21). Every use case passes its deps.config; without it, such grants' events belong to no
+ * tenant (the implicit tenant's).
+ */
+export type EventTenancy = Pick<GnapConfig, 'operatorTenant'>
+
+/**
+ * The tenant an event belongs to: its grant's (the tenant of its grant endpoint, else the operator tenant), or null
+ * for the implicit tenant and for events of no grant (client blocks).
+ */
+async function tenantOfEvent(tx: SqlRunner, e: NewEvent, tenancy: EventTenancy | undefined): Promise<string | null> {
+  if (!e.grantId) return null
+  const [grant] = await tx.all<{ tenantId: string | null }>(`SELECT "tenantId" FROM "Grant" WHERE "id" = $1`, [e.grantId])
+  return grant?.tenantId ?? tenancy?.operatorTenant?.id ?? null
+}
+
+/**
+ * The ids of the events written, in order. Each goes to the enabled endpoints subscribed to its type that are bound
+ * to no tenant or to the event's tenant (docs/webhooks.md).
+ */
+export async function recordEvents(tx: SqlRunner, events: readonly NewEvent[], at: Date, tenancy?: EventTenancy): Promise<string[]> {
   if (events.length === 0) return []
-  const endpointsByType = new Map<string, string[]>()
+  const endpointsByType = new Map<string, SubscribedEndpoint[]>()
   const ids: string[] = []
   for (const e of events) {
     let endpoints = endpointsByType.get(e.type)
     if (!endpoints) {
-      endpoints = await subscribedEndpointIds(tx, e.type as WebhookEventType)
+      endpoints = await subscribedEndpoints(tx, e.type as WebhookEventType)
       endpointsByType.set(e.type, endpoints)
     }
-    ids.push(await insertEvent(tx, e, at, endpoints))
+    const tenantId = await tenantOfEvent(tx, e, tenancy)
+    const receiving = endpoints.filter((ep) => ep.tenantId === null || ep.tenantId === tenantId).map((ep) => ep.id)
+    ids.push(await insertEvent(tx, e, at, receiving, tenantId))
   }
   signalOutbox()
   return ids
 }
 
 /** Records one event (recordEvents). */
-export async function recordEvent<T extends AnyEventType>(tx: SqlRunner, event: NewEvent<T>, at: Date): Promise<string> {
-  const [id] = await recordEvents(tx, [event as NewEvent], at)
+export async function recordEvent<T extends AnyEventType>(tx: SqlRunner, event: NewEvent<T>, at: Date, tenancy?: EventTenancy): Promise<string> {
+  const [id] = await recordEvents(tx, [event as NewEvent], at, tenancy)
   return id!
 }
 
-/** "Send a test event": a `webhook.test` event delivered to this one endpoint, whatever it subscribes to. */
-export async function recordTestEvent(tx: SqlRunner, endpointId: string, data: EventData<typeof TEST_EVENT_TYPE>, at: Date): Promise<string> {
-  const id = await insertEvent(tx, { type: TEST_EVENT_TYPE, data, orderKey: `endpoint:${endpointId}` }, at, [endpointId])
+/**
+ * "Send a test event": a `webhook.test` event delivered to this one endpoint, whatever it subscribes to; it names the
+ * endpoint's tenant when the endpoint is bound to one.
+ */
+export async function recordTestEvent(
+  tx: SqlRunner,
+  endpointId: string,
+  data: EventData<typeof TEST_EVENT_TYPE>,
+  at: Date,
+  tenantId: string | null = null,
+): Promise<string> {
+  const id = await insertEvent(tx, { type: TEST_EVENT_TYPE, data, orderKey: `endpoint:${endpointId}` }, at, [endpointId], tenantId)
   signalOutbox()
   return id
 }
 
-async function subscribedEndpointIds(tx: SqlRunner, type: WebhookEventType): Promise<string[]> {
-  const rows = await tx.all<{ id: string }>(
-    `SELECT e."id" FROM "WebhookEndpoint" e JOIN "WebhookSubscription" s ON s."endpointId" = e."id"
+interface SubscribedEndpoint {
+  id: string
+  /** Null: every tenant's events. */
+  tenantId: string | null
+}
+
+async function subscribedEndpoints(tx: SqlRunner, type: WebhookEventType): Promise<SubscribedEndpoint[]> {
+  return tx.all<SubscribedEndpoint>(
+    `SELECT e."id", e."tenantId" FROM "WebhookEndpoint" e JOIN "WebhookSubscription" s ON s."endpointId" = e."id"
      WHERE s."eventType" = $1 AND e."disabledAt" IS NULL ORDER BY e."id"`,
     [type],
   )
-  return rows.map((r) => r.id)
 }
 
-async function insertEvent(tx: SqlRunner, e: NewEvent, at: Date, endpointIds: readonly string[]): Promise<string> {
+async function insertEvent(tx: SqlRunner, e: NewEvent, at: Date, endpointIds: readonly string[], tenantId: string | null): Promise<string> {
   const id = newEventId()
-  const body = eventBody(id, e.type, at, e.data as EventData<AnyEventType>)
+  const body = eventBody(id, e.type, at, e.data as EventData<AnyEventType>, tenantId)
   const orderKey = e.grantId ? `grant:${e.grantId}` : (e.orderKey ?? `event:${id}`)
   await tx.run(`INSERT INTO "WebhookEvent" ("id", "type", "grantId", "payload", "createdAt") VALUES ($1, $2, $3, $4, $5)`, [
     id,

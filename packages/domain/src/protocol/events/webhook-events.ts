@@ -87,15 +87,20 @@ export const EVENT_DATA_SCHEMAS = {
 export type AnyEventType = keyof typeof EVENT_DATA_SCHEMAS
 export type EventData<T extends AnyEventType> = z.input<(typeof EVENT_DATA_SCHEMAS)[T]>
 
-/** The body of one event: `id` is also the `webhook-id` header, the key receivers deduplicate on. */
+/**
+ * The body of one event: `id` is also the `webhook-id` header, the key receivers deduplicate on. `tenant_id`: the
+ * tenant the event belongs to (docs/webhooks.md, docs/protocol.md §2.21), absent for the implicit tenant of a server
+ * without tenants and for events of no one tenant (client blocks).
+ */
 export function eventBodySchema<T extends AnyEventType>(type: T) {
-  return z.strictObject({ id: z.string(), type: z.literal(type), timestamp: time, data: EVENT_DATA_SCHEMAS[type] })
+  return z.strictObject({ id: z.string(), type: z.literal(type), timestamp: time, tenant_id: z.string().optional(), data: EVENT_DATA_SCHEMAS[type] })
 }
 
 export interface EventBody {
   id: string
   type: AnyEventType
   timestamp: string
+  tenant_id?: string
   data: unknown
 }
 
@@ -103,8 +108,9 @@ export interface EventBody {
  * Builds and checks one event's body. Throws when the data has a member its type does not list: a secret cannot
  * reach the outbox through a careless spread.
  */
-export function eventBody<T extends AnyEventType>(id: string, type: T, at: Date, data: EventData<T>): EventBody {
-  return eventBodySchema(type).parse({ id, type, timestamp: at.toISOString(), data }) as EventBody
+export function eventBody<T extends AnyEventType>(id: string, type: T, at: Date, data: EventData<T>, tenantId: string | null = null): EventBody {
+  const tenant = tenantId === null ? {} : { tenant_id: tenantId }
+  return eventBodySchema(type).parse({ id, type, timestamp: at.toISOString(), ...tenant, data }) as EventBody
 }
 
 /** The part of an event about a grant. */

@@ -81,7 +81,7 @@ export async function continueGrant(deps: Deps, input: ContinueRequest & { conti
     }
     const issued = access.length > 0 ? await insertAccessToken(tx, { grantId: grant.id, expiresIn: config.accessTokenExpirySeconds, now }) : null
     const ownerId = grant.interaction?.ownerId ?? null
-    await recordEvents(tx, grantIssuedEvents(grant, access, { managementId: issued?.managementId ?? null, subIds, ownerId }), now)
+    await recordEvents(tx, grantIssuedEvents(grant, access, { managementId: issued?.managementId ?? null, subIds, ownerId }), now, deps.config)
     return issued
   })
   deps.log.info({ grantId: grant.id, token: token !== null, subjects: subIds.length }, 'grant issued after interaction')

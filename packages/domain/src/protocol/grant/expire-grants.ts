@@ -1,7 +1,7 @@
 import type { Deps } from '../deps'
 import type { SqlRunner } from '../../kernel/db/sql'
 import { findAccessItems } from '../access/access.repo'
-import { recordEvent } from '../events/outbox.repo'
+import { recordEvent, type EventTenancy } from '../events/outbox.repo'
 import { grantExpiredEvent } from '../events/grant-events'
 import { expireOverdueGrant, findOverdueGrantIds } from './grant.repo'
 
@@ -18,16 +18,16 @@ const SWEEP_BATCH = 200
  * records its grant.expired event, inside the caller's transaction: the move and its event commit together. False
  * when the grant is not, or no longer, such a grant (a concurrent finish or touch moved it first): nothing written.
  */
-export async function expireGrantInTransaction(tx: SqlRunner, grantId: string, now: Date): Promise<boolean> {
+export async function expireGrantInTransaction(tx: SqlRunner, grantId: string, now: Date, tenancy?: EventTenancy): Promise<boolean> {
   const grant = await expireOverdueGrant(tx, grantId, now)
   if (!grant) return false
-  await recordEvent(tx, grantExpiredEvent(grant, await findAccessItems(tx, grantId)), now)
+  await recordEvent(tx, grantExpiredEvent(grant, await findAccessItems(tx, grantId)), now, tenancy)
   return true
 }
 
 /** expireGrantInTransaction in a transaction of its own: for a touch that is not otherwise in one. */
-export function expireOverdueGrantNow(deps: Pick<Deps, 'sql'>, grantId: string, now: Date): Promise<boolean> {
-  return deps.sql.transaction((tx) => expireGrantInTransaction(tx, grantId, now))
+export function expireOverdueGrantNow(deps: Pick<Deps, 'sql'> & Partial<Pick<Deps, 'config'>>, grantId: string, now: Date): Promise<boolean> {
+  return deps.sql.transaction((tx) => expireGrantInTransaction(tx, grantId, now, deps.config))
 }
 
 /**
@@ -36,7 +36,7 @@ export function expireOverdueGrantNow(deps: Pick<Deps, 'sql'>, grantId: string, 
  * another sweep that locks several grants.
  */
 export async function expireOverdueGrants(
-  deps: Pick<Deps, 'sql' | 'clock' | 'log'> & Partial<Pick<Deps, 'metrics'>>,
+  deps: Pick<Deps, 'sql' | 'clock' | 'log'> & Partial<Pick<Deps, 'metrics' | 'config'>>,
   opts: { batchSize?: number } = {},
 ): Promise<number> {
   const batchSize = opts.batchSize ?? SWEEP_BATCH

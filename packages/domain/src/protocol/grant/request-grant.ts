@@ -81,7 +81,12 @@ export async function requestGrant(
       await refuseBlockedClient(tx, client.id)
       await createAccessItems(tx, grantId, request.access)
       const issued = await insertAccessToken(tx, { grantId, expiresIn: config.accessTokenExpirySeconds, now })
-      await recordEvents(tx, grantIssuedEvents({ id: grantId, client: client.id }, request.access, { managementId: issued.managementId }), now)
+      await recordEvents(
+        tx,
+        grantIssuedEvents({ id: grantId, client: client.id }, request.access, { managementId: issued.managementId }),
+        now,
+        deps.config,
+      )
       return issued
     })
     deps.log.info({ grantId, interactive: false }, 'grant issued')

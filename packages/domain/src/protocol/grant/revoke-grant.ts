@@ -3,7 +3,7 @@ import type { SqlRunner } from '../../kernel/db/sql'
 import { GnapError, unknownGrant } from '../../kernel/errors'
 import { revokeLiveTokens, revokeLiveTokensOfClient } from '../access-token/access-token.repo'
 import { findAccessItems, findAccessItemsOfGrants } from '../access/access.repo'
-import { recordEvent, recordEvents } from '../events/outbox.repo'
+import { recordEvent, recordEvents, type EventTenancy } from '../events/outbox.repo'
 import { CLIENT_ACTOR, grantRevokedEvent } from '../events/grant-events'
 import type { EventActor } from '../events/webhook-events'
 import { finalizeGrantsOfClient, findGrantById, moveGrant, type StateMatch } from './grant.repo'
@@ -25,13 +25,19 @@ const REVOCABLE: StateMatch[] = [{ state: 'pending' }, { state: 'approved' }, { 
  * transaction. The move writes its event in the same transaction too: grant.revoked naming `actor`, or
  * grant.expired; a revocation that moves nothing writes none.
  */
-export async function revokeGrantInTransaction(tx: SqlRunner, grantId: string, now: Date, actor: EventActor): Promise<GrantRevocation> {
+export async function revokeGrantInTransaction(
+  tx: SqlRunner,
+  grantId: string,
+  now: Date,
+  actor: EventActor,
+  tenancy?: EventTenancy,
+): Promise<GrantRevocation> {
   const grant = await findGrantById(tx, grantId)
   if (!grant) return { outcome: 'unknown', revokedTokens: 0 }
   if (isRevoked(grant)) return { outcome: 'already-revoked', revokedTokens: 0 }
   if (isRejected(grant) || isExpiredGrant(grant)) return { outcome: 'unchanged', revokedTokens: 0 }
   // A pending grant whose interaction expired is finalized as expired, not revoked: the first touch (docs/protocol.md §3).
-  if (grant.state === 'pending' && (await expireGrantInTransaction(tx, grantId, now))) return { outcome: 'unchanged', revokedTokens: 0 }
+  if (grant.state === 'pending' && (await expireGrantInTransaction(tx, grantId, now, tenancy))) return { outcome: 'unchanged', revokedTokens: 0 }
   const moved = await moveGrant(tx, grantId, REVOCABLE, {
     state: 'finalized',
     finalizedReason: 'revoked',
@@ -40,7 +46,7 @@ export async function revokeGrantInTransaction(tx: SqlRunner, grantId: string, n
   // Another request moved it first: only a revocation can move a grant out of these states for good.
   if (!moved) return { outcome: 'already-revoked', revokedTokens: 0 }
   const revokedTokens = await revokeLiveTokens(tx, { grantId }, now)
-  await recordEvent(tx, grantRevokedEvent(grant, await findAccessItems(tx, grantId), revokedTokens, actor), now)
+  await recordEvent(tx, grantRevokedEvent(grant, await findAccessItems(tx, grantId), revokedTokens, actor), now, tenancy)
   return { outcome: 'revoked', revokedTokens }
 }
 
@@ -55,6 +61,7 @@ export async function revokeGrantsOfClientInTransaction(
   client: string,
   now: Date,
   actor: EventActor,
+  tenancy?: EventTenancy,
 ): Promise<{ grants: number; tokens: number }> {
   const grantIds = await finalizeGrantsOfClient(tx, client, REVOCABLE, { finalizedReason: 'revoked', now })
   const tokenGrantIds = await revokeLiveTokensOfClient(tx, client, now)
@@ -65,6 +72,7 @@ export async function revokeGrantsOfClientInTransaction(
     tx,
     grantIds.map((id) => grantRevokedEvent({ id, client }, access.get(id) ?? [], tokensOf.get(id) ?? 0, actor)),
     now,
+    tenancy,
   )
   return { grants: grantIds.length, tokens: tokenGrantIds.length }
 }
@@ -77,7 +85,7 @@ export async function revokeGrantsOfClientInTransaction(
 export async function revokeGrant(deps: Deps, grantId: string): Promise<'revoked' | 'unchanged'> {
   const now = deps.clock()
   return deps.sql.transaction(async (tx) => {
-    const result = await revokeGrantInTransaction(tx, grantId, now, CLIENT_ACTOR)
+    const result = await revokeGrantInTransaction(tx, grantId, now, CLIENT_ACTOR, deps.config)
     switch (result.outcome) {
       case 'unknown':
         throw unknownGrant()

@@ -37,7 +37,7 @@ export async function finishInteraction(
         approved ? { state: 'approved', now } : { state: 'finalized', finalizedReason: 'rejected', now },
       )
       if (!moved) throw new StaleFinish()
-      await recordEvent(tx, grantDecidedEvent(grant, grant.accessItems.map(rowToAccessItem), approved, interaction.ownerId), now)
+      await recordEvent(tx, grantDecidedEvent(grant, grant.accessItems.map(rowToAccessItem), approved, interaction.ownerId), now, deps.config)
       return true
     })
     .catch((e: unknown) => {

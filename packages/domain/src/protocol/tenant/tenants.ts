@@ -142,3 +142,13 @@ export async function identityProviderUrl(deps: Deps, grant: { tenantId: string 
   if (tenantId === null) return null
   return (await findTenant(deps.sql, tenantId))?.idpConsentUrl ?? null
 }
+
+/**
+ * Whether a row whose `tenantId` is `rowTenant` is the tenant `tenantId`'s (rowsOfTenant's rule, for a row already
+ * read); every row is when `tenantId` is null (an administrator, or a key bound to no tenant).
+ */
+export function isRowOfTenant(deps: Pick<Deps, 'config'>, tenantId: string | null, rowTenant: string | null): boolean {
+  if (tenantId === null) return true
+  const where = rowsOfTenant(deps, tenantId)
+  return rowTenant === tenantId || ('OR' in where && rowTenant === null)
+}

@@ -73,9 +73,24 @@ export function FilterForm<S extends SearchSchema>({
 
 /**
  * A list's one search field (`q`) with its hint, in an inline FilterForm headed "Search": Search, and Clear back to
- * the whole list while something is searched.
+ * the whole list while something is searched. `extra`: more fields of the list's schema, after the search field
+ * (`filtered` says whether one of them is set, for Clear).
  */
-export function SearchForm<S extends SearchSchema>({ url, id, label, hint }: { url: UrlState<S>; id: string; label: string; hint: ReactNode }) {
+export function SearchForm<S extends SearchSchema>({
+  url,
+  id,
+  label,
+  hint,
+  extra,
+  filtered = false,
+}: {
+  url: UrlState<S>
+  id: string
+  label: string
+  hint: ReactNode
+  extra?: ReactNode
+  filtered?: boolean
+}) {
   const value = String(url.state.q ?? '')
   return (
     <FilterForm
@@ -83,7 +98,7 @@ export function SearchForm<S extends SearchSchema>({ url, id, label, hint }: { u
       heading="Search"
       headingId="search-heading"
       submitLabel="Search"
-      clearHref={value ? url.path : null}
+      clearHref={value || filtered ? url.path : null}
       clearLabel="Clear"
       inline
     >
@@ -94,6 +109,7 @@ export function SearchForm<S extends SearchSchema>({ url, id, label, hint }: { u
           {hint}
         </span>
       </div>
+      {extra}
     </FilterForm>
   )
 }

@@ -38,6 +38,8 @@ export const AuditQuerySchema = z.object({
   from: bound,
   /** A day is included; a date-time is excluded. */
   to: bound,
+  /** The entries about one tenant (docs/protocol.md §2.21). */
+  tenant: optionalText(64),
   cursor: optionalText(512),
 })
 
@@ -66,7 +68,7 @@ export const normalizeAuditQuery = (q: AuditQuery): AuditQuery => ({
 /** The URL query of a state (defaults left out); `?` and all, or empty. */
 export const auditQueryString = (q: AuditQuery) => searchString(AuditQuerySchema, normalizeAuditQuery(q))
 
-export const hasAuditFilters = (q: AuditQuery) => Boolean(q.actor || q.action || q.target || q.from || q.to)
+export const hasAuditFilters = (q: AuditQuery) => Boolean(q.actor || q.action || q.target || q.from || q.to || q.tenant)
 
 const DAY_MS = 86_400_000
 const startOf = (bound: string) => (DAY.test(bound) ? Date.parse(`${bound}T00:00:00Z`) : Date.parse(bound))
@@ -81,5 +83,6 @@ export function toAuditFilters(q: AuditQuery) {
     ...(q.target && { target: { value: q.target, match: q.targetMatch } }),
     ...(q.from && { createdFrom: new Date(startOf(q.from)) }),
     ...(q.to && { createdTo: new Date(endOf(q.to)) }),
+    ...(q.tenant && { tenantId: q.tenant }),
   }
 }

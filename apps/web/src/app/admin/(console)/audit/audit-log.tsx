@@ -21,7 +21,7 @@ import { DayRangeFields, FilterForm, Options } from '../../_components/filter-fo
 import { countOf, ListTable, NoMorePages } from '../../_components/list-table'
 import { Empty, MatchField, Time } from '../../_components/ui'
 
-type AuditEntry = { id: string; at: Date; actor: string; action: string; target: string; detail: string | null }
+type AuditEntry = { id: string; at: Date; actor: string; action: string; target: string; detail: string | null; tenantId: string | null }
 
 /** `grant:<id>`, `token:<management id>` and `owner:<id>` link to their pages; anything else is shown as written. */
 function Target({ target }: { target: string }) {
@@ -49,6 +49,13 @@ const columns: Columns<AuditEntry> = [
   { id: 'target', header: 'Target', cell: ({ row }) => <Target target={row.original.target} /> },
   { id: 'detail', header: 'Details', cell: ({ row }) => row.original.detail ?? <span className="muted">—</span> },
 ]
+
+/** Shown once an entry names a tenant: a server without tenants shows the log as before. */
+const tenantColumn: Columns<AuditEntry>[number] = {
+  id: 'tenant',
+  header: 'Tenant',
+  cell: ({ row }) => (row.original.tenantId ? <code>{row.original.tenantId}</code> : <span className="muted">—</span>),
+}
 
 /** Who changed what, newest first: filters in the URL, one page of the server's keyset pagination at a time. */
 export function AuditLog() {
@@ -102,7 +109,7 @@ export function AuditLog() {
             )}
           </div>
         }
-        columns={columns}
+        columns={query.tenant || log.data?.items.some((e) => e.tenantId !== null) ? [...columns.slice(0, 4), tenantColumn, columns[4]!] : columns}
         rowKey={(e) => e.id}
         caption={(items) => `${countOf(items.length, 'entry', 'entries')} on this page${filtered ? ', filtered' : ''}`}
       />
@@ -175,6 +182,13 @@ function AuditFilters({ url, filtered }: { url: UrlState<typeof AuditQuerySchema
       </div>
       <AuditMatchFilter query={query} filter={MATCH_FILTERS[1]} />
       <DayRangeFields fromLabel="From" toLabel="Until" from={query.from?.slice(0, 10)} to={query.to?.slice(0, 10)} />
+      <div>
+        <label htmlFor="f-tenant">Tenant</label>
+        <input id="f-tenant" name="tenant" defaultValue={query.tenant ?? ''} autoComplete="off" spellCheck={false} aria-describedby="f-tenant-hint" />
+        <span className="hint" id="f-tenant-hint">
+          A tenant id: the entries about its owners, grants and endpoints.
+        </span>
+      </div>
     </FilterForm>
   )
 }

@@ -22,6 +22,11 @@ const OwnersQuerySchema = z.object({
     .string()
     .transform((q) => q.slice(0, 200))
     .optional(),
+  /** Only this tenant's owners (docs/protocol.md §2.21). */
+  tenant: z
+    .string()
+    .transform((t) => t.trim().slice(0, 64))
+    .optional(),
   after: z.string().optional(),
 })
 
@@ -42,17 +47,26 @@ const columns: Columns<OwnerRow> = [
   { id: 'created', header: 'Created', cell: ({ row }) => <Time value={row.original.createdAt} /> },
 ]
 
+/** The tenant column, shown once a listed owner belongs to a tenant: a server without tenants lists as before. */
+const tenantColumn: Columns<OwnerRow>[number] = {
+  id: 'tenant',
+  header: 'Tenant',
+  cell: ({ row }) => (row.original.tenantId ? <code>{row.original.tenantId}</code> : '—'),
+}
+
 /** The owners table: a search in the URL, one page of the server's keyset pagination at a time. */
 export function OwnersList() {
   const trpc = useTRPC()
   const url = useUrlState(OwnersQuerySchema)
   const q = url.state.q ?? ''
+  const tenant = url.state.tenant ?? ''
   const after = url.state.after
   const owners = useQuery({
-    ...trpc.owners.list.queryOptions({ search: q || undefined, cursor: after ?? null, limit: 50 }),
+    ...trpc.owners.list.queryOptions({ search: q || undefined, tenantId: tenant || undefined, cursor: after ?? null, limit: 50 }),
     placeholderData: keepPreviousData,
   })
-  const firstPage = url.href({ q })
+  const firstPage = url.href({ q, tenant })
+  const withTenant = tenant !== '' || (owners.data?.items.some((o) => o.tenantId !== null) ?? false)
 
   return (
     <>
@@ -73,6 +87,23 @@ export function OwnersList() {
         id="owners-q"
         label="Email, name or wallet address"
         hint="The beginning is enough: an email when it has an @, a wallet address when it starts with https://, else a name (any case), or an email when no name starts with it."
+        filtered={tenant !== ''}
+        extra={
+          <div>
+            <label htmlFor="owners-tenant">Tenant</label>
+            <input
+              id="owners-tenant"
+              name="tenant"
+              defaultValue={tenant}
+              autoComplete="off"
+              spellCheck={false}
+              aria-describedby="owners-tenant-hint"
+            />
+            <span className="hint" id="owners-tenant-hint">
+              A tenant id: its owners only.
+            </span>
+          </div>
+        }
       />
 
       <ListTable
@@ -80,20 +111,26 @@ export function OwnersList() {
         loading="Loading owners…"
         what="The owners"
         live
-        pager={{ noun: 'owners', firstHref: after ? firstPage : null, nextHref: (cursor) => url.href({ q, after: cursor }) }}
-        empty={<NoOwners q={q} firstPage={after ? firstPage : null} />}
-        columns={columns}
+        pager={{ noun: 'owners', firstHref: after ? firstPage : null, nextHref: (cursor) => url.href({ q, tenant, after: cursor }) }}
+        empty={<NoOwners q={q} tenant={tenant} firstPage={after ? firstPage : null} />}
+        columns={withTenant ? [...columns.slice(0, 3), tenantColumn, ...columns.slice(3)] : columns}
         rowKey={(o) => `${o.id}-${o.matchedWalletAddress ?? ''}`}
-        caption={(items) => `${countOf(items.length, 'owner')} on this page${q ? `, matching “${q}”` : ''}`}
+        caption={(items) => `${countOf(items.length, 'owner')} on this page${q ? `, matching “${q}”` : ''}${tenant ? `, of tenant ${tenant}` : ''}`}
       />
     </>
   )
 }
 
-function NoOwners({ q, firstPage }: { q: string; firstPage: string | null }) {
+function NoOwners({ q, tenant, firstPage }: { q: string; tenant: string; firstPage: string | null }) {
   return (
     <div className="panel">
-      {q ? (
+      {tenant && !q ? (
+        <Empty title="No owner found.">
+          <p>
+            Tenant <code>{tenant}</code> has no owners.
+          </p>
+        </Empty>
+      ) : q ? (
         <Empty title="No owner found.">
           <p>
             No owner&apos;s email, name or wallet address starts with <code>{q}</code>.

@@ -16,7 +16,7 @@ import { MutationForm, SchemaField, useSchemaForm } from '../../_components/form
 import { checkedEventTypes, EndpointStatusBadge, EventTypeFields, EventTypeTags, NewSecret, webhookHref, type WebhookEndpoint } from './webhook-parts'
 
 /** The webhook endpoints with their delivery counts; for an admin, the form that adds one and its secret, shown once. */
-export function WebhooksView({ deleted }: { deleted: boolean }) {
+export function WebhooksView({ deleted, withTenant }: { deleted: boolean; withTenant: boolean }) {
   const trpc = useTRPC()
   const queryClient = useQueryClient()
   const canManage = useCan('admin')
@@ -46,7 +46,7 @@ export function WebhooksView({ deleted }: { deleted: boolean }) {
             onDone={() => done(`The endpoint ${created.url} is ready: new events of its types go to it from now on.`)}
           />
         ) : (
-          <CreateEndpointForm onCreated={onCreated} />
+          <CreateEndpointForm onCreated={onCreated} withTenant={withTenant} />
         ))}
       <Notice text={notice} />
       {!canManage && (
@@ -65,7 +65,7 @@ export function WebhooksView({ deleted }: { deleted: boolean }) {
           text: canManage ? 'Add one above to be told of grant and token changes.' : 'An administrator adds them.',
         }}
         className="endpoints-table"
-        columns={columns}
+        columns={endpoints.data?.items.some((e) => e.tenantId !== null) ? [...columns.slice(0, 2), tenantColumn, ...columns.slice(2)] : columns}
         rowKey={(e) => e.id}
         caption={(items) => countOf(items.length, 'endpoint')}
       />
@@ -97,9 +97,17 @@ const columns: Columns<WebhookEndpoint> = [
   createdByColumn('added', 'Added'),
 ]
 
+/** Shown once an endpoint is bound to a tenant: a server without tenants lists as before. */
+const tenantColumn: Columns<WebhookEndpoint>[number] = {
+  id: 'tenant',
+  header: 'Tenant',
+  cell: ({ row }) => (row.original.tenantId ? <code>{row.original.tenantId}</code> : 'Every tenant'),
+}
+
 const CREATE_ENDPOINT_TEXTS = { heading: 'Add an endpoint', failed: 'The endpoint was not added.', submit: 'Add endpoint', busy: 'Adding…' }
 
-function CreateEndpointForm({ onCreated }: { onCreated(c: { id: string; url: string; secret: string }): void }) {
+/** `withTenant`: the server has tenants, so the form offers to bind the endpoint to one. */
+function CreateEndpointForm({ onCreated, withTenant }: { onCreated(c: { id: string; url: string; secret: string }): void; withTenant: boolean }) {
   const trpc = useTRPC()
   const [missingTypes, setMissingTypes] = useState(0)
   const create = useMutation(
@@ -117,7 +125,13 @@ function CreateEndpointForm({ onCreated }: { onCreated(c: { id: string; url: str
       setMissingTypes((n) => n + 1)
       return
     }
-    create.mutate({ url: values.url, ...(values.description ? { description: values.description } : {}), eventTypes })
+    const tenantId = String(new FormData(event.currentTarget).get('tenantId') ?? '').trim()
+    create.mutate({
+      url: values.url,
+      ...(values.description ? { description: values.description } : {}),
+      eventTypes,
+      ...(tenantId ? { tenantId } : {}),
+    })
   }
 
   return (
@@ -149,6 +163,15 @@ function CreateEndpointForm({ onCreated }: { onCreated(c: { id: string; url: str
         autoComplete="off"
         hint="For your colleagues: which system this is, such as “billing: stop subscriptions”."
       />
+      {withTenant && (
+        <div className="field">
+          <label htmlFor="endpoint-tenant">Tenant (optional)</label>
+          <input id="endpoint-tenant" name="tenantId" maxLength={64} autoComplete="off" spellCheck={false} aria-describedby="endpoint-tenant-hint" />
+          <span className="hint" id="endpoint-tenant-hint">
+            A tenant id: the endpoint then receives that tenant&apos;s events only. Empty: every tenant&apos;s.
+          </span>
+        </div>
+      )}
       <EventTypeFields idPrefix="create" checked={[]} missing={missingTypes} onPicked={() => setMissingTypes(0)} />
     </MutationForm>
   )

@@ -60,7 +60,7 @@ export async function GET(req: Request): Promise<Response> {
     const { query, invalid } = parseAuditQuery(new URL(req.url).searchParams)
     // Never more than was asked for: a filter that cannot be read is refused, not dropped.
     if (invalid.length > 0) return refuse('bad_request', `invalid filter: ${invalid.join(', ')}`)
-    const chunks = auditLogCsv(deps, toAuditFilters(query))
+    const chunks = auditLogCsv(deps, toAuditFilters(query), { tenantId: ctx.actor.tenantId })
     // The first page is read before answering, so a failing database answers 503 rather than a cut file.
     const first = await chunks.next()
     const encoder = new TextEncoder()

@@ -62,6 +62,8 @@ function OwnerPage({ owner: o, notice, onNotice: setNotice }: { owner: OwnerDeta
             facts={[
               ['Name', o.name],
               ['Email', o.email],
+              // A server without tenants shows no tenant (docs/protocol.md §2.21).
+              ...(o.tenantId ? [['Tenant', <code>{o.tenantId}</code>] as const] : []),
               [
                 'Status',
                 <>

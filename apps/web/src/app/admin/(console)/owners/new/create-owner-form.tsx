@@ -12,8 +12,11 @@ export const OWNER_FIELDS = { email: OwnerEmailSchema, name: OwnerNameSchema }
 
 const CREATE_OWNER_TEXTS = { heading: 'New owner', failed: 'The owner was not created.', submit: 'Create owner', busy: 'Creating…' }
 
-/** Email, name and one or more wallet addresses (one a line); on success, the new owner's page. */
-export function CreateOwnerForm() {
+/**
+ * Email, name and one or more wallet addresses (one a line), and the tenant on a server that has tenants
+ * (`withTenant`: a server without them shows the form as before); on success, the new owner's page.
+ */
+export function CreateOwnerForm({ withTenant }: { withTenant: boolean }) {
   const trpc = useTRPC()
   const router = useRouter()
   const create = useMutation(
@@ -31,7 +34,8 @@ export function CreateOwnerForm() {
       .split(/\s+/)
       .map((s) => s.trim())
       .filter(Boolean)
-    create.mutate({ ...values, walletAddresses })
+    const tenantId = String(new FormData(event.currentTarget).get('tenantId') ?? '').trim()
+    create.mutate({ ...values, walletAddresses, ...(tenantId ? { tenantId } : {}) })
   }
 
   return (
@@ -54,6 +58,15 @@ export function CreateOwnerForm() {
           One a line, such as https://wallet.example/alice. Each may belong to one owner only; the owner decides for everything at or below it.
         </span>
       </div>
+      {withTenant && (
+        <div className="field">
+          <label htmlFor="owner-tenant">Tenant (optional)</label>
+          <input id="owner-tenant" name="tenantId" maxLength={64} autoComplete="off" spellCheck={false} aria-describedby="owner-tenant-hint" />
+          <span className="hint" id="owner-tenant-hint">
+            The id of the tenant the owner belongs to: they sign in on that tenant&apos;s consent screen only. Empty: the operator tenant.
+          </span>
+        </div>
+      )}
     </MutationForm>
   )
 }

@@ -1,5 +1,7 @@
 import Link from 'next/link'
 import { roleAllows } from '@gnap/domain/roles'
+import { hasTenants } from '@gnap/domain/operator'
+import { getDeps } from '../../../../../server/process/deps'
 import { currentAdminSession } from '../../../../../server/edge/admin-session'
 import { CreateOwnerForm } from './create-owner-form'
 
@@ -28,7 +30,7 @@ export default async function NewOwnerPage() {
         The owner gets no password here: after creating them, create an invitation link on their page and pass it on. They set their own password with
         it.
       </p>
-      <CreateOwnerForm />
+      <CreateOwnerForm withTenant={await hasTenants(await getDeps())} />
     </>
   )
 }

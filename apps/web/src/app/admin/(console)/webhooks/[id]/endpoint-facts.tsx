@@ -9,6 +9,8 @@ export function EndpointFacts({ endpoint: e }: { endpoint: WebhookEndpoint }) {
         ['URL', <code>{e.url}</code>],
         ['Description', e.description || <span className="muted">None</span>],
         ['Event types', <EventTypeTags types={e.eventTypes} />],
+        // docs/webhooks.md, "Tenants": a bound endpoint receives its tenant's events only.
+        ...(e.tenantId ? [['Tenant', <code>{e.tenantId}</code>] as const] : []),
         [
           'Status',
           <>
