@@ -15,6 +15,9 @@ import { type Deps } from '@gnap/domain/protocol'
 import { getOwnerDetail, listOwners, type ListOwnersInput, ListOwnersInputSchema } from '@gnap/domain/operator'
 import { adminQuery, databaseUrl, migrate, ownerCursor, type SqlRunner } from '@gnap/domain/testing'
 import { benchDeps } from './lib/bench-deps'
+
+/** The console's reader of the owner page: an administrator, who sees every tenant. */
+const BENCH_ADMIN = { kind: 'admin' as const, id: 'bench', label: 'admin:bench@example.com', role: 'admin' as const, tenantId: null }
 import { timeCases, type TimedCase } from './lib/time-cases'
 
 const root = path.resolve(import.meta.dirname, '..', '..', '..')
@@ -86,7 +89,7 @@ async function main() {
       ],
       ['owners.list search wallet address host prefix', list({ limit: 50, search: 'https://pay.example/' })],
       [`owners.list search exact wallet address`, list({ limit: 50, search: address!.url })],
-      ['owners.byId (owner page)', async () => (await getOwnerDetail(deps, someone!.id)).walletAddresses.length],
+      ['owners.byId (owner page)', async () => (await getOwnerDetail(deps, someone!.id, BENCH_ADMIN)).walletAddresses.length],
     ]
     await timeCases(cases, runs)
   } finally {

@@ -20,6 +20,8 @@ import { getOwnerDetail, listOwners, ListOwnersInputSchema } from './owner/owner
 import { importOwners } from './owner/import-owners'
 import { parseOwnerFile } from './owner/owner-import-file'
 import { listAuditLog, ListAuditLogInputSchema } from './audit/list-audit-log'
+import { adminRevokeGrant } from './admin/admin-revoke-grant'
+import { adminRevokeToken } from './admin/admin-revoke-token'
 import {
   createWebhookEndpoint,
   deleteWebhookEndpoint,
@@ -178,6 +180,22 @@ describe('the audit log per tenant', () => {
     expect(await read(ADMIN, { tenantId: A })).toEqual([['owner.create', A]])
     expect(await read(keyOf(A))).toEqual([['owner.create', A]])
     expect(await read(keyOf(A), { tenantId: B })).toEqual([])
+  })
+  it("names the grant's tenant on a console revocation of a grant and of a token", async () => {
+    await tenants(A)
+    const first = await issueAt(A)
+    const second = await issueAt(A)
+    if (!('access_token' in first) || !('access_token' in second)) throw new Error('expected issued grants')
+    const managementIdOf = (grant: typeof first) => ('access_token' in grant ? grant.access_token!.manage.split('/').pop()! : '')
+    const grantOf = async (managementId: string) => (await t.db.accessToken.findFirstOrThrow({ where: { managementId } })).grantId
+    await adminRevokeGrant(t.deps, { grantId: await grantOf(managementIdOf(first)), actor: ADMIN })
+    const managementId = managementIdOf(second)
+    await adminRevokeToken(t.deps, { managementId, actor: ADMIN })
+    const entries = await t.db.auditLog.findMany({ where: { action: { in: ['grant.revoke', 'token.revoke'] } } })
+    expect(entries.map((e) => [e.action, e.tenantId]).sort()).toEqual([
+      ['grant.revoke', A],
+      ['token.revoke', A],
+    ])
   })
 })
 

@@ -197,7 +197,7 @@ export async function revokeClientFromAccount(deps: Deps, ownerId: string, clien
       // The query compares identifiers as stored; the consent rule (owns-access.ts) has the last word.
       const identifiers = (await findAccessItemRows(tx, grantId)).map((r) => r.identifier)
       if (!ownsAccess(owner.walletAddresses, identifiers)) continue
-      const revocation = await revokeAuditedInTransaction(tx, grantId, who, now)
+      const revocation = await revokeAuditedInTransaction(tx, grantId, who, now, deps.config)
       if (revocation.outcome === 'revoked') out.push({ grantId, revokedTokens: revocation.revokedTokens })
     }
     return out

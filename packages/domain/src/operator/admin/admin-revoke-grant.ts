@@ -8,6 +8,8 @@ import { insertAuditEntry } from '../audit/audit.repo'
 import { ConsoleError } from './console-error'
 import type { ConsoleActor } from './roles'
 import { grantVisibleTo } from './tenant-scope'
+import { findGrantById } from '../../protocol/grant/grant.repo'
+import { tenantOfGrant } from '../../protocol/tenant/tenants'
 
 /** Who revokes a grant by hand: an administrator in the console, or the owner on their own account page. */
 export type GrantRevoker = { kind: 'console'; actor: ConsoleActor } | { kind: 'owner'; id: string; email: string }
@@ -40,9 +42,19 @@ export async function revokeAuditedInTransaction(
       target: `grant:${grantId}`,
       detail: `${revocation.revokedTokens} live token${revocation.revokedTokens === 1 ? '' : 's'} revoked`,
       now,
+      tenantId: await auditedTenantOfGrant(tx, grantId, tenancy),
     })
   }
   return revocation
+}
+
+/**
+ * The tenant an audit entry about a grant names (docs/protocol.md §2.21): tenantOfGrant's, with the operator tenant
+ * when the settings are given; null for the implicit tenant.
+ */
+export async function auditedTenantOfGrant(tx: SqlRunner, grantId: string, tenancy?: EventTenancy): Promise<string | null> {
+  const grant = await findGrantById(tx, grantId)
+  return grant ? tenantOfGrant({ config: { operatorTenant: tenancy?.operatorTenant ?? null } }, grant) : null
 }
 
 /** After the commit of revocations by `who`: the metrics and one log line. */

@@ -5,6 +5,7 @@ import { recordEvent } from '../../protocol/events/outbox.repo'
 import { tokenRevokedEvent } from '../../protocol/events/grant-events'
 import { consoleEventActor } from '../../protocol/events/webhook-events'
 import { insertAuditEntry } from '../audit/audit.repo'
+import { auditedTenantOfGrant } from './admin-revoke-grant'
 import { ConsoleError } from './console-error'
 import type { ConsoleActor } from './roles'
 import { tokenVisibleTo } from './tenant-scope'
@@ -37,6 +38,7 @@ export async function adminRevokeToken(
       target: `token:${managementId}`,
       detail: `of grant ${token.grantId}`,
       now,
+      tenantId: await auditedTenantOfGrant(tx, token.grantId, deps.config),
     })
     await recordEvent(
       tx,

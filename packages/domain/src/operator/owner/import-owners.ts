@@ -95,7 +95,7 @@ export async function importOwners(
   deps: {
     sql: Sql
     clock: () => Date
-    config: Pick<GnapConfig, 'authServerUrl' | 'ownerLinkExpiryDays'> & Partial<Pick<GnapConfig, 'operatorTenant'>>
+    config: Pick<GnapConfig, 'authServerUrl' | 'ownerLinkExpiryDays'> & { operatorTenant?: { id: string } | null }
   },
   rows: OwnerFileRow[],
   opts: { tenantId?: string | null } = {},

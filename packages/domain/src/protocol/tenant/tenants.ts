@@ -79,7 +79,7 @@ export async function ensureOperatorTenant(deps: KernelDeps): Promise<'created' 
 }
 
 /** The tenant a grant belongs to: the one its endpoint named, else the operator tenant; null for the implicit one. */
-export function tenantOfGrant(deps: Pick<Deps, 'config'>, grant: { tenantId: string | null }): string | null {
+export function tenantOfGrant(deps: { config: Pick<Deps['config'], 'operatorTenant'> }, grant: { tenantId: string | null }): string | null {
   return grant.tenantId ?? deps.config.operatorTenant?.id ?? null
 }
 
