@@ -200,6 +200,12 @@ describe("the test wallet's Grants page, for the operator tenant", () => {
   })
 
   it('revokes: audited and its event sent naming the tenant, and its token introspects inactive at once', async () => {
+    // An event is written only when an endpoint would receive it (docs/webhooks.md).
+    await t.sql.run(
+      `INSERT INTO "WebhookEndpoint" ("id", "url", "secret", "createdBy", "createdAt", "updatedAt") VALUES ('hooks', 'https://hooks.example/', 'whsec_dGVzdA==', 'admin-1', $1, $1)`,
+      [t.clock.now],
+    )
+    await t.sql.run(`INSERT INTO "WebhookSubscription" ("endpointId", "eventType") VALUES ('hooks', 'grant.revoked')`)
     const b = await issue(BOB)
     expect((await introspectWithoutCredentials(t.deps, { access_token: b.token })).active).toBe(true)
     const { json } = await gql(REVOKE_GRANT, { grantId: b.id })

@@ -42,10 +42,17 @@ export async function addWebhookEndpoint(
   return { id, url, secret }
 }
 
+/** recordEvent for a test that has subscribed an endpoint first: the event's id, and a failure when nothing was written. */
+export async function recordEventOrFail(...args: Parameters<typeof recordEvent>): Promise<string> {
+  const id = await recordEvent(...args)
+  if (id === null) throw new Error(`no enabled endpoint receives ${args[1].type}: nothing was written`)
+  return id
+}
+
 /** Records a `grant.revoked` event of `grantId` in a transaction of its own, at the fake clock's time; its event id. */
 export function recordGrantRevoked(t: Pick<TestDeps, 'sql' | 'clock'>, grantId: string): Promise<string> {
   return t.sql.transaction((tx) =>
-    recordEvent(
+    recordEventOrFail(
       tx,
       {
         type: 'grant.revoked',

@@ -1,5 +1,6 @@
 import { beforeEach, describe, expect, it } from 'vitest'
 import { createOwner } from '../owner/create-owner'
+import { addWebhookEndpoint } from '../../testing/webhook-delivery'
 import { signInOwner } from '../owner/sign-in-owner'
 import { findSession } from '../../kernel/session/find-session'
 import { hashSecret } from '../../kernel/secrets'
@@ -125,6 +126,7 @@ describe('revokeFromAccount', () => {
 })
 
 describe('grants nobody approved, made in any number', () => {
+  beforeEach(() => addWebhookEndpoint(t, { eventTypes: ['grant.revoked'] }))
   const FLOOD = 'https://wallet.example/flood-app'
   const flood = (...identifiers: string[]) =>
     issueNonInteractiveGrant(t, {

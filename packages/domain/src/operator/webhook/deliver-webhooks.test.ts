@@ -423,7 +423,8 @@ describe('a disabled endpoint', () => {
     const waiting = await recordGrantRevoked(t, 'grant-1')
     await t.sql.run(`UPDATE "WebhookEndpoint" SET "disabledAt" = $1 WHERE "id" = $2`, [t.clock.now, endpoint.id])
 
-    await recordGrantRevoked(t, 'grant-2')
+    // Its only subscriber disabled, the event is not written at all.
+    await expect(recordGrantRevoked(t, 'grant-2')).rejects.toThrow('nothing was written')
     t.clock.advance(3600)
     expect(await pass(receiver.fetch)).toMatchObject({ claimed: 0 })
     expect(await t.db.webhookDelivery.findMany({ select: { eventId: true, state: true } })).toEqual([{ eventId: waiting, state: 'pending' }])
@@ -537,7 +538,7 @@ describe('startWebhookWorker', () => {
         )
         // The rest of the use case's transaction (an audit row, other updates) before it commits.
         await new Promise((resolve) => setTimeout(resolve, 150))
-        return id
+        return id!
       })
       const committedAt = Date.now()
       await vi.waitFor(async () => expect(await deliveryOf(eventId)).toMatchObject({ state: 'delivered' }), { timeout: 2_000, interval: 10 })

@@ -67,7 +67,7 @@ const grantRevoked = (grantId: string): NewEvent<'grant.revoked'> => ({
   },
 })
 
-const record = (event: Parameters<typeof recordEvent>[1]) => t.sql.transaction((tx) => recordEvent(tx, event, t.clock.now))
+const record = async (event: Parameters<typeof recordEvent>[1]) => (await t.sql.transaction((tx) => recordEvent(tx, event, t.clock.now)))!
 const deliveriesTo = (endpointId: string) => t.db.webhookDelivery.findMany({ where: { endpointId }, include: { event: true } })
 
 async function fail(deliveryId: string) {

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest'
+import { beforeEach, describe, expect, it } from 'vitest'
 import { TEST_CLIENT, TEST_OWNER, authAs, failWrites, gnapError, grantRequest, incomingAccess, outgoingAccess, quoteAccess } from '../../testing/deps'
 import {
   approvedGrant,
@@ -12,7 +12,7 @@ import {
   type FinishedGrant,
   type PendingGrant,
 } from '../../testing/grant-flows'
-import { addWebhookEndpoint } from '../../testing/webhook-delivery'
+import { addWebhookEndpoint, type TestEndpoint } from '../../testing/webhook-delivery'
 import { generateClientKey } from '../../testing/client-keys'
 import { useTestDeps } from '../../testing/use-test-deps'
 import type { AccessItem } from '../access/access.wire'
@@ -33,12 +33,20 @@ import { findInteraction } from '../interaction/interaction.repo'
 import { decideInteraction } from '../interaction/decide-interaction'
 import { startInteraction } from '../interaction/start-interaction'
 import { RETRY_WINDOW_MS } from './delivery-schedule'
-import { eventBodySchema, type AnyEventType } from './webhook-events'
+import { WEBHOOK_EVENT_TYPES, eventBodySchema, type AnyEventType } from './webhook-events'
 
 // Every state change of the grant and token lifecycle writes its webhook event in its own transaction (docs/webhooks.md):
 // driven through the real use cases, asserted on the stored WebhookEvent rows (parsed with the strict schemas).
 
 const t = useTestDeps()
+
+// An endpoint subscribed to every type, so that every event is written: one no endpoint would receive is not
+// (outbox.repo.test.ts). Tests about deliveries look at the other endpoints' (`deliveriesElsewhere`).
+let everyType: TestEndpoint
+beforeEach(async () => {
+  everyType = await addWebhookEndpoint(t, { eventTypes: WEBHOOK_EVENT_TYPES })
+})
+const deliveriesElsewhere = () => ({ where: { endpointId: { not: everyType.id } } })
 
 const ADMIN = { kind: 'admin', id: 'admin-1', label: 'admin@example.com', role: 'operator', tenantId: null } as const
 const API_KEY = { kind: 'apiKey', id: 'key-1', label: 'billing back end', role: 'operator', tenantId: null } as const
@@ -448,7 +456,7 @@ describe('outbox atomicity: an event commits with its change, or neither does', 
     await failWrites(t, 'AccessToken', 'UPDATE')
     await expect(cancel(g)).rejects.toThrow('injected failure')
     expect(await storedEvents('grant.revoked')).toEqual([])
-    expect(await t.db.webhookDelivery.count()).toBe(0)
+    expect(await t.db.webhookDelivery.count(deliveriesElsewhere())).toBe(0)
     expect(await t.db.grant.findUniqueOrThrow({ where: { continueId: g.continueId } })).toMatchObject({ finalizedReason: 'issued' })
   })
 
@@ -459,7 +467,7 @@ describe('outbox atomicity: an event commits with its change, or neither does', 
     await expect(adminRevokeGrant(t.deps, { grantId: await grantIdOf(g.continueId), actor: ADMIN })).rejects.toThrow('injected failure')
     await expect(block()).rejects.toThrow('injected failure')
     expect(await typesOf()).toEqual(['grant.issued'])
-    expect(await t.db.webhookDelivery.count()).toBe(0)
+    expect(await t.db.webhookDelivery.count(deliveriesElsewhere())).toBe(0)
     expect(await tokenRow(g.managementId)).toMatchObject({ state: 'active' })
     expect(await t.db.clientBlock.count()).toBe(0)
   })
@@ -635,7 +643,7 @@ describe('deliveries are written with their event', () => {
     await cancel(g)
     const issued = await onlyEvent('grant.issued')
     const revoked = await onlyEvent('grant.revoked')
-    const rows = await t.db.webhookDelivery.findMany()
+    const rows = await t.db.webhookDelivery.findMany(deliveriesElsewhere())
     const delivery = (eventId: string, endpointId: string, at: Date) => ({
       eventId,
       endpointId,

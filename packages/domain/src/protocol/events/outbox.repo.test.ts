@@ -3,11 +3,18 @@ import { useTestDeps } from '../../testing/use-test-deps'
 import { addWebhookEndpoint, recordGrantRevoked } from '../../testing/webhook-delivery'
 import { RETRY_WINDOW_MS } from './delivery-schedule'
 import { recordEvent, recordTestEvent, undeliveredSummary } from './outbox.repo'
+import { eventBodySchema } from './webhook-events'
 
 // The outbox's own rules (docs/webhooks.md): an event and its deliveries are written with the caller's transaction
 // or not at all, one delivery per enabled subscribed endpoint; the backlog the metrics report.
 
 const t = useTestDeps()
+
+const revokedData = (grantId: string) => ({
+  grant: { id: grantId, client: { wallet_address: 'https://wallet.example/a' }, access: [] },
+  revoked_tokens: 0,
+  actor: { type: 'client' as const },
+})
 
 const counts = async () => ({ events: await t.db.webhookEvent.count(), deliveries: await t.db.webhookDelivery.count() })
 
@@ -56,10 +63,35 @@ describe('recordEvent', () => {
     ])
   })
 
-  it('keeps an event no endpoint subscribes to, with no delivery', async () => {
+  it('writes no event and no delivery when no enabled endpoint subscribes to its type, and reads no grant for it', async () => {
     await addWebhookEndpoint(t, { eventTypes: ['grant.approved'] })
-    await recordGrantRevoked(t, 'grant-1')
-    expect(await counts()).toEqual({ events: 1, deliveries: 0 })
+    await addWebhookEndpoint(t, { eventTypes: ['grant.revoked'], disabled: true })
+    const statements: string[] = []
+    const id = await t.sql.transaction((tx) =>
+      recordEvent(
+        { all: (sql, p) => (statements.push(sql), tx.all(sql, p)), run: (sql, p) => (statements.push(sql), tx.run(sql, p)) },
+        { type: 'grant.revoked', grantId: 'grant-1', data: revokedData('grant-1') },
+        t.clock.now,
+      ),
+    )
+    expect(id).toBeNull()
+    expect(await counts()).toEqual({ events: 0, deliveries: 0 })
+    // One statement: the subscribed endpoints. No read of the grant's tenant, no insert.
+    expect(statements).toHaveLength(1)
+  })
+
+  it('writes no event when every subscribed endpoint is bound to another tenant', async () => {
+    await t.sql.run(
+      `INSERT INTO "Tenant" ("id", "idpConsentUrl", "idpSecretHash", "apiSecret", "createdAt", "updatedAt") VALUES ('acme', 'https://idp.acme.example/consent', 'x', 'y', $1, $1)`,
+      [t.clock.now],
+    )
+    const bound = await addWebhookEndpoint(t, { eventTypes: ['grant.revoked'] })
+    await t.sql.run(`UPDATE "WebhookEndpoint" SET "tenantId" = 'acme' WHERE "id" = $1`, [bound.id])
+    const id = await t.sql.transaction((tx) =>
+      recordEvent(tx, { type: 'grant.revoked', grantId: 'grant-1', data: revokedData('grant-1') }, t.clock.now),
+    )
+    expect(id).toBeNull()
+    expect(await counts()).toEqual({ events: 0, deliveries: 0 })
   })
 
   it('refuses data its type does not list, writing nothing', async () => {
@@ -102,5 +134,12 @@ describe('undeliveredSummary', () => {
     t.clock.advance(60)
     await recordGrantRevoked(t, 'grant-2')
     expect(await undeliveredSummary(t.sql)).toEqual({ count: 4, oldest: new Date(first.getTime() + 60_000) })
+  })
+})
+
+describe('eventBodySchema', () => {
+  it('is built once per type, not per event', () => {
+    expect(eventBodySchema('access_token.rotated')).toBe(eventBodySchema('access_token.rotated'))
+    expect(eventBodySchema('grant.revoked')).not.toBe(eventBodySchema('grant.issued'))
   })
 })

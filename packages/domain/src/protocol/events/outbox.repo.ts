@@ -37,21 +37,32 @@ export type EventTenancy = Pick<GnapConfig, 'operatorTenant'>
 
 /**
  * The tenant an event belongs to: its grant's (the tenant of its grant endpoint, else the operator tenant), or null
- * for the implicit tenant and for events of no grant (client blocks).
+ * for the implicit tenant and for events of no grant (client blocks). Read once per grant of one call.
  */
-async function tenantOfEvent(tx: SqlRunner, e: NewEvent, tenancy: EventTenancy | undefined): Promise<string | null> {
+async function tenantOfEvent(
+  tx: SqlRunner,
+  e: NewEvent,
+  tenancy: EventTenancy | undefined,
+  grantTenants: Map<string, string | null>,
+): Promise<string | null> {
   if (!e.grantId) return null
+  if (grantTenants.has(e.grantId)) return grantTenants.get(e.grantId)!
   const [grant] = await tx.all<{ tenantId: string | null }>(`SELECT "tenantId" FROM "Grant" WHERE "id" = $1`, [e.grantId])
-  return grant?.tenantId ?? tenancy?.operatorTenant?.id ?? null
+  const tenantId = grant?.tenantId ?? tenancy?.operatorTenant?.id ?? null
+  grantTenants.set(e.grantId, tenantId)
+  return tenantId
 }
 
 /**
  * The ids of the events written, in order. Each goes to the enabled endpoints subscribed to its type that are bound
- * to no tenant or to the event's tenant (docs/webhooks.md).
+ * to no tenant or to the event's tenant (docs/webhooks.md). An event no endpoint would receive is not written at all
+ * (no event row, no delivery, and no read of its grant's tenant when no endpoint subscribes to its type): nothing
+ * would ever send it, and a rotation then writes only its tokens (docs/benchmark.md, statement counts).
  */
 export async function recordEvents(tx: SqlRunner, events: readonly NewEvent[], at: Date, tenancy?: EventTenancy): Promise<string[]> {
   if (events.length === 0) return []
   const endpointsByType = new Map<string, SubscribedEndpoint[]>()
+  const grantTenants = new Map<string, string | null>()
   const ids: string[] = []
   for (const e of events) {
     let endpoints = endpointsByType.get(e.type)
@@ -59,18 +70,25 @@ export async function recordEvents(tx: SqlRunner, events: readonly NewEvent[], a
       endpoints = await subscribedEndpoints(tx, e.type as WebhookEventType)
       endpointsByType.set(e.type, endpoints)
     }
-    const tenantId = await tenantOfEvent(tx, e, tenancy)
+    if (endpoints.length === 0) continue
+    const tenantId = await tenantOfEvent(tx, e, tenancy, grantTenants)
     const receiving = endpoints.filter((ep) => ep.tenantId === null || ep.tenantId === tenantId).map((ep) => ep.id)
+    if (receiving.length === 0) continue
     ids.push(await insertEvent(tx, e, at, receiving, tenantId))
   }
-  signalOutbox()
+  if (ids.length > 0) signalOutbox()
   return ids
 }
 
-/** Records one event (recordEvents). */
-export async function recordEvent<T extends AnyEventType>(tx: SqlRunner, event: NewEvent<T>, at: Date, tenancy?: EventTenancy): Promise<string> {
+/** Records one event (recordEvents): its id, or null when no endpoint would receive it (nothing written). */
+export async function recordEvent<T extends AnyEventType>(
+  tx: SqlRunner,
+  event: NewEvent<T>,
+  at: Date,
+  tenancy?: EventTenancy,
+): Promise<string | null> {
   const [id] = await recordEvents(tx, [event as NewEvent], at, tenancy)
-  return id!
+  return id ?? null
 }
 
 /**
