@@ -44,8 +44,10 @@ const DAY_MS = 86_400_000
  * active has an ever-growing chain that would never be collected. The link has no other reader: the race of two
  * rotations is decided by the conditional update and the unique `previousId` while both rows are fresh, and a
  * deleted old value is refused like a rotated one (rotate 404 invalid_rotation, introspection inactive; revoke
- * answers 401 instead of 204 for an id it no longer knows). Oldest first, so within a chain a predecessor is never
- * kept after its successor: a successor dies no earlier than its predecessor was rotated.
+ * answers 401 instead of 204 for an id it no longer knows). A batch is found through the indexes of the columns
+ * tokens die by (findDeadTokenIds), never by walking the table, so its cost follows the dead tokens however many are
+ * live; a run keeps taking batches until one is short, so every token dead before the cutoff is deleted in the run,
+ * and in which batch a predecessor goes beside its successor does not matter (nothing reads the link but the above).
  */
 export async function deleteExpiredRecords(deps: Deps, opts: { batchSize?: number } = {}): Promise<RetentionResult> {
   const batchSize = opts.batchSize ?? RETENTION_BATCH_SIZE

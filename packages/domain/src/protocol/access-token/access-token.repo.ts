@@ -182,12 +182,22 @@ export const isTokenExpired = (t: { expiresAt: Date }, now: Date): boolean => no
 
 const placeholders = (n: number) => Array.from({ length: n }, (_, i) => `$${i + 1}`).join(', ')
 
-/** Ids of tokens dead (expired, rotated or revoked) before `cutoff`, oldest first. */
+/** One way of dying before the cutoff: its column's own index gives the first `take` in the order they died. */
+const deadBy = (column: 'expiresAt' | 'rotatedAt' | 'revokedAt') =>
+  `SELECT "id", "createdAt" FROM (SELECT "id", "createdAt" FROM "AccessToken" WHERE "${column}" < $1 ORDER BY "${column}" ASC LIMIT $2) AS "${column}"`
+
+/**
+ * Up to `take` tokens dead before `$1`, oldest first among those found: the first `take` of each way of dying, each read
+ * from its own index (AccessToken_expiresAt_state_idx, AccessToken_rotatedAt_idx, AccessToken_revokedAt_idx), never a
+ * walk of the table, so a run's cost follows the dead rows and not the live ones (docs/operating.md, retention).
+ * Whenever `take` or more tokens are dead, it gives `take` of them: fewer means none is left.
+ */
+export const DEAD_TOKENS_SQL = `SELECT "id" FROM (${deadBy('expiresAt')} UNION ${deadBy('rotatedAt')} UNION ${deadBy('revokedAt')}) AS "dead"
+  ORDER BY "createdAt" ASC, "id" ASC LIMIT $2`
+
+/** Ids of up to `take` tokens dead (expired, rotated or revoked) before `cutoff` (DEAD_TOKENS_SQL). */
 export async function findDeadTokenIds(db: SqlRunner, cutoff: Date, take: number): Promise<string[]> {
-  const rows = await db.all<{ id: string }>(
-    `SELECT "id" FROM "AccessToken" WHERE "expiresAt" < $1 OR "rotatedAt" < $1 OR "revokedAt" < $1 ORDER BY "createdAt" ASC, "id" ASC LIMIT $2`,
-    [cutoff, take],
-  )
+  const rows = await db.all<{ id: string }>(DEAD_TOKENS_SQL, [cutoff, take])
   return rows.map((r) => r.id)
 }
 
