@@ -1,0 +1,89 @@
+import { trace, type Span, type SpanOptions, type Tracer, type TracerProvider } from '@opentelemetry/api'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createTestDb } from '../testing/test-db'
+import { enableTracing, inRequestSpan, inSpan, statementSummary, traceHeaders, activeTraceIds } from './tracing'
+
+// The tracing port (docs/operating.md "Traces"): off, nothing reaches the OpenTelemetry API, so no span is made even
+// if some provider is registered; on, statements are named by operation and table, and their values never recorded.
+
+const started: { name: string; attributes: SpanOptions['attributes'] }[] = []
+let tracerAsked = 0
+
+/** A tracer provider that records the spans asked for. */
+const recording: TracerProvider = {
+  getTracer(): Tracer {
+    tracerAsked++
+    const span = (): Span =>
+      ({
+        end() {},
+        setAttribute() {
+          return this
+        },
+        setStatus() {
+          return this
+        },
+        spanContext: () => ({ traceId: '1'.repeat(32), spanId: '2'.repeat(16), traceFlags: 1 }),
+        isRecording: () => true,
+      }) as unknown as Span
+    return {
+      startSpan: (name: string, options?: SpanOptions) => {
+        started.push({ name, attributes: options?.attributes })
+        return span()
+      },
+      startActiveSpan: (name: string, options: SpanOptions, ...rest: unknown[]) => {
+        started.push({ name, attributes: options.attributes })
+        const fn = rest[rest.length - 1] as (s: Span) => unknown
+        return fn(span())
+      },
+    } as Tracer
+  },
+}
+
+let t: Awaited<ReturnType<typeof createTestDb>>
+beforeAll(async () => {
+  trace.setGlobalTracerProvider(recording)
+  t = await createTestDb()
+})
+afterAll(async () => {
+  trace.disable()
+  await t.cleanup()
+})
+
+const secret = 'never-in-a-span-7f3a'
+const statement = () => t.store.sql.all(`SELECT "nonce" FROM "SignatureNonce" WHERE "nonce" = $1`, [secret])
+
+describe('with tracing off (the default)', () => {
+  it('asks the OpenTelemetry API for nothing: no tracer, no span, no header, no log ids', async () => {
+    await inSpan('x', {}, () => Promise.resolve(1))
+    await inRequestSpan('POST /', new Headers({ traceparent: `00-${'a'.repeat(32)}-${'b'.repeat(16)}-01` }), {}, () => Promise.resolve(1))
+    await statement()
+    await t.store.sql.transaction((tx) => tx.run(`DELETE FROM "SignatureNonce" WHERE "nonce" = $1`, [secret]))
+    expect(traceHeaders()).toEqual({})
+    expect(activeTraceIds()).toBeUndefined()
+    expect(tracerAsked).toBe(0)
+    expect(started).toEqual([])
+  })
+})
+
+describe('with tracing on', () => {
+  it('names a statement by its operation and table, and records none of its values', async () => {
+    enableTracing()
+    await statement()
+    await t.store.sql.transaction((tx) => tx.run(`DELETE FROM "SignatureNonce" WHERE "nonce" = $1`, [secret]))
+    expect(started.map((s) => s.name)).toEqual(['SELECT SignatureNonce', 'db.transaction', 'DELETE SignatureNonce'])
+    expect(started[0]!.attributes).toEqual({ 'db.system.name': 'sqlite', 'db.operation.name': 'SELECT', 'db.collection.name': 'SignatureNonce' })
+    expect(JSON.stringify(started)).not.toContain(secret)
+  })
+})
+
+describe('statementSummary', () => {
+  it.each([
+    ['INSERT INTO "AccessToken" ("id") VALUES ($1)', 'INSERT', 'AccessToken'],
+    ['UPDATE "Grant" SET "state" = $1 WHERE "id" = $2', 'UPDATE', 'Grant'],
+    ['DELETE FROM "SignatureNonce" WHERE "expiresAt" < $1', 'DELETE', 'SignatureNonce'],
+    ['  select t."id" from "AccessToken" t join "Grant" g on g."id" = t."grantId"', 'SELECT', 'AccessToken'],
+    ['LOCK TABLE "RateLimit" IN EXCLUSIVE MODE', 'LOCK', 'RateLimit'],
+  ])('%s', (sql, operation, table) => {
+    expect(statementSummary(sql)).toEqual({ operation, table })
+  })
+})
