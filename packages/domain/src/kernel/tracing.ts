@@ -2,26 +2,29 @@ import { SpanKind, SpanStatusCode, context, propagation, trace, type Attributes,
 
 // The tracing port (docs/operating.md "Traces"). The domain names what it does (a request, a statement, a signature
 // check, an outbound call) through these few functions; the process edge decides whether anything records them. Off
-// (no OTEL_EXPORTER_OTLP_ENDPOINT): no SDK is loaded, `enabled` stays false and every function here runs its work
+// (no OTEL_EXPORTER_OTLP_ENDPOINT): no SDK is loaded, the switch stays off and every function here runs its work
 // without touching the OpenTelemetry API, so no span object is ever made.
 //
 // Attributes are the caller's choice and must never hold a token value, secret, interact_ref, cookie or signature:
 // every caller passes only names (route templates, operations, tables, hosts) and statuses.
 
-let enabled = false
+// Kept on the process's global object, not in this module: Next compiles the domain into each of its bundles (the
+// instrumentation hook's and the routes'), and all of them must see the switch the start-up code turned on.
+const ON = Symbol.for('gnap.tracing.enabled')
+const state = globalThis as { [ON]?: boolean }
 
 /** Called once by the process edge after it has registered a tracer provider and the W3C propagator. */
 export function enableTracing(): void {
-  enabled = true
+  state[ON] = true
 }
 
-export const tracingEnabled = (): boolean => enabled
+export const tracingEnabled = (): boolean => state[ON] === true
 
 const tracer = () => trace.getTracer('gnap-as')
 
 /** `fn` inside a child span of the active one; the span ends when `fn` settles, with an error status if it throws. */
 export function inSpan<T>(name: string, attributes: Attributes, fn: () => Promise<T>, kind: SpanKind = SpanKind.INTERNAL): Promise<T> {
-  if (!enabled) return fn()
+  if (!tracingEnabled()) return fn()
   return tracer().startActiveSpan(name, { kind, attributes }, (span) => settle(span, fn))
 }
 
@@ -36,9 +39,10 @@ export function inRequestSpan<T>(
   attributes: Attributes,
   fn: (status: (code: number) => void) => Promise<T>,
 ): Promise<T> {
-  if (!enabled) return fn(() => {})
-  // Under Next's own request span (which has already continued the traceparent), this one is its internal child.
-  const inner = trace.getActiveSpan() !== undefined
+  if (!tracingEnabled()) return fn(() => {})
+  // Under a recording request span already (none today: Next's tracer is silenced at start), an internal child;
+  // otherwise the server span, continuing the caller's traceparent.
+  const inner = trace.getActiveSpan()?.isRecording() === true
   const parent = inner ? context.active() : propagation.extract(context.active(), headers, HEADER_GETTER)
   const kind = inner ? SpanKind.INTERNAL : SpanKind.SERVER
   return tracer().startActiveSpan(name, { kind, attributes }, parent, (span) =>
@@ -53,7 +57,7 @@ export function inRequestSpan<T>(
 
 /** The W3C `traceparent` (and `tracestate`) of the active span, to pass on an outbound request; {} when off. */
 export function traceHeaders(): Record<string, string> {
-  if (!enabled) return {}
+  if (!tracingEnabled()) return {}
   const carrier: Record<string, string> = {}
   propagation.inject(context.active(), carrier)
   return carrier
@@ -61,7 +65,7 @@ export function traceHeaders(): Record<string, string> {
 
 /** The active span's ids for a log line, or undefined (tracing off or no span). */
 export function activeTraceIds(): { trace_id: string; span_id: string } | undefined {
-  if (!enabled) return undefined
+  if (!tracingEnabled()) return undefined
   const span = trace.getActiveSpan()
   if (!span) return undefined
   const { traceId, spanId } = span.spanContext()
@@ -70,7 +74,7 @@ export function activeTraceIds(): { trace_id: string; span_id: string } | undefi
 
 /** The active sampled span's trace id, for a metrics exemplar; undefined otherwise. */
 export function sampledTraceId(): string | undefined {
-  if (!enabled) return undefined
+  if (!tracingEnabled()) return undefined
   const ctx = trace.getActiveSpan()?.spanContext()
   return ctx && (ctx.traceFlags & 1) === 1 ? ctx.traceId : undefined
 }

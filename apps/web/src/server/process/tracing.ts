@@ -1,6 +1,7 @@
-import { context, propagation, trace } from '@opentelemetry/api'
+import { ProxyTracerProvider, context, propagation, trace } from '@opentelemetry/api'
 import type { Sampler } from '@opentelemetry/sdk-trace'
 import { enableTracing } from '@gnap/domain/kernel'
+import { otelSettings } from '../../env'
 
 // OpenTelemetry traces (docs/operating.md "Traces"), set up once per process before any request, from the standard
 // OTEL_* settings. Off unless an OTLP endpoint is configured: then nothing below is imported, no provider is
@@ -35,7 +36,7 @@ async function loadSdk() {
  * OTEL_RESOURCE_ATTRIBUTES (service.name `gnap-as` when unnamed), AsyncLocalStorage context and the W3C Trace Context
  * propagator. Returns a function that flushes and stops it, or null when off.
  */
-export async function startTracing(env: Env = process.env, load: LoadSdk = loadSdk): Promise<(() => Promise<void>) | null> {
+export async function startTracing(env: Env = otelSettings(), load: LoadSdk = loadSdk): Promise<(() => Promise<void>) | null> {
   if (!tracingConfigured(env)) return null
   const { sdk, OTLPTraceExporter, AsyncLocalStorageContextManager, W3CTraceContextPropagator, resources } = await load()
   const detected = resources.detectResources({ detectors: [resources.envDetector] })
@@ -50,7 +51,13 @@ export async function startTracing(env: Env = process.env, load: LoadSdk = loadS
   })
   context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable())
   propagation.setGlobalPropagator(new W3CTraceContextPropagator())
-  trace.setGlobalTracerProvider(provider)
+  // Next.js's own spans stay unrecorded: they carry the raw URL (`http.target`, with the interaction nonce and the
+  // finish query) and double ours. Its tracer gets the API's no-op, which still carries an incoming traceparent for
+  // our request span to continue (kernel/tracing.ts).
+  const silent = new ProxyTracerProvider()
+  trace.setGlobalTracerProvider({
+    getTracer: (name, version, options) => (name === 'next.js' ? silent : provider).getTracer(name, version, options),
+  })
   enableTracing()
   return () => provider.shutdown()
 }
