@@ -1,4 +1,15 @@
-import { trace, type Span, type SpanOptions, type Tracer, type TracerProvider } from '@opentelemetry/api'
+import { AsyncLocalStorage } from 'node:async_hooks'
+import {
+  ROOT_CONTEXT,
+  context,
+  trace,
+  type Context,
+  type ContextManager,
+  type Span,
+  type SpanOptions,
+  type Tracer,
+  type TracerProvider,
+} from '@opentelemetry/api'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createTestDb } from '../testing/test-db'
 import { enableTracing, inRequestSpan, inSpan, statementSummary, traceHeaders, activeTraceIds } from './tracing'
@@ -33,19 +44,37 @@ const recording: TracerProvider = {
       startActiveSpan: (name: string, options: SpanOptions, ...rest: unknown[]) => {
         started.push({ name, attributes: options.attributes })
         const fn = rest[rest.length - 1] as (s: Span) => unknown
-        return fn(span())
+        const parent = rest.length > 1 ? (rest[0] as Context) : context.active()
+        const s = span()
+        return context.with(trace.setSpan(parent, s), () => fn(s))
       },
     } as Tracer
   },
 }
 
+/** The SDK's AsyncLocalStorage context manager, in its few lines (the domain does not depend on the SDK). */
+const storage = new AsyncLocalStorage<Context>()
+const contexts: ContextManager = {
+  active: () => storage.getStore() ?? ROOT_CONTEXT,
+  with: (ctx, fn, thisArg, ...args) => storage.run(ctx, () => fn.call(thisArg, ...args)),
+  bind: (_ctx, target) => target,
+  enable() {
+    return this
+  },
+  disable() {
+    return this
+  },
+}
+
 let t: Awaited<ReturnType<typeof createTestDb>>
 beforeAll(async () => {
+  context.setGlobalContextManager(contexts)
   trace.setGlobalTracerProvider(recording)
   t = await createTestDb()
 })
 afterAll(async () => {
   trace.disable()
+  context.disable()
   await t.cleanup()
 })
 
@@ -68,10 +97,15 @@ describe('with tracing off (the default)', () => {
 describe('with tracing on', () => {
   it('names a statement by its operation and table, and records none of its values', async () => {
     enableTracing()
+    // Outside a request (a background job): no span.
     await statement()
-    await t.store.sql.transaction((tx) => tx.run(`DELETE FROM "SignatureNonce" WHERE "nonce" = $1`, [secret]))
-    expect(started.map((s) => s.name)).toEqual(['SELECT SignatureNonce', 'db.transaction', 'DELETE SignatureNonce'])
-    expect(started[0]!.attributes).toEqual({ 'db.system.name': 'sqlite', 'db.operation.name': 'SELECT', 'db.collection.name': 'SignatureNonce' })
+    expect(started).toEqual([])
+    await inRequestSpan('POST /token/[id]', new Headers(), {}, async () => {
+      await statement()
+      await t.store.sql.transaction((tx) => tx.run(`DELETE FROM "SignatureNonce" WHERE "nonce" = $1`, [secret]))
+    })
+    expect(started.map((s) => s.name)).toEqual(['POST /token/[id]', 'SELECT SignatureNonce', 'db.transaction', 'DELETE SignatureNonce'])
+    expect(started[1]!.attributes).toEqual({ 'db.system.name': 'sqlite', 'db.operation.name': 'SELECT', 'db.collection.name': 'SignatureNonce' })
     expect(JSON.stringify(started)).not.toContain(secret)
   })
 })

@@ -22,9 +22,15 @@ export const tracingEnabled = (): boolean => state[ON] === true
 
 const tracer = () => trace.getTracer('gnap-as')
 
-/** `fn` inside a child span of the active one; the span ends when `fn` settles, with an error status if it throws. */
-export function inSpan<T>(name: string, attributes: Attributes, fn: () => Promise<T>, kind: SpanKind = SpanKind.INTERNAL): Promise<T> {
+/**
+ * `fn` inside a child span of the active one; the span ends when `fn` settles, with an error status if it throws.
+ * Only under a recording span (a sampled request's): a statement of a background job or of an unsampled request makes
+ * no span, and so no trace of its own. `root: true` (an outbound call, which a webhook delivery makes outside any
+ * request) starts a trace when there is none.
+ */
+export function inSpan<T>(name: string, attributes: Attributes, fn: () => Promise<T>, kind: SpanKind = SpanKind.INTERNAL, root = false): Promise<T> {
   if (!tracingEnabled()) return fn()
+  if (!root && trace.getActiveSpan()?.isRecording() !== true) return fn()
   return tracer().startActiveSpan(name, { kind, attributes }, (span) => settle(span, fn))
 }
 

@@ -58,6 +58,7 @@ export function createGuardedFetch(allowedNetworks: readonly string[]): typeof f
       attributes,
       () => send(input, { ...init, headers: { ...Object.fromEntries(new Headers(init?.headers).entries()), ...traceHeaders() } }),
       SpanKind.CLIENT,
+      true,
     )
   }
   return guarded as typeof fetch
