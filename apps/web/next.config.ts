@@ -5,7 +5,21 @@ const config: NextConfig = {
   // Native and adapter packages stay outside the bundle; the workspace packages are compiled from source. `graphql`
   // (the Admin API's listener, docs/admin-api.md) is loaded by node itself: one copy of the module in the process, as
   // its schema and execution must share.
-  serverExternalPackages: ['better-sqlite3', '@prisma/adapter-better-sqlite3', 'pino', 'prom-client', 'graphql'],
+  // The OpenTelemetry SDK (docs/operating.md "Traces") too: node loads it only when traces are configured, and the
+  // API is one module shared with the domain and Next.
+  serverExternalPackages: [
+    'better-sqlite3',
+    '@prisma/adapter-better-sqlite3',
+    'pino',
+    'prom-client',
+    'graphql',
+    '@opentelemetry/api',
+    '@opentelemetry/sdk-trace',
+    '@opentelemetry/exporter-trace-otlp-http',
+    '@opentelemetry/context-async-hooks',
+    '@opentelemetry/core',
+    '@opentelemetry/resources',
+  ],
   transpilePackages: ['@gnap/domain', '@gnap/api'],
   poweredByHeader: false,
   // A tenant's grant endpoint, `POST /{tenantId}` (docs/protocol.md §2.21), is served by app/tenant-grant/[tenantId]:

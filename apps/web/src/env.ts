@@ -26,3 +26,11 @@ export function readConfig(): { env: Env; config: GnapConfig; unused: string[] }
 export function securitySettings(source: NodeJS.ProcessEnv = process.env): { https: boolean; dev: boolean } {
   return { https: (source.AUTH_SERVER_URL ?? '').startsWith('https:'), dev: source.NODE_ENV === 'development' }
 }
+
+/**
+ * The standard OpenTelemetry settings (`OTEL_*`, docs/operating.md "Traces"): read as they are, outside the settings
+ * schema, because they are the SDK's own (its exporter and resource detector read the rest of them themselves).
+ */
+export function otelSettings(source: NodeJS.ProcessEnv = process.env): Record<string, string | undefined> {
+  return Object.fromEntries(Object.entries(source).filter(([name]) => name.startsWith('OTEL_')))
+}

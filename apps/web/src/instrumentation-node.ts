@@ -8,6 +8,7 @@ import { startAdminApiListener } from './server/edge/admin-api-listener'
 import { ensureOperatorTenant } from '@gnap/domain/protocol'
 import { announceIntrospectionListener, startIntrospectionListener } from './server/edge/introspection-listener'
 import { startMetricsListener } from './server/edge/metrics-endpoint'
+import { startTracing } from './server/process/tracing'
 import { installProcessEdge, stopGracefullyOnSignals, stopWhenStopping } from './server/process/process-edge'
 
 /**
@@ -18,6 +19,10 @@ export async function registerNode(): Promise<void> {
   // Before any request: Next answers CONNECT, TRACE and TRACK with a 500 otherwise.
   refuseForbiddenMethods()
   try {
+    // OTEL_EXPORTER_OTLP_ENDPOINT set: spans of every request, statement, signature check and outbound call, exported
+    // over OTLP/HTTP (docs/operating.md "Traces"); flushed when the process stops. Off otherwise: no SDK loaded.
+    const stopTracing = await startTracing()
+    if (stopTracing) stopWhenStopping(() => stopTracing())
     const deps = await getDeps()
     // Every request from here on: its id, on its answer and its log lines; counted while in flight, so that SIGTERM
     // turns /readyz to 503 and waits for them (docs/protocol.md §2.19).

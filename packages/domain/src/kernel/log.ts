@@ -1,5 +1,6 @@
 import pino, { type Logger } from 'pino'
 import { currentRequestId } from './ops/request-id'
+import { activeTraceIds } from './tracing'
 
 /**
  * Structured logs. Secrets are never passed to the logger by our code; redaction is a second line of defence
@@ -14,9 +15,12 @@ export function createLogger(level: string, destination?: pino.DestinationStream
       level,
       base: undefined,
       // The id of the request being served, on every line written while serving it (docs/protocol.md §2.19).
+      // With tracing on (docs/operating.md "Traces"), the active span's trace_id and span_id too.
       mixin: () => {
         const requestId = currentRequestId()
-        return requestId === undefined ? {} : { requestId }
+        const ids = activeTraceIds()
+        if (ids === undefined) return requestId === undefined ? {} : { requestId }
+        return requestId === undefined ? ids : { requestId, ...ids }
       },
       redact: {
         paths: [

@@ -1,3 +1,4 @@
+import { listenerSpan } from './listener-span'
 import type http from 'node:http'
 import { execute, getOperationAST, GraphQLError, Kind, parse, validate, type DocumentNode, type OperationDefinitionNode } from 'graphql'
 import { loggablePath, methodNotAllowed, pathNotFound, type AdminApiOperation, type AdminApiOutcome } from '@gnap/domain/kernel'
@@ -152,28 +153,31 @@ export function adminApiHandler(deps: Deps): http.RequestListener {
       )
     }
     const started = performance.now()
-    void answer(deps, req)
-      .catch((e: unknown): Answer => {
-        const { status, body, headers } = errorAnswer(e, deps)
-        return json(status, body, status >= 500 ? 'error' : 'invalid', headers)
-      })
-      .then((answered) => {
-        send(res, req, answered)
-        deps.metrics.adminApiCall(answered.operation, answered.outcome)
-        if (deps.log.isLevelEnabled('info')) {
-          deps.log.info(
-            {
-              method: req.method,
-              path: loggablePath(req.url ?? '/'),
-              operation: answered.operation,
-              outcome: answered.outcome,
-              status: answered.status,
-              ms: Math.round(performance.now() - started),
-            },
-            'admin API request',
-          )
-        }
-      })
+    void listenerSpan(req, 'admin-api', '/graphql', (setStatus) =>
+      answer(deps, req)
+        .catch((e: unknown): Answer => {
+          const { status, body, headers } = errorAnswer(e, deps)
+          return json(status, body, status >= 500 ? 'error' : 'invalid', headers)
+        })
+        .then((answered) => {
+          send(res, req, answered)
+          setStatus(answered.status)
+          deps.metrics.adminApiCall(answered.operation, answered.outcome)
+          if (deps.log.isLevelEnabled('info')) {
+            deps.log.info(
+              {
+                method: req.method,
+                path: loggablePath(req.url ?? '/'),
+                operation: answered.operation,
+                outcome: answered.outcome,
+                status: answered.status,
+                ms: Math.round(performance.now() - started),
+              },
+              'admin API request',
+            )
+          }
+        }),
+    )
   }
 }
 

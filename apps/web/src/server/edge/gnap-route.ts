@@ -13,6 +13,7 @@ import { routeMeter, routeTemplate, type RouteMeter } from '../process/metrics'
 import { MAX_BODY_BYTES, MAX_JSON_DEPTH } from './limits'
 import { JSON_LIMITS, readBody, type BodyRead } from './body'
 import { noDocumentHeaders } from './security-headers'
+import { tracedRoute } from './request-span'
 
 export interface GnapContext<Input> {
   deps: Deps
@@ -60,7 +61,11 @@ export function gnapRoute<Input = undefined>(options: GnapRouteOptions<Input>, h
     if (template === null) return routeMeter(deps.metrics, 'unknown')
     return (meter = routeMeter(deps.metrics, template))
   }
-  return async (req: Request, route: { params: Promise<Record<string, string>> }): Promise<Response> => {
+  // The span's name: the same template as the meter's, kept once known (request-span.ts).
+  let template: string | null = null
+  const templateOf = async (req: Request, route: { params: Promise<Record<string, string>> }): Promise<string> =>
+    template ?? (template = routeTemplate(new URL(req.url).pathname, (await route.params) ?? {})) ?? 'unknown'
+  return tracedRoute(templateOf, async (req: Request, route: { params: Promise<Record<string, string>> }): Promise<Response> => {
     const started = performance.now()
     let deps: Deps | undefined
     let res: Response
@@ -94,7 +99,7 @@ export function gnapRoute<Input = undefined>(options: GnapRouteOptions<Input>, h
       deps.log.info({ method: req.method, path: loggablePath(req.url), status: res.status, ms: Math.round(performance.now() - started) }, 'request')
     }
     return res
-  }
+  })
 }
 
 // The security headers of an answer that is no document (security-headers.ts) and `no-store`, built once: these

@@ -1,3 +1,4 @@
+import { listenerSpan } from './listener-span'
 import http from 'node:http'
 import { loggablePath, methodNotAllowed, pathNotFound } from '@gnap/domain/kernel'
 import { introspectForResourceServer, introspectWithoutCredentials, type Deps } from '@gnap/domain/protocol'
@@ -104,17 +105,21 @@ export function introspectionHandler(deps: Deps): http.RequestListener {
   return (req, res) => {
     if (pathOf(req) === '/healthz') return send(res, liveness(req.method))
     const started = performance.now()
-    void answer(deps, req)
-      .catch((e: unknown): Answer => errorAnswer(e, deps))
-      .then((answered) => {
-        send(res, answered)
-        const { status } = answered
-        meter.done(req.method ?? 'GET', status, (performance.now() - started) / 1000)
-        // The path worked out only when the request log is on.
-        if (deps.log.isLevelEnabled('info')) {
-          deps.log.info({ method: req.method, path: loggablePath(req.url ?? '/'), status, ms: Math.round(performance.now() - started) }, 'request')
-        }
-      })
+    // One server span per request when tracing is on, continuing the resource server's traceparent (docs/operating.md).
+    void listenerSpan(req, 'introspection', '/', (setStatus) =>
+      answer(deps, req)
+        .catch((e: unknown): Answer => errorAnswer(e, deps))
+        .then((answered) => {
+          send(res, answered)
+          const { status } = answered
+          setStatus(status)
+          meter.done(req.method ?? 'GET', status, (performance.now() - started) / 1000)
+          // The path worked out only when the request log is on.
+          if (deps.log.isLevelEnabled('info')) {
+            deps.log.info({ method: req.method, path: loggablePath(req.url ?? '/'), status, ms: Math.round(performance.now() - started) }, 'request')
+          }
+        }),
+    )
   }
 }
 

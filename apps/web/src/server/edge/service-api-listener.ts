@@ -1,3 +1,4 @@
+import { listenerSpan } from './listener-span'
 import type http from 'node:http'
 import { GnapError, loggablePath, methodNotAllowed, pathNotFound, secretsInclude } from '@gnap/domain/kernel'
 import { createTenant, deleteTenant, parseCreateTenant, parseDeleteTenant, parseUpdateTenant, updateTenant, type Deps } from '@gnap/domain/protocol'
@@ -66,20 +67,31 @@ async function answer(deps: Deps, req: http.IncomingMessage): Promise<Answer> {
 export function serviceApiHandler(deps: Deps): http.RequestListener {
   return (req, res) => {
     const started = performance.now()
-    void answer(deps, req)
-      .catch((e: unknown): Answer => errorAnswer(e, deps))
-      .then(({ status, body, headers }) => {
-        const text = body === undefined || req.method === 'HEAD' ? undefined : JSON.stringify(body)
-        const all = securedHeaders(text === undefined ? headers : { 'content-type': 'application/json', ...headers })
-        if (!res.destroyed) res.writeHead(status, text === undefined ? all : { ...all, 'content-length': String(Buffer.byteLength(text)) }).end(text)
-        if (deps.log.isLevelEnabled('info')) {
-          deps.log.info(
-            { method: req.method, path: loggablePath(req.url ?? '/'), status, ms: Math.round(performance.now() - started) },
-            'service API request',
-          )
-        }
-      })
+    void listenerSpan(req, 'service-api', serviceApiRoute(req.url ?? '/'), (setStatus) =>
+      answer(deps, req)
+        .catch((e: unknown): Answer => errorAnswer(e, deps))
+        .then(({ status, body, headers }) => {
+          setStatus(status)
+          const text = body === undefined || req.method === 'HEAD' ? undefined : JSON.stringify(body)
+          const all = securedHeaders(text === undefined ? headers : { 'content-type': 'application/json', ...headers })
+          if (!res.destroyed)
+            res.writeHead(status, text === undefined ? all : { ...all, 'content-length': String(Buffer.byteLength(text)) }).end(text)
+          if (deps.log.isLevelEnabled('info')) {
+            deps.log.info(
+              { method: req.method, path: loggablePath(req.url ?? '/'), status, ms: Math.round(performance.now() - started) },
+              'service API request',
+            )
+          }
+        }),
+    )
   }
+}
+
+/** The route template of a service API path, for its span's name: never the tenant's id. */
+function serviceApiRoute(url: string): string {
+  const path = url.split('?')[0] ?? '/'
+  if (path === '/tenant' || path === '/healthz') return path
+  return TENANT_PATH.test(path) ? '/tenant/{id}' : '(unknown)'
 }
 
 /**

@@ -3,6 +3,7 @@ import { PrismaClient } from './generated/client'
 import { GatedSqliteAdapterFactory } from './sqlite-adapter'
 import type { ReadModels } from './read-models'
 import { Gate, PgSql, SqliteSql, type Sql } from './sql'
+import { tracedSql } from './traced-sql'
 
 /** Which database a store talks to. */
 export type Provider = 'sqlite' | 'postgresql'
@@ -26,7 +27,7 @@ export const isPostgresUrl = (url: string): boolean => /^postgres(ql)?:\/\//.tes
 
 const store = (provider: Provider, prisma: PrismaClient, sql: Sql): Store => ({
   provider,
-  sql,
+  sql: tracedSql(sql),
   reads: prisma,
   prisma,
   close: () => prisma.$disconnect(),

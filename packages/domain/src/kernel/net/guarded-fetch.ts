@@ -1,4 +1,5 @@
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns'
+import { SpanKind, inSpan, traceHeaders, tracingEnabled } from '../tracing'
 import http from 'node:http'
 import https from 'node:https'
 import type { LookupFunction } from 'node:net'
@@ -45,8 +46,25 @@ export function createGuardedFetch(allowedNetworks: readonly string[]): typeof f
   // Kept-alive sockets are reused only for the same host and port, and each was connected to a checked address.
   const agents = { 'http:': new http.Agent({ keepAlive: true }), 'https:': new https.Agent({ keepAlive: true }) }
 
-  return ((input: string | URL | Request, init?: RequestInit): Promise<Response> =>
-    new Promise<Response>((resolve, reject) => {
+  // With tracing on (docs/operating.md "Traces"): a client span per call, named by method and carrying only the
+  // host (a webhook URL's path or query may hold a secret), and its `traceparent` on the request.
+  const guarded = (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
+    if (!tracingEnabled()) return send(input, init)
+    const url = new URL(input instanceof Request ? input.url : input)
+    const method = init?.method ?? 'GET'
+    const attributes = { 'http.request.method': method, 'server.address': url.hostname, 'url.scheme': url.protocol.slice(0, -1) }
+    return inSpan(
+      method,
+      attributes,
+      () => send(input, { ...init, headers: { ...Object.fromEntries(new Headers(init?.headers).entries()), ...traceHeaders() } }),
+      SpanKind.CLIENT,
+      true,
+    )
+  }
+  return guarded as typeof fetch
+
+  function send(input: string | URL | Request, init?: RequestInit): Promise<Response> {
+    return new Promise<Response>((resolve, reject) => {
       const url = new URL(input instanceof Request ? input.url : input)
       if (url.protocol !== 'http:' && url.protocol !== 'https:') return reject(new TypeError(`unsupported protocol ${url.protocol}`))
       // An IP address in the URL (the URL parser has already normalised 2130706433, 127.1, 0x7f.1, ::ffff:7f00:1,
@@ -87,7 +105,8 @@ export function createGuardedFetch(allowedNetworks: readonly string[]): typeof f
         return reject(new TypeError('only a string body is supported'))
       }
       req.end(init?.body ?? undefined)
-    })) as typeof fetch
+    })
+  }
 }
 
 function isAllowedLookupAddress(a: LookupAddress, allowed: readonly Network[]): boolean {

@@ -1,6 +1,7 @@
 import type { Deps } from '../deps'
 import { isGnapError, unresolvableClientKey, type ClientOperation } from '../../kernel/errors'
 import { failed, readSignatureInputs, signatureCheckOf, verifyHttpSignature, type ParsedSignature, type SignedRequest } from './http-signature'
+import { inSpan } from '../../kernel/tracing'
 import { rememberSignatureNonce } from './signature-nonce.repo'
 import type { ClientInstance } from './client-instance'
 
@@ -45,25 +46,28 @@ export function createRequestAuth(deps: Deps, req: SignedRequest): RequestAuth {
     async verifySignature(client, operation) {
       const now = deps.clock()
       const { jwk } = client
-      await verifyHttpSignature(req, {
-        signatures,
-        operation,
-        getKey: async (kid) => {
-          // A directed identity's key came with its grant request: nothing is fetched (RFC 9635 §7.1).
-          if (jwk) return kid === jwk.kid ? jwk : null
-          try {
-            return await deps.walletAddresses.getKey(client.id, kid)
-          } catch (e) {
-            // The wallet address or its key set could not be fetched: the key cannot be resolved.
-            if (isGnapError(e) && e.code === 'invalid_client') throw failed(unresolvableClientKey(operation, e.message), 'key')
-            throw e
-          }
-        },
-        now,
-        windowSeconds: deps.config.signatureWindowSeconds,
-        skewSeconds: deps.config.signatureClockSkewSeconds,
-        rememberNonce: (kid, nonce, expiresAt) => rememberSignatureNonce(deps.sql, `${client.id}#${kid}`, nonce, expiresAt, now),
-      }).catch((e: unknown) => {
+      // A child span of the request (docs/operating.md "Traces"): the operation's name only, never the signature.
+      await inSpan('gnap.verify_signature', { 'gnap.operation': operation }, () =>
+        verifyHttpSignature(req, {
+          signatures,
+          operation,
+          getKey: async (kid) => {
+            // A directed identity's key came with its grant request: nothing is fetched (RFC 9635 §7.1).
+            if (jwk) return kid === jwk.kid ? jwk : null
+            try {
+              return await deps.walletAddresses.getKey(client.id, kid)
+            } catch (e) {
+              // The wallet address or its key set could not be fetched: the key cannot be resolved.
+              if (isGnapError(e) && e.code === 'invalid_client') throw failed(unresolvableClientKey(operation, e.message), 'key')
+              throw e
+            }
+          },
+          now,
+          windowSeconds: deps.config.signatureWindowSeconds,
+          skewSeconds: deps.config.signatureClockSkewSeconds,
+          rememberNonce: (kid, nonce, expiresAt) => rememberSignatureNonce(deps.sql, `${client.id}#${kid}`, nonce, expiresAt, now),
+        }),
+      ).catch((e: unknown) => {
         throw counted(deps, e)
       })
     },

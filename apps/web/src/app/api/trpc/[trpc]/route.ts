@@ -5,6 +5,7 @@ import { CONSOLE_ERROR_STATUS, type ConsoleErrorCode } from '@gnap/domain/operat
 import { depsOrUnavailable } from '../../../../server/process/deps'
 import { callerIp } from '../../../../server/edge/caller-ip'
 import { JSON_LIMITS, readBody } from '../../../../server/edge/body'
+import { tracedRoute } from '../../../../server/edge/request-span'
 
 export const dynamic = 'force-dynamic'
 
@@ -20,7 +21,10 @@ const ENDPOINT = '/api/trpc'
 const refuse = (kind: ConsoleErrorCode, message: string, headers: Record<string, string> = {}) =>
   Response.json({ error: { message } }, { status: CONSOLE_ERROR_STATUS[kind], headers: { 'cache-control': 'no-store', ...headers } })
 
-async function handler(req: Request): Promise<Response> {
+// Traced as one span per request, named by the route, not by the procedures (request-span.ts).
+const handler = tracedRoute('/api/trpc/[trpc]', serve)
+
+async function serve(req: Request): Promise<Response> {
   const deps = await depsOrUnavailable()
   // docs/protocol.md §9: the database is unreachable for now.
   if (!deps)

@@ -3,6 +3,7 @@ import { UNAVAILABLE_RETRY_AFTER_SECONDS } from '@gnap/domain/kernel'
 import { depsOrUnavailable } from '../../../../server/process/deps'
 import { callerIp } from '../../../../server/edge/caller-ip'
 import { JSON_LIMITS, readBody } from '../../../../server/edge/body'
+import { tracedRoute } from '../../../../server/edge/request-span'
 
 export const dynamic = 'force-dynamic'
 
@@ -11,7 +12,10 @@ const BASE_PATH = '/api/v1'
 // The REST form of the operator procedures for back ends with an API key (docs/protocol.md §2.18), described by
 // `/api/v1/openapi.json`. Cookies are never read here. Errors are JSON: `{"error":{"code","message"}}`.
 
-async function handler(req: Request): Promise<Response> {
+// One span per request, named by the route template: the path holds ids (request-span.ts).
+const handler = tracedRoute('/api/v1/[...path]', serve)
+
+async function serve(req: Request): Promise<Response> {
   const deps = await depsOrUnavailable()
   // docs/protocol.md §9: the database is unreachable for now.
   if (!deps)
