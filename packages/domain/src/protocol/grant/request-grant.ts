@@ -98,20 +98,13 @@ export async function requestGrant(
     }
   }
 
-  // An item that must be consented to names the resource the owner consents about. docs/protocol.md §2.1 step 4:
-  // only items that need interaction; one that skips it (a quote, say) may ride along without an identifier.
-  if (request.access.some((item) => itemNeedsInteraction(item, rules) && (!('identifier' in item) || !item.identifier))) {
-    throw new GnapError('invalid_request', 'access items that need interaction must have an identifier')
-  }
-  if (!request.interact || !request.interact.start.includes('redirect')) {
-    throw new GnapError('invalid_request', 'this grant needs interaction: interact.start must include "redirect"')
-  }
+  const interact = consentableInteraction(request, rules)
   const wallet = await deps.walletAddresses.getWalletAddress(client.id)
   const clientName = clientDisplayName(wallet.publicName)
 
   const interactionId = newId()
   const nonce = newNonce()
-  const finish = request.interact.finish
+  const finish = interact.finish
   const continueNotBefore = new Date(now.getTime() + config.waitSeconds * 1000)
   await deps.sql.transaction(async (tx) => {
     await insertGrant(tx, {
@@ -123,7 +116,7 @@ export async function requestGrant(
       continueId,
       continueTokenHash: hashSecret(continueToken),
       continueNotBefore,
-      interactStart: request.interact!.start.join(' '),
+      interactStart: interact.start.join(' '),
       finishMethod: finish?.method ?? null,
       finishUri: finish?.uri ?? null,
       clientNonce: finish?.nonce ?? null,
@@ -151,6 +144,23 @@ export async function requestGrant(
     interact: { redirect: redirect.href, finish: nonce },
     continue: toContinueJson(config, continueId, continueToken, config.waitSeconds),
   }
+}
+
+/**
+ * What an interactive grant request must carry for the owner to consent (docs/protocol.md §2.1 step 4): every item
+ * that needs interaction names its resource (one that skips it, a quote say, may ride along without an identifier),
+ * and the client can start a redirect.
+ * @returns the request's interaction
+ * @throws GnapError invalid_request
+ */
+function consentableInteraction(request: GrantRequest, rules: Parameters<typeof itemNeedsInteraction>[1]): NonNullable<GrantRequest['interact']> {
+  if (request.access.some((item) => itemNeedsInteraction(item, rules) && (!('identifier' in item) || !item.identifier))) {
+    throw new GnapError('invalid_request', 'access items that need interaction must have an identifier')
+  }
+  if (!request.interact || !request.interact.start.includes('redirect')) {
+    throw new GnapError('invalid_request', 'this grant needs interaction: interact.start must include "redirect"')
+  }
+  return request.interact
 }
 
 /**
