@@ -14,7 +14,10 @@ async function buildDeps(): Promise<Deps> {
   const log = createLogger(env.LOG_LEVEL)
   // Rafiki's settings that do nothing here (docs/configuration.md): named in one line, their values never shown.
   if (unused.length > 0) log.warn({ unused }, `settings of Rafiki's auth service that do nothing here: ${unused.join(', ')}`)
-  const store = await openStore(env.DATABASE_URL ?? defaultDatabaseUrl(), { sqliteSynchronous: env.SQLITE_SYNCHRONOUS })
+  const store = await openStore(env.DATABASE_URL ?? defaultDatabaseUrl(), {
+    sqliteSynchronous: env.SQLITE_SYNCHRONOUS,
+    sqliteGroupCommit: { maxTransactions: env.SQLITE_GROUP_COMMIT_MAX, maxWaitMs: env.SQLITE_GROUP_COMMIT_WAIT_MS },
+  })
   // Counted only when something can scrape them (METRICS_SECRET or METRICS_PORT).
   const metrics =
     config.metricsSecrets || config.metricsPort

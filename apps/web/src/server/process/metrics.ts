@@ -115,6 +115,31 @@ function registerPressureMetrics(registry: Registry, pressure: () => SqlPressure
       busyCounted = now.busyRetries
     },
   })
+  // Group commit (docs/operating.md, Storage): transactions per flush is the ratio of the two.
+  const sqliteCounter = (name: string, help: string, read: (now: Extract<SqlPressure, { dialect: 'sqlite' }>) => number): void => {
+    let counted = 0
+    const c: Counter = new Counter({
+      name,
+      help,
+      registers: [registry],
+      collect() {
+        const now = pressure()
+        if (now.dialect !== 'sqlite') return
+        c.inc(read(now) - counted)
+        counted = read(now)
+      },
+    })
+  }
+  sqliteCounter(
+    'gnap_sqlite_commit_batches_total',
+    'SQLite write batches committed: one commit and one flush each (0 on PostgreSQL).',
+    (n) => n.commitBatches,
+  )
+  sqliteCounter(
+    'gnap_sqlite_batched_transactions_total',
+    'SQLite write transactions committed in those batches (0 on PostgreSQL).',
+    (n) => n.batchedTransactions,
+  )
   const pool = (): { poolTotal: number; poolIdle: number; poolWaiting: number } => {
     const now = pressure()
     return now.dialect === 'postgresql' ? now : { poolTotal: 0, poolIdle: 0, poolWaiting: 0 }

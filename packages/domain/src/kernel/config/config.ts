@@ -271,6 +271,16 @@ export const EnvSchema = z
         description:
           'SQLite only: `full` puts every commit on disk before it is answered; `normal` is faster, but a power loss can undo the last commits (docs/operating.md, Storage).',
       }),
+    // Group commit (docs/operating.md, Storage): write transactions that arrive together share one commit and one
+    // flush, each in a savepoint of its own.
+    SQLITE_GROUP_COMMIT_MAX: z.coerce.number().int().min(1).max(1000).default(64).meta({
+      description:
+        'SQLite only: the most write transactions that share one commit (group commit, each in a savepoint of its own); `1` commits each alone (docs/operating.md, Storage).',
+    }),
+    SQLITE_GROUP_COMMIT_WAIT_MS: z.coerce.number().int().min(0).max(50).default(0).meta({
+      description:
+        'SQLite only: how long a batch of writes waits for more after its first one; `0` closes it at the next turn of the event loop (docs/operating.md, Storage).',
+    }),
     // On SIGTERM or SIGINT each process stops being ready at once and finishes the requests it has in flight, for at
     // most this long, then exits (docs/protocol.md §2.19). Under the launcher keep it below SHUTDOWN_TIMEOUT_SECONDS.
     SHUTDOWN_GRACE_SECONDS: z.coerce.number().int().min(0).max(3600).default(8).meta({

@@ -36,7 +36,38 @@ export interface Sql extends SqlRunner {
  * PostgreSQL: the pool's connections, open, idle, and requests waiting for one.
  */
 export type SqlPressure =
-  { dialect: 'sqlite'; busyRetries: number } | { dialect: 'postgresql'; poolTotal: number; poolIdle: number; poolWaiting: number }
+  | {
+      dialect: 'sqlite'
+      busyRetries: number
+      /** Write batches committed (group commit): one commit, one flush each. */
+      commitBatches: number
+      /** Write transactions committed in those batches. */
+      batchedTransactions: number
+    }
+  | { dialect: 'postgresql'; poolTotal: number; poolIdle: number; poolWaiting: number }
+
+/**
+ * Group commit on SQLite (docs/operating.md, Storage): write transactions that arrive together run in one SQLite
+ * transaction, each in a savepoint of its own, and share its one commit, so one flush to disk serves many.
+ */
+export interface GroupCommit {
+  /** The most write transactions in one batch. 1: each commits alone. */
+  maxTransactions: number
+  /**
+   * How long a batch stays open for more after its first transaction arrived: 0 closes it at the next turn of the
+   * event loop (the requests that reached their write in the same turn share it).
+   */
+  maxWaitMs: number
+}
+
+export const DEFAULT_GROUP_COMMIT: GroupCommit = { maxTransactions: 64, maxWaitMs: 0 }
+
+/** A write transaction waiting for its batch. */
+interface Member {
+  fn: (tx: SqlRunner) => Promise<unknown>
+  resolve: (value: unknown) => void
+  reject: (e: unknown) => void
+}
 
 /**
  * One holder at a time, first come first served. SQLite: Prisma's better-sqlite3 adapter and the hot paths share one
@@ -89,8 +120,15 @@ interface Prepared {
 /**
  * SQLite through the better-sqlite3 connection Prisma's adapter opened (`connection()` gives the current one), with
  * the statements prepared once and kept, and the same gate as the adapter's transactions (sqlite-adapter.ts).
- * better-sqlite3 is synchronous: a transaction here runs from BEGIN IMMEDIATE to COMMIT without giving the event loop
- * away, unless `fn` awaits real I/O, which it must not.
+ * better-sqlite3 is synchronous: a batch runs from BEGIN IMMEDIATE to COMMIT without giving the event loop away,
+ * unless a transaction's `fn` awaits real I/O, which it must not (it would hold up every member of its batch).
+ *
+ * Group commit: `transaction` and every write outside one (a write is a transaction of one statement) join a queue;
+ * a batch starts at the next turn of the event loop (or after `maxWaitMs`), takes up to `maxTransactions` of them
+ * once it holds the file's write lock, and runs each in a savepoint of its own. A transaction that throws is rolled
+ * back to its savepoint and answered with its own error, the others go on; one COMMIT (one flush under
+ * synchronous=FULL) then ends the batch, and only after it are the members answered. A COMMIT that fails rolls the
+ * whole batch back and answers every member that had succeeded with its error: nothing of theirs was applied.
  */
 export class SqliteSql implements Sql {
   readonly dialect = 'sqlite'
@@ -98,6 +136,11 @@ export class SqliteSql implements Sql {
   #forConnection: Database | null = null
   readonly #direct: SqlRunner
   #busyRetries = 0
+  #commitBatches = 0
+  #batchedTransactions = 0
+  readonly #queue: Member[] = []
+  /** A batch is scheduled or running: later transactions join the queue it (or the one after it) takes. */
+  #batching = false
 
   /**
    * `busyTimeoutMs`: the connection's busy timeout (as opened by Prisma's adapter), which statements here restore
@@ -107,6 +150,7 @@ export class SqliteSql implements Sql {
     private readonly connection: () => Database,
     private readonly gate: Gate,
     private readonly busyTimeoutMs: number,
+    private readonly groupCommit: GroupCommit = DEFAULT_GROUP_COMMIT,
   ) {
     this.#direct = {
       all: <T>(sql: string, params: readonly SqlValue[] = []) => Promise.resolve(this.#all<T>(sql, params)),
@@ -115,35 +159,110 @@ export class SqliteSql implements Sql {
   }
 
   all<T>(sql: string, params: readonly SqlValue[] = []): Promise<T[]> {
-    const statement = () => this.#all<T>(sql, params)
-    return this.#prepare(sql).stmt.readonly ? this.gate.hold(statement) : this.#whenWritable(statement, (rows) => rows)
+    if (this.#prepare(sql).stmt.readonly) return this.gate.hold(() => this.#all<T>(sql, params))
+    return this.transaction(async () => this.#all<T>(sql, params))
   }
 
   run(sql: string, params: readonly SqlValue[] = []): Promise<number> {
-    const statement = () => this.#run(sql, params)
-    return this.#prepare(sql).stmt.readonly ? this.gate.hold(statement) : this.#whenWritable(statement, (changes) => changes)
+    if (this.#prepare(sql).stmt.readonly) return this.gate.hold(() => this.#run(sql, params))
+    return this.transaction(async () => this.#run(sql, params))
   }
 
   pressure(): SqlPressure {
-    return { dialect: 'sqlite', busyRetries: this.#busyRetries }
+    return {
+      dialect: 'sqlite',
+      busyRetries: this.#busyRetries,
+      commitBatches: this.#commitBatches,
+      batchedTransactions: this.#batchedTransactions,
+    }
   }
 
   transaction<T>(fn: (tx: SqlRunner) => Promise<T>): Promise<T> {
-    // IMMEDIATE takes the write lock at once: another process on the same file then makes it wait instead of failing
-    // when a deferred transaction tries to upgrade its read lock.
+    return new Promise<T>((resolve, reject) => {
+      this.#queue.push({ fn, resolve: resolve as (value: unknown) => void, reject })
+      this.#schedule()
+    })
+  }
+
+  /**
+   * Starts the next batch at the next turn of the event loop (or after `maxWaitMs`), unless one is on its way. Members
+   * left waiting when a batch ends (beyond its `maxTransactions`, or queued while it ran) start the next one at once.
+   */
+  #schedule(now = false): void {
+    if (this.#batching || this.#queue.length === 0) return
+    this.#batching = true
+    const start = () => {
+      this.#runBatch()
+        .catch((e: unknown) => {
+          // The write lock was never taken (SQLITE_BUSY past the timeout, or the connection is gone): every
+          // transaction waiting then is answered with that error, none of them ran.
+          for (const m of this.#queue.splice(0)) m.reject(e)
+        })
+        .finally(() => {
+          this.#batching = false
+          this.#schedule(true)
+        })
+    }
+    if (now) start()
+    else if (this.groupCommit.maxWaitMs > 0) setTimeout(start, this.groupCommit.maxWaitMs)
+    else setImmediate(start)
+  }
+
+  /**
+   * One batch: BEGIN IMMEDIATE (IMMEDIATE takes the write lock at once, so another process on the same file makes it
+   * wait instead of failing when a deferred transaction tries to upgrade its read lock), then the members waiting at
+   * the moment the lock is held (the ones that queued while another process held it included), one savepoint each,
+   * then one COMMIT.
+   */
+  #runBatch(): Promise<void> {
     return this.#whenWritable(
       () => this.#run('BEGIN IMMEDIATE', []),
       async () => {
+        const batch = this.#queue.splice(0, Math.max(1, this.groupCommit.maxTransactions))
+        const done: { member: Member; result: unknown }[] = []
         try {
-          const result = await fn(this.#direct)
+          for (let i = 0; i < batch.length; i++) {
+            const member = batch[i]!
+            const outcome = await this.#inSavepoint(member)
+            if (outcome.ok) done.push({ member, result: outcome.result })
+            else if (!this.connection().inTransaction) {
+              // SQLite ended the whole transaction itself (an I/O error, a full disk): the members before this one
+              // were undone with it and are answered with its error; the ones not yet run wait for the next batch.
+              for (const d of done) d.member.reject(outcome.error)
+              this.#queue.unshift(...batch.slice(i + 1))
+              return
+            }
+          }
           this.#run('COMMIT', [])
-          return result
         } catch (e) {
+          // The COMMIT failed (or a savepoint statement did): nothing of the batch is applied, and every member not
+          // answered yet is answered with the error (a promise already rejected stays as it was).
           if (this.connection().inTransaction) this.#run('ROLLBACK', [])
-          throw e
+          for (const m of batch) m.reject(e)
+          return
         }
+        this.#commitBatches++
+        this.#batchedTransactions += done.length
+        for (const d of done) d.member.resolve(d.result)
       },
     )
+  }
+
+  /** Runs one member in a savepoint: released when it resolves; rolled back to, and the member answered, when it throws. */
+  async #inSavepoint(member: Member): Promise<{ ok: true; result: unknown } | { ok: false; error: unknown }> {
+    try {
+      this.#run('SAVEPOINT "member"', [])
+      const result = await member.fn(this.#direct)
+      this.#run('RELEASE "member"', [])
+      return { ok: true, result }
+    } catch (error) {
+      if (this.connection().inTransaction) {
+        this.#run('ROLLBACK TO "member"', [])
+        this.#run('RELEASE "member"', [])
+      }
+      member.reject(error)
+      return { ok: false, error }
+    }
   }
 
   /**

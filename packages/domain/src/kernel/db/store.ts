@@ -2,7 +2,7 @@ import type { Database } from 'better-sqlite3'
 import { PrismaClient } from './generated/client'
 import { GatedSqliteAdapterFactory } from './sqlite-adapter'
 import type { ReadModels } from './read-models'
-import { Gate, PgSql, SqliteSql, type Sql } from './sql'
+import { DEFAULT_GROUP_COMMIT, Gate, PgSql, SqliteSql, type GroupCommit, type Sql } from './sql'
 import { tracedSql } from './traced-sql'
 
 /** Which database a store talks to. */
@@ -36,6 +36,8 @@ const store = (provider: Provider, prisma: PrismaClient, sql: Sql): Store => ({
 export interface StoreOptions {
   /** SQLite only: when a commit reaches the disk (SQLITE_SYNCHRONOUS). Default 'full'. */
   sqliteSynchronous?: 'full' | 'normal'
+  /** SQLite only: how write transactions share commits (SQLITE_GROUP_COMMIT_MAX, SQLITE_GROUP_COMMIT_WAIT_MS). */
+  sqliteGroupCommit?: GroupCommit
   /** PostgreSQL only: the longest a statement may run, or a transaction sit idle, before the server ends it. */
   postgresTimeoutMs?: number
 }
@@ -107,6 +109,7 @@ export async function openStore(url: string, options: StoreOptions = {}): Promis
       },
       gate,
       SQLITE_BUSY_TIMEOUT_MS,
+      options.sqliteGroupCommit ?? DEFAULT_GROUP_COMMIT,
     ),
   )
 }
