@@ -178,6 +178,7 @@ const settled = (ps: Promise<unknown>[]) => Promise.allSettled(ps)
 
 describe('writes that arrive together', () => {
   it('a transaction that throws is undone alone and answered with its own error; the others are committed', async () => {
+    await sql.run(insertNonce, ['k', 'existing', expiresAt])
     const results = await settled([
       sql.transaction(async (tx) => tx.run(insertNonce, ['k', 'first', expiresAt])),
       sql.transaction(async (tx) => {
@@ -187,13 +188,13 @@ describe('writes that arrive together', () => {
       // A statement that fails inside a transaction (a duplicate key) fails that transaction only.
       sql.transaction(async (tx) => {
         await tx.run(insertNonce, ['k', 'also-undone', expiresAt])
-        await tx.run(insertNonce, ['k', 'first', expiresAt])
+        await tx.run(insertNonce, ['k', 'existing', expiresAt])
       }),
       sql.run(insertNonce, ['k', 'plain-write', expiresAt]),
     ])
     expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'rejected', 'fulfilled'])
     expect((results[1] as PromiseRejectedResult).reason).toBeInstanceOf(Abort)
-    expect(await nonces()).toEqual(['first', 'plain-write'])
+    expect(await nonces()).toEqual(['existing', 'first', 'plain-write'])
   })
 
   if (process.env.TEST_DATABASE_URL === undefined) {

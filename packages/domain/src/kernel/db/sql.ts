@@ -266,8 +266,8 @@ export class SqliteSql implements Sql {
   }
 
   /**
-   * Runs `takesLock`, a statement that takes the file's write lock (BEGIN IMMEDIATE, or a write outside a
-   * transaction), then `holding` with its result, both holding the gate; but without SQLite's busy handler. While
+   * Runs `takesLock`, a statement that takes the file's write lock (a batch's BEGIN IMMEDIATE), then `holding` with
+   * its result, both holding the gate; but without SQLite's busy handler. While
    * another process (another worker of `pnpm start`) holds the lock, that handler sleeps, synchronously, 1, 2, 5,
    * 10… ms between tries, and the whole worker sleeps with it. Here the statement fails at once with SQLITE_BUSY while the lock
    * is taken; the gate is let go, and the statement is tried again after a turn of the event loop (later after a
