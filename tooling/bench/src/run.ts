@@ -6,8 +6,11 @@
 // warm-up. On the fresh file it also measures the floor (a bare node:http server doing the same SQLite and Ed25519
 // work), the ceiling (a minimal Next app answering constant JSON) and our own app shell (a 405 from our handler after
 // routing). It prints a table per size, the slowdown at scale, the ratios to floor and ceiling, and the hot queries'
-// plans, and writes everything to bench/results/<time>.json. With BENCH_DATABASE_URL (a PostgreSQL server), it also
-// runs two instances on one PostgreSQL database with the load split across both, beside one instance on SQLite.
+// plans, and writes everything to bench/results/<time>.json. Every SQLite server has a metrics port, scraped right
+// before and right after each measured run for the transactions committed per flush (txn/flush). On a new fresh file,
+// a second server that differs only in SQLITE_SYNCHRONOUS runs the write operations again: the cost of durability
+// (FULL beside NORMAL). With BENCH_DATABASE_URL (a PostgreSQL server), it also runs one instance on a PostgreSQL
+// database, then two instances on another with the load split across both, beside one instance on SQLite.
 //
 // Settings (environment):
 //   BENCH_SECONDS=10            measured seconds per run          BENCH_WARMUP_SECONDS=2   warm-up before each run
@@ -19,15 +22,19 @@
 //   BENCH_CLIENTS=16            test clients (wallet addresses with a key each)
 //   BENCH_BASELINES=1           floor, ceiling and app shell (0: skip)
 //   BENCH_CONTINUE_MAX=20000    most interactive grants prepared for one continuation run (it stops early when used up)
-//   BENCH_SERVER_ENV='K=V …'    extra settings for the server (e.g. NODE_OPTIONS=--max-old-space-size=160)
+//   BENCH_SERVER_ENV='K=V …'    extra settings for the server (e.g. NODE_OPTIONS=--max-old-space-size=160);
+//                               SQLITE_SYNCHRONOUS=normal makes NORMAL the main servers' mode (FULL by default)
+//   BENCH_SYNC_COMPARE=1        rotate, continue and grant once more on a fresh file under the other SQLITE_SYNCHRONOUS
+//                               (NORMAL beside the default FULL), same build and workers (0: skip)
 //   BENCH_WORKERS=<cores>       worker processes of the server (WEB_CONCURRENCY of the launcher)
 //   BENCH_DATABASE_URL=postgresql://user:password@host/db   a PostgreSQL server on which the bench creates (and drops)
-//                               a database for two instances; unset: no PostgreSQL run
-//   BENCH_PG_WORKERS=1          worker processes of each of the two PostgreSQL instances
+//                               a database for one instance, then one for two instances; unset: no PostgreSQL run
+//   BENCH_PG_WORKERS=1          worker processes of each PostgreSQL instance
 import { randomBytes } from 'node:crypto'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
+import { openStore } from '@gnap/domain/kernel'
 import { adminQuery, databaseUrl, generateClientKey, migrateFile, startWalletAddressServer } from '@gnap/domain/testing'
 import { checkSigner } from './lib/signer'
 import { INTROSPECTION_SECRET, type BenchClient } from './lib/prepare'
@@ -46,6 +53,7 @@ import { sampleRss } from './lib/rss'
 import { seedTokens, type SeedResult } from './lib/seed'
 import { hotQueryPlans, type QueryPlan } from './lib/plans'
 import { loudFailures, resultTable, table, type Row } from './lib/report'
+import { BATCHED_TRANSACTIONS, COMMIT_BATCHES, batchDelta, scrapeBatches, txnPerFlushCell } from './lib/metrics'
 import { freePort, requireBuild, root, startCeiling, startFloor, startGnap, startGnapInstances } from './lib/servers'
 
 const num = (name: string, fallback: number) => {
@@ -81,9 +89,10 @@ const settings = {
   scales: list('BENCH_SCALE', '10k').filter((s) => s !== 'none' && s !== '0'),
   clients: num('BENCH_CLIENTS', 16),
   baselines: process.env.BENCH_BASELINES !== '0',
+  syncCompare: process.env.BENCH_SYNC_COMPARE !== '0',
   continueMax: num('BENCH_CONTINUE_MAX', 20_000),
   workers: Math.max(1, num('BENCH_WORKERS', os.availableParallelism())),
-  postgres: pgUrl ? { url: redacted(pgUrl), instances: 2, workers: Math.max(1, num('BENCH_PG_WORKERS', 1)) } : null,
+  postgres: pgUrl ? { url: redacted(pgUrl), instances: [1, 2], workers: Math.max(1, num('BENCH_PG_WORKERS', 1)) } : null,
 }
 
 /** The server's settings: production, quiet logs, limits out of the way, tokens outliving the whole run. */
@@ -101,6 +110,19 @@ const SERVER_ENV: Record<string, string> = {
   ),
 }
 
+/**
+ * The SQLite servers' SQLITE_SYNCHRONOUS, named explicitly: `full` (the server's default: every commit flushed to disk
+ * before it is answered) unless BENCH_SERVER_ENV sets it. The durability comparison runs the other one.
+ */
+const SYNC = ((v: string) => {
+  if (v !== 'full' && v !== 'normal') throw new Error(`BENCH_SERVER_ENV: SQLITE_SYNCHRONOUS must be full or normal, got ${v}`)
+  return v
+})((SERVER_ENV.SQLITE_SYNCHRONOUS ?? 'full').toLowerCase())
+SERVER_ENV.SQLITE_SYNCHRONOUS = SYNC
+const OTHER_SYNC = SYNC === 'full' ? 'normal' : 'full'
+/** The operations that commit a write (a flush under FULL), measured again by the durability comparison. */
+const WRITE_OPS = ['rotate', 'continue', 'grant']
+
 interface SizeReport {
   label: string
   tokensSeeded: number
@@ -113,14 +135,15 @@ const log = (s: string) => console.log(`[bench] ${s}`)
 
 /**
  * Runs `scenario` at each concurrency against `targets` (several: the load split across them at the same time) and
- * samples the memory and CPU of the processes under `pids`.
+ * samples the memory and CPU of the processes under `pids`. With `metricsPort` (a SQLite server's), the server's
+ * write-batch counters are scraped right before and right after each measured run (outside the CPU sampled).
  */
 async function measure(
   pids: number | number[],
   targets: Target | Target[],
   scenario: Scenario,
   rows: Row[],
-  opts: { prepareWith?: Target; name?: string } = {},
+  opts: { prepareWith?: Target; name?: string; metricsPort?: number } = {},
 ): Promise<void> {
   const list = Array.isArray(targets) ? targets : [targets]
   const name = opts.name ?? list[0]!.name
@@ -137,11 +160,14 @@ async function measure(
             `warm-up of ${name} ${scenario.op} @${connections}: ${warm.errors} errors, ${warm.failures} unexpected ${JSON.stringify(warm.statuses)} ${warm.samples[0] ?? ''}`,
           )
       }
+      const port = opts.metricsPort
+      const before = port === undefined ? null : await scrapeBatches(port)
       rss.reset()
       const clientCpu = process.cpuUsage()
       const result = await load(connections, settings.seconds)
       const peak = rss.peek()
       const { user, system } = process.cpuUsage(clientCpu)
+      const after = port === undefined ? null : await scrapeBatches(port)
       const perRequest = (ms: number) => (result.requests > 0 ? Math.round((ms / result.requests) * 1000) / 1000 : 0)
       const row: Row = {
         ...result,
@@ -149,13 +175,15 @@ async function measure(
         rssProcessMb: peak.processMb,
         serverCpuMsPerRequest: perRequest(peak.cpuMs),
         clientCpuMsPerRequest: perRequest((user + system) / 1000),
+        ...(port === undefined ? {} : { batches: batchDelta(before, after) }),
       }
       rows.push(row)
       if ('setRate' in scenario && typeof scenario.setRate === 'function') scenario.setRate(result.rps)
       const flag = row.errors + row.failures > 0 ? `   !!! ${row.errors} errors, ${row.failures} unexpected ${JSON.stringify(row.statuses)}` : ''
       const split = 'split' in result ? ` (${(result.split as number[]).join('+')})` : ''
+      const batches = port === undefined ? '' : `  txn/flush ${txnPerFlushCell(row.batches)}`
       log(
-        `${name.padEnd(8)} ${scenario.op.padEnd(10)} @${String(connections).padEnd(3)} ${String(row.rps).padStart(6)} req/s  p50 ${row.p50} ms  p99 ${row.p99} ms  max ${row.max} ms  RSS ${row.rssProcessMb} MB/proc ${row.rssTreeMb} MB sum  CPU ${row.serverCpuMsPerRequest} ms/req (load generator ${row.clientCpuMsPerRequest})${split}${row.stoppedEarly ? `  (${row.stoppedEarly})` : ''}${flag}`,
+        `${name.padEnd(8)} ${scenario.op.padEnd(10)} @${String(connections).padEnd(3)} ${String(row.rps).padStart(6)} req/s  p50 ${row.p50} ms  p99 ${row.p99} ms  max ${row.max} ms  RSS ${row.rssProcessMb} MB/proc ${row.rssTreeMb} MB sum  CPU ${row.serverCpuMsPerRequest} ms/req (load generator ${row.clientCpuMsPerRequest})${batches}${split}${row.stoppedEarly ? `  (${row.stoppedEarly})` : ''}${flag}`,
       )
     }
   } finally {
@@ -203,27 +231,69 @@ async function warmServer(targets: Target[], chosen: Scenario[], targetFor: (s: 
   log(`server warmed up: every operation for ${settings.serverWarmupSeconds} s at 32 connections`)
 }
 
+type Wallets = Awaited<ReturnType<typeof startWalletAddressServer>>
+
+/** Every test client's wallet address now names `authServer` (each server on its own port is another URL). */
+function pointClients(clients: BenchClient[], wallets: Wallets, authServer: string): void {
+  for (const c of clients) c.walletAddress = wallets.addClient(c.name, { publicName: `Bench ${c.name}`, keys: [c.key.jwk], authServer })
+}
+
+/** The PostgreSQL runs' name in tables and rows: `pg-<instances>x<workers each>`. */
+const pgName = (instances: number) => `pg-${instances}x${settings.postgres?.workers ?? 1}`
+
 /**
- * Two instances (launchers with BENCH_PG_WORKERS workers) on one fresh PostgreSQL database that the bench creates on
- * the server of BENCH_DATABASE_URL and drops afterwards; both answer for one public URL, as behind a proxy.
+ * PostgreSQL's synchronous_commit as a session of BENCH_DATABASE_URL's role sees it (the servers connect as that role
+ * to databases made fresh, so with no settings of their own). `on` flushes every commit before it is answered, as
+ * SQLite's FULL does; anything else is said loudly, since the comparison with SQLite would not be like for like.
  */
-async function measurePostgres(clients: BenchClient[], wallets: Awaited<ReturnType<typeof startWalletAddressServer>>, rows: Row[]): Promise<void> {
+async function checkSynchronousCommit(): Promise<string> {
+  const store = await openStore(pgUrl!)
+  let value: string
+  try {
+    const [row] = await store.sql.all<{ synchronous_commit: string }>('SHOW synchronous_commit')
+    value = row?.synchronous_commit ?? 'unknown'
+  } finally {
+    await store.close()
+  }
+  if (value === 'on') log('postgresql: synchronous_commit = on (every commit flushed to disk before it is answered, as SQLite FULL)')
+  else console.log(`\n${pgSyncWarning(value)}\n`)
+  return value
+}
+
+const pgSyncWarning = (value: string) => {
+  const bar = '!'.repeat(78)
+  return (
+    `${bar}\n!!! PostgreSQL synchronous_commit = ${value}, not on: its commits are not (all) flushed to disk before they\n` +
+    `!!! are answered, so its figures do not compare with SQLite's synchronous=FULL. Set it to on (postgresql.conf,\n` +
+    `!!! ALTER SYSTEM, or ALTER ROLE) for a fair comparison.\n${bar}`
+  )
+}
+
+/**
+ * `count` instances (launchers with BENCH_PG_WORKERS workers each) on one fresh PostgreSQL database that the bench
+ * creates on the server of BENCH_DATABASE_URL and drops afterwards; several answer for one public URL, as behind a
+ * proxy, with the load split across them.
+ */
+async function measurePostgres(clients: BenchClient[], wallets: Wallets, rows: Row[], count: number): Promise<void> {
   const pg = settings.postgres!
   const dbName = `gnap_bench_${randomBytes(5).toString('hex')}`
   await adminQuery(pgUrl!, `CREATE DATABASE "${dbName}"`)
   try {
-    const servers = await startGnapInstances(databaseUrl(pgUrl!, dbName), SERVER_ENV, { count: pg.instances, workers: pg.workers })
+    // Metrics counted as on the SQLite servers (which have a metrics port), so both pay for the counting alike; the
+    // instances share one environment, so a secret rather than a port each.
+    const env = { ...SERVER_ENV, METRICS_SECRET: randomBytes(24).toString('hex') }
+    const servers = await startGnapInstances(databaseUrl(pgUrl!, dbName), env, { count, workers: pg.workers })
     try {
-      for (const c of clients)
-        c.walletAddress = wallets.addClient(c.name, { publicName: `Bench ${c.name}`, keys: [c.key.jwk], authServer: servers.url })
+      pointClients(clients, wallets, servers.url)
       log(
-        `postgresql: ${pg.instances} instances of ${pg.workers} worker(s) on database ${dbName} at ${servers.instances.map((i) => i.url).join(' and ')}, public URL ${servers.url}`,
+        `postgresql: ${count} instance(s) of ${pg.workers} worker(s) on database ${dbName} at ${servers.instances.map((i) => i.url).join(' and ')}, public URL ${servers.url}`,
       )
-      const targets: Target[] = servers.instances.map((i) => ({ name: `pg-${i.name}`, url: servers.url, connect: i.url }))
+      // One instance's runs are named as a whole (pg-1x1); several are split runs, named by measure.
+      const targets: Target[] = servers.instances.map((i) => ({ name: count === 1 ? pgName(1) : `pg-${i.name}`, url: servers.url, connect: i.url }))
       // The PostgreSQL instances run without the listener: their introspection goes through Next.
       const chosen = scenariosFor(clients, []).chosen.filter((s) => s.op !== LISTENER_OP)
       await warmServer(targets, chosen)
-      for (const scenario of chosen) await measure(servers.pids, targets, scenario, rows, { name: pgTarget })
+      for (const scenario of chosen) await measure(servers.pids, targets, scenario, rows, { name: pgName(count) })
     } finally {
       await servers.stop()
     }
@@ -234,9 +304,54 @@ async function measurePostgres(clients: BenchClient[], wallets: Awaited<ReturnTy
   }
 }
 
-const pgTarget = `pg-${settings.postgres?.instances ?? 2}x${settings.postgres?.workers ?? 1}`
+/**
+ * Our server on a migrated SQLite file as every SQLite run starts it: the launcher with BENCH_WORKERS workers, the
+ * introspection listener and the metrics port (served by the launcher's primary, summing its workers) on free ports.
+ */
+async function startSqliteServer(dbFile: string, env: Record<string, string> = {}) {
+  const listenerPort = await freePort()
+  let metricsPort = await freePort()
+  while (metricsPort === listenerPort) metricsPort = await freePort()
+  const server = await startGnap(
+    dbFile,
+    { ...SERVER_ENV, ...env, INTROSPECTION_PORT: String(listenerPort), METRICS_PORT: String(metricsPort) },
+    settings.workers,
+  )
+  // Said once per server: whether its metrics port answers and has the write-batch counters (else txn/flush is "-").
+  const probe = await scrapeBatches(metricsPort)
+  if (!probe) log(`!!! the metrics port ${metricsPort} did not answer: no txn/flush figures for this server`)
+  else if (probe.batches === null || probe.transactions === null)
+    log(`metrics port ${metricsPort}: no ${COMMIT_BATCHES} / ${BATCHED_TRANSACTIONS} on this build, txn/flush shows "-"`)
+  return { server, listenerPort, metricsPort }
+}
 
-type Wallets = Awaited<ReturnType<typeof startWalletAddressServer>>
+/**
+ * The cost of durability: the write operations among BENCH_OPS again, on a new fresh file, on a server that differs
+ * from the main one only in SQLITE_SYNCHRONOUS (NORMAL beside the default FULL), at the same concurrencies.
+ */
+async function measureSyncCompare(clients: BenchClient[], wallets: Wallets, rows: Row[]): Promise<void> {
+  const chosen = scenariosFor(clients, []).chosen.filter((s) => WRITE_OPS.includes(s.op))
+  if (chosen.length === 0) return log(`no write operation (${WRITE_OPS.join(', ')}) in BENCH_OPS: no synchronous comparison`)
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gnap-bench-'))
+  const dbFile = path.join(dir, 'bench.db')
+  try {
+    migrateFile(dbFile)
+    const { server, metricsPort } = await startSqliteServer(dbFile, { SQLITE_SYNCHRONOUS: OTHER_SYNC })
+    try {
+      pointClients(clients, wallets, server.url)
+      log(
+        `fresh, synchronous=${OTHER_SYNC.toUpperCase()}: a second server (${settings.workers} worker(s), metrics port ${metricsPort}) on a new fresh file at ${server.url} (pid ${server.pid})`,
+      )
+      const target: Target = { name: `next-${OTHER_SYNC}`, url: server.url }
+      await warmServer([target], chosen)
+      for (const scenario of chosen) await measure(server.pid, target, scenario, rows, { metricsPort })
+    } finally {
+      await server.stop()
+    }
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true })
+  }
+}
 
 /** One database size: seed it, start the server on it, measure every scenario, and on the fresh database the baselines. */
 async function measureSize(
@@ -260,22 +375,21 @@ async function measureSize(
       report.plans = await hotQueryPlans(dbFile, sample[0]!)
     }
 
-    const listenerPort = await freePort()
-    const server = await startGnap(dbFile, { ...SERVER_ENV, INTROSPECTION_PORT: String(listenerPort) }, settings.workers)
+    const { server, listenerPort, metricsPort } = await startSqliteServer(dbFile)
     const target: Target = { name: 'next', url: server.url }
     // The same server's introspection listener: requests go to its port, tokens are made through the app.
     const listenerTarget: Target = { name: 'next', url: server.url, connect: `http://127.0.0.1:${listenerPort}/` }
     const targetFor = (scenario: Scenario) => (scenario.op === LISTENER_OP ? listenerTarget : target)
-    for (const c of clients) c.walletAddress = wallets.addClient(c.name, { publicName: `Bench ${c.name}`, keys: [c.key.jwk], authServer: server.url })
+    pointClients(clients, wallets, server.url)
     log(
-      `${size.label}: the launcher with ${settings.workers} worker(s) of next start on ${server.url}, introspection listener on port ${listenerPort} (pid ${server.pid})`,
+      `${size.label}: the launcher with ${settings.workers} worker(s) of next start on ${server.url}, synchronous=${SYNC.toUpperCase()}, introspection listener on port ${listenerPort}, metrics port ${metricsPort} (pid ${server.pid})`,
     )
 
     const { rotation, introspection, chosen } = scenariosFor(clients, sample)
     let stopped = false
     try {
       await warmServer([target], chosen, targetFor)
-      for (const scenario of chosen) await measure(server.pid, targetFor(scenario), scenario, report.rows)
+      for (const scenario of chosen) await measure(server.pid, targetFor(scenario), scenario, report.rows, { metricsPort })
       if (size.tokens === 0 && settings.baselines) {
         await measureBaselines(server.pid, target, { rotation, introspection }, dbFile, baselineRows, async () => {
           await server.stop()
@@ -409,43 +523,150 @@ function reportRatios(fresh: SizeReport, baselineRows: Row[]) {
   return ratios
 }
 
-/** The PostgreSQL instances' figures, beside one instance on SQLite. */
-function reportPostgres(fresh: SizeReport, pgRows: Row[]): void {
-  if (pgRows.length > 0) {
-    const pg = settings.postgres!
-    console.log(`== PostgreSQL: ${pg.instances} instances (${pg.workers} worker(s) each) on one database (${pgTarget})`)
-    console.log(resultTable(pgRows))
-    console.log('')
-    console.log(`== ${pgTarget} beside one instance on SQLite (${settings.workers} worker(s)), fresh databases`)
-    console.log(
-      table(
-        ['operation', 'conc', 'sqlite req/s', 'p50', 'p99', 'pg req/s', 'p50', 'p99', 'errors', 'non-2xx', 'pg/sqlite'],
-        pgRows.map((r) => {
-          const lite = findRow(fresh.rows, r.op, r.connections)
-          return [
-            r.op,
-            r.connections,
-            lite?.rps ?? '-',
-            lite?.p50 ?? '-',
-            lite?.p99 ?? '-',
-            r.rps,
-            r.p50,
-            r.p99,
-            r.errors,
-            r.failures,
-            lite?.rps ? Math.round((r.rps / lite.rps) * 100) / 100 : '-',
-          ]
-        }),
-      ),
-    )
-    console.log(
-      `   ${pgTarget}: each run is ${pg.instances} autocannon runs at the same time, one per instance, with the connections split\n` +
-        '   ceil/floor between them (at 1 connection only the first instance gets load); req/s, errors and non-2xx are\n' +
-        '   summed; p50, p99 and max are taken over the merged response times of every 2xx answer of both runs (not\n' +
-        "   averaged). CPU ms/req counts our processes only, not PostgreSQL's.",
-    )
-    console.log('')
-  }
+/** What the PostgreSQL part measured: its synchronous_commit, one instance's runs and two instances' runs. */
+interface PgMeasured {
+  synchronousCommit: string
+  one: Row[]
+  two: Row[]
+}
+
+const ratioOf = (a: number | undefined, b: number | undefined) => (a && b ? Math.round((a / b) * 100) / 100 : null)
+/** A ratio's table cell: two decimals, or "-". */
+const ratioCell = (r: number | null) => (r === null ? '-' : r.toFixed(2))
+
+/** The write operations under both SQLITE_SYNCHRONOUS modes, fresh databases; printed, and returned for the results file. */
+function reportDurability(fresh: SizeReport, syncRows: Row[]) {
+  if (syncRows.length === 0) return []
+  const figures = (r: Row | undefined) =>
+    r ? { rps: r.rps, p99: r.p99, cpuMsPerRequest: r.serverCpuMsPerRequest, txnPerFlush: r.batches?.txnPerFlush ?? null } : null
+  const compared = syncRows.map((other) => {
+    const main = findRow(fresh.rows, other.op, other.connections)
+    const [full, normal] = SYNC === 'full' ? [main, other] : [other, main]
+    return {
+      op: other.op,
+      connections: other.connections,
+      full: figures(full),
+      normal: figures(normal),
+      fullOfNormal: ratioOf(full?.rps, normal?.rps),
+    }
+  })
+  console.log(`== fresh database, synchronous=${OTHER_SYNC.toUpperCase()} (a second server on a new fresh file, same build and workers)`)
+  console.log(resultTable(syncRows))
+  console.log('')
+  console.log('== the cost of durability (fresh database): synchronous=FULL beside NORMAL')
+  console.log(
+    table(
+      ['operation', 'conc', 'FULL req/s', 'p99 ms', 'CPU ms/req', 'NORMAL req/s', 'p99 ms', 'CPU ms/req', 'FULL/NORMAL'],
+      compared.map((c) => [
+        c.op,
+        c.connections,
+        c.full?.rps ?? '-',
+        c.full?.p99 ?? '-',
+        c.full?.cpuMsPerRequest ?? '-',
+        c.normal?.rps ?? '-',
+        c.normal?.p99 ?? '-',
+        c.normal?.cpuMsPerRequest ?? '-',
+        ratioCell(c.fullOfNormal),
+      ]),
+    ),
+  )
+  console.log(
+    `   ${SYNC.toUpperCase()}: the main server's runs above; ${OTHER_SYNC.toUpperCase()}: the second server's. FULL/NORMAL is the ratio of requests per second.`,
+  )
+  console.log('')
+  return compared
+}
+
+/** The PostgreSQL instances' figures, one instance and two, each beside one instance on SQLite. */
+function reportPostgres(fresh: SizeReport, pg: PgMeasured | null): void {
+  if (!pg) return
+  const { workers } = settings.postgres!
+  const two = pgName(2)
+  console.log(`== PostgreSQL synchronous_commit = ${pg.synchronousCommit}`)
+  if (pg.synchronousCommit !== 'on') console.log(pgSyncWarning(pg.synchronousCommit))
+  console.log('')
+  console.log(`== PostgreSQL: one instance (${workers} worker(s)) on a database of its own (${pgName(1)})`)
+  console.log(resultTable(pg.one))
+  console.log('')
+  console.log(`== PostgreSQL: 2 instances (${workers} worker(s) each) on one database (${two})`)
+  console.log(resultTable(pg.two))
+  console.log('')
+  console.log(`== ${two} beside one instance on SQLite (${settings.workers} worker(s)), fresh databases`)
+  console.log(
+    table(
+      ['operation', 'conc', 'sqlite req/s', 'p50', 'p99', 'pg req/s', 'p50', 'p99', 'errors', 'non-2xx', 'pg/sqlite'],
+      pg.two.map((r) => {
+        const lite = findRow(fresh.rows, r.op, r.connections)
+        return [
+          r.op,
+          r.connections,
+          lite?.rps ?? '-',
+          lite?.p50 ?? '-',
+          lite?.p99 ?? '-',
+          r.rps,
+          r.p50,
+          r.p99,
+          r.errors,
+          r.failures,
+          ratioOf(r.rps, lite?.rps) ?? '-',
+        ]
+      }),
+    ),
+  )
+  console.log(
+    `   ${two}: each run is 2 autocannon runs at the same time, one per instance, with the connections split\n` +
+      '   ceil/floor between them (at 1 connection only the first instance gets load); req/s, errors and non-2xx are\n' +
+      '   summed; p50, p99 and max are taken over the merged response times of every 2xx answer of both runs (not\n' +
+      "   averaged). CPU ms/req counts our processes only, not PostgreSQL's.",
+  )
+  console.log('')
+}
+
+/** SQLite (fresh), one PostgreSQL instance and two, side by side; printed, and returned for the results file. */
+function reportPgSideBySide(fresh: SizeReport, pg: PgMeasured | null) {
+  if (!pg) return []
+  const keys = new Map([...pg.one, ...pg.two].map((r) => [`${r.op}@${r.connections}`, { op: r.op, connections: r.connections }]))
+  const sideBySide = [...keys.values()].map(({ op, connections }) => {
+    const [lite, one, two] = [
+      findRow(fresh.rows, op, connections),
+      findRow(pg.one, op, connections, pgName(1)),
+      findRow(pg.two, op, connections, pgName(2)),
+    ]
+    const figures = (r: Row | undefined) => (r ? { rps: r.rps, p99: r.p99 } : null)
+    return {
+      op,
+      connections,
+      sqlite: figures(lite),
+      pgOne: figures(one),
+      pgTwo: figures(two),
+      pgOneOfSqlite: ratioOf(one?.rps, lite?.rps),
+      pgTwoOfPgOne: ratioOf(two?.rps, one?.rps),
+    }
+  })
+  console.log(
+    `== SQLite (fresh, synchronous=${SYNC.toUpperCase()}, one instance of ${settings.workers} worker(s)) beside PostgreSQL (synchronous_commit=${pg.synchronousCommit}): ` +
+      `one instance (pg-1) and two (pg-2) of ${settings.postgres!.workers} worker(s) each`,
+  )
+  console.log(
+    table(
+      ['operation', 'conc', 'sqlite req/s', 'p99 ms', 'pg-1 req/s', 'p99 ms', 'pg-2 req/s', 'p99 ms', 'pg-1/sqlite', 'pg-2/pg-1'],
+      sideBySide.map((r) => [
+        r.op,
+        r.connections,
+        r.sqlite?.rps ?? '-',
+        r.sqlite?.p99 ?? '-',
+        r.pgOne?.rps ?? '-',
+        r.pgOne?.p99 ?? '-',
+        r.pgTwo?.rps ?? '-',
+        r.pgTwo?.p99 ?? '-',
+        ratioCell(r.pgOneOfSqlite),
+        ratioCell(r.pgTwoOfPgOne),
+      ]),
+    ),
+  )
+  console.log('   The PostgreSQL instances run without the introspection listener: their introspection goes through Next.')
+  console.log('')
+  return sideBySide
 }
 
 /** The query plans of the hot queries, per seeded size. */
@@ -486,23 +707,17 @@ function writeResults(startedAt: Date, loadBefore: number[], figures: Record<str
   log(`results written to ${path.relative(root, outFile)}`)
 }
 
-async function main() {
-  requireBuild()
-  const startedAt = new Date()
-  const loadBefore = os.loadavg()
-  log(`${os.cpus().length} CPUs, load ${loadBefore.map((l) => l.toFixed(2)).join(' ')}, node ${process.version}`)
-  log(`settings ${JSON.stringify(settings)}`)
-  log(`the server runs as the launcher with ${settings.workers} worker process${settings.workers > 1 ? 'es' : ''} (BENCH_WORKERS)`)
-  if (loadBefore[0]! > 0.5) log('the machine is not idle: other processes compete for the CPUs and lower every figure')
+/** Everything measured in one run, in the order it ran. */
+interface Measured {
+  reports: SizeReport[]
+  baselineRows: Row[]
+  /** The durability comparison's runs: the write operations under the other SQLITE_SYNCHRONOUS. */
+  syncRows: Row[]
+  pg: PgMeasured | null
+}
 
-  const wallets = await startWalletAddressServer()
-  const clients: BenchClient[] = Array.from({ length: settings.clients }, (_, i) => ({
-    name: `bench-${i}`,
-    walletAddress: '',
-    key: generateClientKey(`bench-${i}-key`),
-  }))
-  await checkSigner(clients[0]!.key, 'http://127.0.0.1:3000/')
-
+/** Every database size on SQLite (the durability comparison right after the fresh one), then PostgreSQL. */
+async function measureAll(clients: BenchClient[], wallets: Wallets): Promise<Measured> {
   const sizes = [
     { label: 'fresh', tokens: 0 },
     ...settings.scales.map((s) => {
@@ -511,27 +726,33 @@ async function main() {
       return { label: s, tokens }
     }),
   ]
-  const reports: SizeReport[] = []
-  const baselineRows: Row[] = []
-  const pgRows: Row[] = []
-
-  try {
-    for (const size of sizes) {
-      const report: SizeReport = { label: size.label, tokensSeeded: size.tokens, rows: [], plans: [] }
-      reports.push(report)
-      await measureSize(size, report, clients, wallets, baselineRows)
-    }
-    if (settings.postgres) await measurePostgres(clients, wallets, pgRows)
-  } finally {
-    await wallets.close()
+  const measured: Measured = { reports: [], baselineRows: [], syncRows: [], pg: null }
+  for (const size of sizes) {
+    const report: SizeReport = { label: size.label, tokensSeeded: size.tokens, rows: [], plans: [] }
+    measured.reports.push(report)
+    await measureSize(size, report, clients, wallets, measured.baselineRows)
+    if (size.tokens === 0 && settings.syncCompare) await measureSyncCompare(clients, wallets, measured.syncRows)
   }
+  if (settings.postgres) {
+    const pg: PgMeasured = { synchronousCommit: await checkSynchronousCommit(), one: [], two: [] }
+    measured.pg = pg
+    await measurePostgres(clients, wallets, pg.one, 1)
+    await measurePostgres(clients, wallets, pg.two, 2)
+  }
+  return measured
+}
 
-  // Report.
+/** Prints every table; returns the figures for the results file. */
+function report({ reports, baselineRows, syncRows, pg }: Measured) {
   console.log('')
   // The server's workers run on this very node (the launcher is started with process.execPath).
-  console.log(`== node ${process.version} · ${os.cpus().length} CPUs · ${settings.workers} worker process${settings.workers > 1 ? 'es' : ''}`)
+  console.log(
+    `== node ${process.version} · ${os.cpus().length} CPUs · ${settings.workers} worker process${settings.workers > 1 ? 'es' : ''} · SQLite synchronous=${SYNC.toUpperCase()}`,
+  )
   for (const r of reports) {
-    console.log(`== ${r.label === 'fresh' ? 'fresh database' : `${r.tokensSeeded.toLocaleString('en')} access tokens seeded`}`)
+    console.log(
+      `== ${r.label === 'fresh' ? 'fresh database' : `${r.tokensSeeded.toLocaleString('en')} access tokens seeded`} (synchronous=${SYNC.toUpperCase()})`,
+    )
     console.log(resultTable(r.rows))
     console.log('')
   }
@@ -542,39 +763,80 @@ async function main() {
     console.log(resultTable(baselineRows))
     console.log('')
   }
-
   const fresh = reports[0]!
+  const durability = reportDurability(fresh, syncRows)
   const slowdowns = reportSlowdowns(reports)
   const ratios = reportRatios(fresh, baselineRows)
-  reportPostgres(fresh, pgRows)
+  reportPostgres(fresh, pg)
+  const postgresSideBySide = reportPgSideBySide(fresh, pg)
   reportPlans(reports)
-  const allRows = [...reports.flatMap((r) => r.rows), ...baselineRows, ...pgRows]
-  const ours = allRows.filter((r) => r.target === 'next')
+  const pgRows = [...(pg?.one ?? []), ...(pg?.two ?? [])]
+  const allRows = [...reports.flatMap((r) => r.rows), ...syncRows, ...baselineRows, ...pgRows]
+  const ours = allRows.filter((r) => r.target === 'next' || r.target === `next-${OTHER_SYNC}`)
   const peak = Math.max(...ours.map((r) => r.rssProcessMb))
   const peakSum = Math.max(...ours.map((r) => r.rssTreeMb))
   console.log(
     `peak RSS per worker process: ${peak} MB (the largest of ${settings.workers} worker(s); target: under 400 MB per process); ` +
       `all processes of the server together (launcher included): ${peakSum} MB`,
   )
-  if (pgRows.length > 0) {
+  for (const [count, rows] of pg
+    ? ([
+        [1, pg.one],
+        [2, pg.two],
+      ] as const)
+    : []) {
+    if (rows.length === 0) continue
     console.log(
-      `peak RSS per worker process of ${pgTarget}: ${Math.max(...pgRows.map((r) => r.rssProcessMb))} MB; both instances together: ${Math.max(...pgRows.map((r) => r.rssTreeMb))} MB`,
+      `peak RSS per worker process of ${pgName(count)}: ${Math.max(...rows.map((r) => r.rssProcessMb))} MB; ${count > 1 ? 'all instances' : 'the instance'} together: ${Math.max(...rows.map((r) => r.rssTreeMb))} MB`,
     )
   }
   const loud = loudFailures(allRows)
   if (loud) console.log(`\n${loud}\n`)
-
-  writeResults(startedAt, loadBefore, {
+  return {
     sizes: reports,
     baselines: baselineRows,
+    durability: { synchronous: SYNC, other: OTHER_SYNC, rows: syncRows, compared: durability },
     slowdowns,
     ratios,
-    postgres: pgRows,
+    postgres: pg?.two ?? [],
+    postgresOneInstance: pg?.one ?? [],
+    postgresSynchronousCommit: pg?.synchronousCommit ?? null,
+    postgresSideBySide,
     peakRssMb: peak,
     peakRssSumMb: peakSum,
     failures: loud !== null,
-  })
-  if (loud) process.exitCode = 1
+  }
+}
+
+async function main() {
+  requireBuild()
+  const startedAt = new Date()
+  const loadBefore = os.loadavg()
+  log(`${os.cpus().length} CPUs, load ${loadBefore.map((l) => l.toFixed(2)).join(' ')}, node ${process.version}`)
+  log(`settings ${JSON.stringify(settings)}`)
+  log(`the server runs as the launcher with ${settings.workers} worker process${settings.workers > 1 ? 'es' : ''} (BENCH_WORKERS)`)
+  log(
+    `SQLite servers run with SQLITE_SYNCHRONOUS=${SYNC}${SYNC === 'full' ? ' (every commit flushed to disk before it is answered)' : ' (set by BENCH_SERVER_ENV: flushed only at checkpoints)'}` +
+      (settings.syncCompare ? `; the write operations run again under ${OTHER_SYNC} on a fresh file (BENCH_SYNC_COMPARE=0 skips that)` : ''),
+  )
+  if (loadBefore[0]! > 0.5) log('the machine is not idle: other processes compete for the CPUs and lower every figure')
+
+  const wallets = await startWalletAddressServer()
+  const clients: BenchClient[] = Array.from({ length: settings.clients }, (_, i) => ({
+    name: `bench-${i}`,
+    walletAddress: '',
+    key: generateClientKey(`bench-${i}-key`),
+  }))
+  await checkSigner(clients[0]!.key, 'http://127.0.0.1:3000/')
+  let measured: Measured
+  try {
+    measured = await measureAll(clients, wallets)
+  } finally {
+    await wallets.close()
+  }
+  const figures = report(measured)
+  writeResults(startedAt, loadBefore, figures)
+  if (figures.failures) process.exitCode = 1
 }
 
 main().catch((e: unknown) => {

@@ -1,5 +1,6 @@
 // Tables for the terminal.
 import type { RunResult } from './load'
+import { txnPerFlushCell, type BatchDelta } from './metrics'
 
 export interface Row extends RunResult {
   /**
@@ -12,6 +13,12 @@ export interface Row extends RunResult {
   serverCpuMsPerRequest: number
   /** CPU time of the load generator (this process) per request, ms. */
   clientCpuMsPerRequest: number
+  /**
+   * SQLite servers only (they have a metrics port): the write batches committed during the run and the transactions
+   * in them, from the server's counters scraped right before and right after it; null when the server does not
+   * expose them. Absent for servers without a metrics port (baselines, PostgreSQL).
+   */
+  batches?: BatchDelta | null
 }
 
 export function table(headers: string[], rows: (string | number)[][]): string {
@@ -21,9 +28,25 @@ export function table(headers: string[], rows: (string | number)[][]): string {
   return [line(cells[0]!), widths.map((w) => '-'.repeat(w)).join('  '), ...cells.slice(1).map(line)].join('\n')
 }
 
+/** Every run's figures; the `txn/flush` column when any row was measured with a metrics port (the SQLite servers). */
 export function resultTable(rows: Row[]): string {
+  const batches = rows.some((r) => r.batches !== undefined)
   return table(
-    ['operation', 'target', 'conc', 'req/s', 'p50 ms', 'p99 ms', 'max ms', 'errors', 'non-2xx', 'RSS MB/proc', 'RSS MB sum', 'CPU ms/req'],
+    [
+      'operation',
+      'target',
+      'conc',
+      'req/s',
+      'p50 ms',
+      'p99 ms',
+      'max ms',
+      'errors',
+      'non-2xx',
+      'RSS MB/proc',
+      'RSS MB sum',
+      'CPU ms/req',
+      ...(batches ? ['txn/flush'] : []),
+    ],
     rows.map((r) => [
       r.op,
       r.target,
@@ -37,6 +60,7 @@ export function resultTable(rows: Row[]): string {
       r.rssProcessMb,
       r.rssTreeMb,
       r.serverCpuMsPerRequest,
+      ...(batches ? [txnPerFlushCell(r.batches)] : []),
     ]),
   )
 }
