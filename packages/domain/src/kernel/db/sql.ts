@@ -236,9 +236,10 @@ export class SqliteSql implements Sql {
           this.#run('COMMIT', [])
         } catch (e) {
           // The COMMIT failed (or a savepoint statement did): nothing of the batch is applied, and every member not
-          // answered yet is answered with the error (a promise already rejected stays as it was).
-          if (this.connection().inTransaction) this.#run('ROLLBACK', [])
+          // answered yet is answered with the error (a promise already rejected stays as it was), first, so that a
+          // ROLLBACK that fails too leaves none of them waiting.
           for (const m of batch) m.reject(e)
+          if (this.connection().inTransaction) this.#run('ROLLBACK', [])
           return
         }
         this.#commitBatches++
