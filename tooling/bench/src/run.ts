@@ -52,7 +52,7 @@ import {
 import { sampleRss } from './lib/rss'
 import { seedTokens, type SeedResult } from './lib/seed'
 import { hotQueryPlans, type QueryPlan } from './lib/plans'
-import { loudFailures, resultTable, table, type Row } from './lib/report'
+import { cellsOf, loudFailures, resultTable, table, type Row } from './lib/report'
 import { BATCHED_TRANSACTIONS, COMMIT_BATCHES, batchDelta, scrapeBatches, txnPerFlushCell } from './lib/metrics'
 import { freePort, requireBuild, root, startCeiling, startFloor, startGnap, startGnapInstances } from './lib/servers'
 
@@ -560,12 +560,8 @@ function reportDurability(fresh: SizeReport, syncRows: Row[]) {
       compared.map((c) => [
         c.op,
         c.connections,
-        c.full?.rps ?? '-',
-        c.full?.p99 ?? '-',
-        c.full?.cpuMsPerRequest ?? '-',
-        c.normal?.rps ?? '-',
-        c.normal?.p99 ?? '-',
-        c.normal?.cpuMsPerRequest ?? '-',
+        ...cellsOf(c.full, 'rps', 'p99', 'cpuMsPerRequest'),
+        ...cellsOf(c.normal, 'rps', 'p99', 'cpuMsPerRequest'),
         ratioCell(c.fullOfNormal),
       ]),
     ),
@@ -653,12 +649,9 @@ function reportPgSideBySide(fresh: SizeReport, pg: PgMeasured | null) {
       sideBySide.map((r) => [
         r.op,
         r.connections,
-        r.sqlite?.rps ?? '-',
-        r.sqlite?.p99 ?? '-',
-        r.pgOne?.rps ?? '-',
-        r.pgOne?.p99 ?? '-',
-        r.pgTwo?.rps ?? '-',
-        r.pgTwo?.p99 ?? '-',
+        ...cellsOf(r.sqlite, 'rps', 'p99'),
+        ...cellsOf(r.pgOne, 'rps', 'p99'),
+        ...cellsOf(r.pgTwo, 'rps', 'p99'),
         ratioCell(r.pgOneOfSqlite),
         ratioCell(r.pgTwoOfPgOne),
       ]),

@@ -29,6 +29,14 @@ export function table(headers: string[], rows: (string | number)[][]): string {
 }
 
 /** Every run's figures; the `txn/flush` column when any row was measured with a metrics port (the SQLite servers). */
+/** The cells of `keys` of one run (`-` where the run or its figure is missing), for the side-by-side tables. */
+export function cellsOf<T extends object>(row: T | null | undefined, ...keys: (keyof T)[]): (string | number)[] {
+  return keys.map((k) => {
+    const v: unknown = row?.[k]
+    return typeof v === 'number' || typeof v === 'string' ? v : '-'
+  })
+}
+
 export function resultTable(rows: Row[]): string {
   const batches = rows.some((r) => r.batches !== undefined)
   return table(
