@@ -103,19 +103,7 @@ function protocolMetrics(registry: Registry) {
 function registerPressureMetrics(registry: Registry, pressure: () => SqlPressure): void {
   // The store's pressure, read at each scrape: nothing on the request path. Both databases' metrics are always
   // there (0 for the other database), so one dashboard fits either.
-  let busyCounted = 0
-  const busy: Counter = new Counter({
-    name: 'gnap_sqlite_busy_retries_total',
-    help: 'Writes that found the SQLite file locked by another process and tried again (0 on PostgreSQL).',
-    registers: [registry],
-    collect() {
-      const now = pressure()
-      if (now.dialect !== 'sqlite') return
-      busy.inc(now.busyRetries - busyCounted)
-      busyCounted = now.busyRetries
-    },
-  })
-  // Group commit (docs/operating.md, Storage): transactions per flush is the ratio of the two.
+  // A SQLite counter read from the store's running total at each scrape.
   const sqliteCounter = (name: string, help: string, read: (now: Extract<SqlPressure, { dialect: 'sqlite' }>) => number): void => {
     let counted = 0
     const c: Counter = new Counter({
@@ -130,6 +118,12 @@ function registerPressureMetrics(registry: Registry, pressure: () => SqlPressure
       },
     })
   }
+  sqliteCounter(
+    'gnap_sqlite_busy_retries_total',
+    'Writes that found the SQLite file locked by another process and tried again (0 on PostgreSQL).',
+    (n) => n.busyRetries,
+  )
+  // Group commit (docs/operating.md, Storage): transactions per flush is the ratio of the two.
   sqliteCounter(
     'gnap_sqlite_commit_batches_total',
     'SQLite write batches committed: one commit and one flush each (0 on PostgreSQL).',
