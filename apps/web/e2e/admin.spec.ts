@@ -120,6 +120,9 @@ test.describe('admin console', () => {
       await page.getByLabel('Search by id').fill(rotated.grantId)
       await page.getByRole('button', { name: 'Apply' }).click()
       await expect(page).toHaveURL(`${url}admin/grants?q=${rotated.grantId}`)
+      // The previous search found the same grant, so its row is on screen before this search answers: the link is
+      // followed once the table shows this search's answer (no longer busy), not while it is replaced.
+      await expect(page.getByRole('table')).toHaveAttribute('aria-busy', 'false')
       await expect(page.getByRole('table').getByRole('row')).toHaveCount(2)
       await page.getByRole('link', { name: rotated.grantId }).click()
     })
