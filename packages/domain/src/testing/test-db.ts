@@ -16,12 +16,19 @@ const repoRoot = path.resolve(import.meta.dirname, '../../../..')
 export async function setupTemplateDb(label: string): Promise<() => Promise<void>> {
   const admin = process.env.TEST_DATABASE_URL
   if (admin) {
-    const name = `gnap_tpl_${label}_${randomBytes(4).toString('hex')}`
+    const run = randomBytes(4).toString('hex')
+    const name = `gnap_tpl_${label}_${run}`
     await adminQuery(admin, `CREATE DATABASE "${name}"`)
     migrate(databaseUrl(admin, name))
     process.env.GNAP_TEMPLATE_PG = name
+    // The test files' databases carry the run's mark, so the teardown finds any a file left behind (its idle ones).
+    const prefix = `gnap_test_${run}_`
+    process.env.GNAP_TEST_DB_PREFIX = prefix
     return async () => {
-      await adminQuery(admin, `DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`)
+      for (const left of await adminRows(admin, `SELECT datname FROM pg_database WHERE starts_with(datname, $1)`, [prefix])) {
+        await dropDatabase(admin, String(left.datname))
+      }
+      await dropDatabase(admin, name)
     }
   }
   // SQLite: the template kept between runs (test files copy it, never write to it).
@@ -36,22 +43,15 @@ export async function setupTemplateDb(label: string): Promise<() => Promise<void
 export async function createTestDb(): Promise<{ store: Store; url: string; cleanup: () => Promise<void> }> {
   const admin = process.env.TEST_DATABASE_URL
   if (admin) {
-    const name = `gnap_test_${randomBytes(6).toString('hex')}`
-    const template = process.env.GNAP_TEMPLATE_PG
-    await createDatabase(admin, name, template)
+    const name = await takePgDatabase(admin)
     const url = databaseUrl(admin, name)
-    if (!template) migrate(url)
     const store = await openStore(url)
     return {
       store,
       url,
       cleanup: async () => {
         await store.close()
-        // A database left behind costs nothing but disk; a failed drop (e.g. a backend the role may not signal)
-        // must not fail the test that used it.
-        await adminQuery(admin, `DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`).catch((e: unknown) =>
-          console.warn(`[test-db] could not drop ${name}: ${e instanceof Error ? e.message : String(e)}`),
-        )
+        await releasePgDatabase(admin, name)
       },
     }
   }
@@ -140,12 +140,113 @@ async function createDatabase(adminUrl: string, name: string, template: string |
 
 /** One statement on the admin database of TEST_DATABASE_URL (CREATE/DROP DATABASE cannot run in a transaction). */
 export async function adminQuery(adminUrl: string, sql: string): Promise<void> {
+  await adminRows(adminUrl, sql)
+}
+
+/** The rows of one statement on the database `url` names, on a connection of its own. */
+async function adminRows(url: string, sql: string, values: unknown[] = []): Promise<Record<string, unknown>[]> {
   const { default: pg } = await import('pg')
-  const client = new pg.Client({ connectionString: adminUrl })
+  const client = new pg.Client({ connectionString: url })
   await client.connect()
   try {
-    await client.query(sql)
+    return (await client.query<Record<string, unknown>>(sql, values)).rows
   } finally {
     await client.end()
   }
+}
+
+/** DROP DATABASE; a database left behind costs nothing but disk, so a failed drop only warns. */
+async function dropDatabase(adminUrl: string, name: string): Promise<void> {
+  await adminQuery(adminUrl, `DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`).catch((e: unknown) =>
+    console.warn(`[test-db] could not drop ${name}: ${e instanceof Error ? e.message : String(e)}`),
+  )
+}
+
+// Reuse of PostgreSQL test databases. `CREATE DATABASE … TEMPLATE` takes 0.2–0.4 s (PostgreSQL writes the whole copy
+// to its log and flushes it), once per test: most of the PostgreSQL suites' time. So a test's database, once its store
+// is closed, is emptied (one DELETE per table, children first: a few milliseconds) and the next test of the same file
+// gets it. Only a database whose schema is still the template's is reused: a test that dropped a table or left a
+// trigger (failWrites) gives its database back to be dropped. A file's idle databases are dropped when it ends
+// (dropIdleTestDbs), and the global teardown drops any left with the run's mark.
+
+/** The databases of this test file, emptied and waiting for its next test. */
+const idlePgDatabases: string[] = []
+/** What a database made from the template looks like: its schema's fingerprint, and the order that empties it. */
+let pgTemplateShape: Promise<{ fingerprint: string; deletes: string }> | undefined
+
+async function takePgDatabase(admin: string): Promise<string> {
+  const idle = idlePgDatabases.pop()
+  if (idle) return idle
+  const name = `${process.env.GNAP_TEST_DB_PREFIX ?? 'gnap_test_'}${randomBytes(6).toString('hex')}`
+  const template = process.env.GNAP_TEMPLATE_PG
+  await createDatabase(admin, name, template)
+  if (!template) migrate(databaseUrl(admin, name))
+  // Read from the first fresh copy, before any test wrote to it.
+  pgTemplateShape ??= pgShape(databaseUrl(admin, name))
+  await pgTemplateShape
+  return name
+}
+
+async function releasePgDatabase(admin: string, name: string): Promise<void> {
+  try {
+    const shape = await pgTemplateShape
+    const url = databaseUrl(admin, name)
+    if (shape && (await pgFingerprint(url)) === shape.fingerprint) {
+      await adminRows(url, shape.deletes)
+      idlePgDatabases.push(name)
+      return
+    }
+  } catch {
+    // Not emptied: dropped below instead of reused.
+  }
+  await dropDatabase(admin, name)
+}
+
+/** Drops this file's idle databases (useTestDeps calls it after the file's last test). */
+export async function dropIdleTestDbs(): Promise<void> {
+  const admin = process.env.TEST_DATABASE_URL
+  if (!admin) return
+  for (let name = idlePgDatabases.pop(); name; name = idlePgDatabases.pop()) await dropDatabase(admin, name)
+}
+
+/** A hash of what a test could change in a database's schema: columns, constraints, indexes, triggers, functions. */
+async function pgFingerprint(url: string): Promise<string> {
+  const [row] = await adminRows(
+    url,
+    `SELECT md5(string_agg(x, E'\n' ORDER BY x)) AS fingerprint FROM (
+       SELECT format('column %s.%s %s %s %s', table_name, column_name, data_type, is_nullable, column_default) AS x
+         FROM information_schema.columns WHERE table_schema = 'public'
+       UNION ALL SELECT format('constraint %s.%s %s', conrelid::regclass, conname, pg_get_constraintdef(oid))
+         FROM pg_constraint WHERE connamespace = 'public'::regnamespace
+       UNION ALL SELECT 'index ' || indexdef FROM pg_indexes WHERE schemaname = 'public'
+       UNION ALL SELECT format('trigger %s.%s', tgrelid::regclass, tgname) FROM pg_trigger WHERE NOT tgisinternal
+       UNION ALL SELECT 'function ' || p.oid::regprocedure FROM pg_proc p WHERE p.pronamespace = 'public'::regnamespace
+     ) shape`,
+  )
+  return String(row?.fingerprint)
+}
+
+/** The template's fingerprint, and the DELETEs that empty a copy of it: a table after every table that refers to it. */
+async function pgShape(url: string): Promise<{ fingerprint: string; deletes: string }> {
+  const tables = (await adminRows(url, `SELECT tablename FROM pg_tables WHERE schemaname = 'public' AND tablename <> '_prisma_migrations'`)).map((r) =>
+    String(r.tablename),
+  )
+  const references = await adminRows(
+    url,
+    `SELECT conrelid::regclass::text AS child, confrelid::regclass::text AS parent FROM pg_constraint
+      WHERE contype = 'f' AND connamespace = 'public'::regnamespace AND conrelid <> confrelid`,
+  )
+  const unquote = (t: string) => t.replace(/^"|"$/g, '')
+  const order: string[] = []
+  const left = new Set(tables)
+  while (left.size > 0) {
+    // The tables no remaining table refers to can go now.
+    const ready = [...left].filter((t) => !references.some((r) => unquote(String(r.parent)) === t && left.has(unquote(String(r.child)))))
+    if (ready.length === 0) throw new Error(`[test-db] foreign keys form a cycle among ${[...left].join(', ')}`)
+    for (const t of ready.sort()) {
+      order.push(t)
+      left.delete(t)
+    }
+  }
+  return { fingerprint: await pgFingerprint(url), deletes: order.map((t) => `DELETE FROM "${t}";`).join('\n') }
 }

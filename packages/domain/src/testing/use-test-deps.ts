@@ -1,10 +1,12 @@
-import { afterEach, beforeEach } from 'vitest'
+import { afterAll, afterEach, beforeEach } from 'vitest'
 import { buildTestDeps, type TestDeps } from './deps'
+import { dropIdleTestDbs } from './test-db'
 
 type Overrides = Parameters<typeof buildTestDeps>[0]
 
 /**
- * A fresh database and deps for every test of the file that calls it (at its top level), cleaned up after each.
+ * A fresh database and deps for every test of the file that calls it (at its top level), cleaned up after each (on
+ * PostgreSQL an emptied database of the same file, see test-db.ts).
  * The returned object reads through to the current test's TestDeps (`t.deps`, `t.db`, `t.clock`…); `t.reset(overrides)`
  * swaps them, inside a test, for deps with other settings.
  */
@@ -17,6 +19,7 @@ export function useTestDeps(overrides?: Overrides): TestDeps & { reset(overrides
     await current?.cleanup()
     current = undefined
   })
+  afterAll(dropIdleTestDbs)
   const reset = async (next: Overrides): Promise<TestDeps> => {
     await current?.cleanup()
     current = await buildTestDeps(next)
