@@ -228,8 +228,8 @@ async function pgFingerprint(url: string): Promise<string> {
 
 /** The template's fingerprint, and the DELETEs that empty a copy of it: a table after every table that refers to it. */
 async function pgShape(url: string): Promise<{ fingerprint: string; deletes: string }> {
-  const tables = (await adminRows(url, `SELECT tablename FROM pg_tables WHERE schemaname = 'public' AND tablename <> '_prisma_migrations'`)).map((r) =>
-    String(r.tablename),
+  const tables = (await adminRows(url, `SELECT tablename FROM pg_tables WHERE schemaname = 'public' AND tablename <> '_prisma_migrations'`)).map(
+    (r) => String(r.tablename),
   )
   const references = await adminRows(
     url,
