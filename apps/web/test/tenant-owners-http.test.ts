@@ -23,6 +23,13 @@ const B_IDP_SECRET = 'tenant-b-idp-secret-0123456789abcdef'
 const ALICE_WALLET = 'https://wallet.example/alice-of-a'
 const ALICE = { email: 'alice@a.example', name: 'Alice of A', password: 'alice-of-a-password', walletAddresses: [ALICE_WALLET] }
 const BOB = { email: 'bob@b.example', name: 'Bob of B', password: 'bob-of-b-password', walletAddresses: ['https://wallet.example/bob-of-b'] }
+const C = '9c8b7a6f-5e4d-4c3b-8a29-1f0e9d8c7b6a'
+const CAROL = {
+  email: 'carol@c.example',
+  name: 'Carol of C',
+  password: 'carol-of-c-password',
+  walletAddresses: ['https://wallet.example/carol-of-c'],
+}
 
 /** The `name=value` of a Set-Cookie of the answer, as a browser sends it back; null when not set. */
 const cookieOf = (res: Response, name: string): string | null =>
@@ -37,10 +44,11 @@ describe.each(providers)("a tenant's owners on %s", (provider) => {
   let w: World
   let db: TestDatabase
   let store: Store
+  let port: number
 
   beforeAll(async () => {
     db = await freshDatabase(provider, 'tenant_owners')
-    const port = await freePort()
+    port = await freePort()
     w = await startWorld({ DATABASE_URL: db.url, ...tenantSettings(port) })
     // A has no identity provider of its own; B has one.
     await createTenantThroughServiceApi(port, { id: A })
@@ -163,5 +171,30 @@ describe.each(providers)("a tenant's owners on %s", (provider) => {
     await page(await post(`${w.server.url}account/clients/revoke`, [alice], { csrf: csrfIn(html), client: w.walletAddress }), 404)
     expect((await store.prisma.grant.findUniqueOrThrow({ where: { id: theirsId } })).state).toBe('approved')
     expect((await introspect(w.server, unapproved)).body.active).toBe(true)
+  })
+
+  it("a deleted tenant's owner is signed out of /account at once, and told why only after the right password", async () => {
+    await createTenantThroughServiceApi(port, { id: C })
+    await addTenantOwners(store.sql, [[CAROL, C]])
+    const carol = cookieOf(await post(`${w.server.url}account/sign-in`, [], { email: CAROL.email, password: CAROL.password }), 'gnap_owner')
+    expect(await page(await get(`${w.server.url}account`, [carol]), 200)).toContain(CAROL.name)
+
+    const deleted = await fetch(`http://127.0.0.1:${port}/tenant/${C}`, {
+      method: 'DELETE',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ deletedAt: new Date().toISOString() }),
+    })
+    expect(deleted.status).toBe(204)
+
+    // The open session now reads as none: the sign-in form, nothing of Carol's.
+    const signedOut = await page(await get(`${w.server.url}account`, [carol]), 200)
+    expect(signedOut).toContain('Sign in to see the apps connected to your wallet')
+    expect(signedOut).not.toContain(CAROL.name)
+    // A wrong password is answered as any wrong password; the right one is told why, and gets no session.
+    const wrong = await post(`${w.server.url}account/sign-in`, [], { email: CAROL.email, password: 'not-carols-password' })
+    expect([wrong.status, wrong.headers.get('location')]).toEqual([303, '/account?failed'])
+    const right = await post(`${w.server.url}account/sign-in`, [], { email: CAROL.email, password: CAROL.password })
+    expect(await page(right, 403)).toContain('The provider of your wallet no longer uses this server for your account.')
+    expect(cookieOf(right, 'gnap_owner')).toBeNull()
   })
 })

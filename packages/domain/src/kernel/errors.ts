@@ -180,3 +180,9 @@ export function zodToGnap(error: z.ZodError): GnapError {
 
 /** A disabled owner gave the right password: told only then, so a guesser learns nothing (docs/protocol.md §2.13). */
 export const ownerDisabled = (): GnapError => withStatus('request_denied', 'this account is disabled', 403)
+
+/** What an owner of a deleted tenant is told after the right password (docs/protocol.md §2.21). */
+export const OWNER_TENANT_DELETED = 'the provider of this account no longer uses this server'
+
+/** An owner of a deleted tenant gave the right password: told only then, as a disabled owner is. */
+export const ownerTenantDeleted = (): GnapError => withStatus('request_denied', OWNER_TENANT_DELETED, 403)

@@ -12,6 +12,7 @@ export {
   internalError,
   isGnapError,
   methodNotAllowed,
+  OWNER_TENANT_DELETED,
   pathNotFound,
   serviceUnavailable,
   UNAVAILABLE_RETRY_AFTER_SECONDS,

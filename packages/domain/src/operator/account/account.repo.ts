@@ -18,7 +18,9 @@ export interface AccountOwner {
 
 export async function findAccountOwner(db: SqlRunner, id: string): Promise<AccountOwner | null> {
   const [owner] = await db.all<Omit<AccountOwner, 'walletAddresses'>>(
-    `SELECT "id", "email", "name", "passwordHash", "tenantId" FROM "Owner" WHERE "id" = $1`,
+    // An owner of a deleted tenant has no account any more (docs/protocol.md §2.21): their sessions read as signed out.
+    `SELECT o."id", o."email", o."name", o."passwordHash", o."tenantId" FROM "Owner" o
+       LEFT JOIN "Tenant" t ON t."id" = o."tenantId" WHERE o."id" = $1 AND t."deletedAt" IS NULL`,
     [id],
   )
   if (!owner) return null

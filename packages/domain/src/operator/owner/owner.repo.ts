@@ -30,12 +30,14 @@ export async function insertOwnerWalletAddress(tx: SqlRunner, ownerId: string, u
 export async function findOwnerByEmail(
   db: SqlRunner,
   email: string,
-): Promise<{ id: string; passwordHash: string | null; status: string; tenantId: string | null } | null> {
-  const [row] = await db.all<{ id: string; passwordHash: string | null; status: string; tenantId: string | null }>(
-    `SELECT "id", "passwordHash", "status", "tenantId" FROM "Owner" WHERE "email" = $1`,
+): Promise<{ id: string; passwordHash: string | null; status: string; tenantId: string | null; tenantDeleted: boolean } | null> {
+  const [row] = await db.all<{ id: string; passwordHash: string | null; status: string; tenantId: string | null; tenantDeleted: number }>(
+    `SELECT o."id", o."passwordHash", o."status", o."tenantId",
+            CASE WHEN t."deletedAt" IS NULL THEN 0 ELSE 1 END AS "tenantDeleted"
+       FROM "Owner" o LEFT JOIN "Tenant" t ON t."id" = o."tenantId" WHERE o."email" = $1`,
     [email],
   )
-  return row ?? null
+  return row ? { ...row, tenantDeleted: Number(row.tenantDeleted) === 1 } : null
 }
 
 export interface OwnerRow {

@@ -1,7 +1,7 @@
 import type { Deps } from '../../protocol/deps'
 import type { Sql } from '../../kernel/db/sql'
 import { sameTenant } from '../../protocol/tenant/tenants'
-import { ownerDisabled } from '../../kernel/errors'
+import { ownerDisabled, ownerTenantDeleted } from '../../kernel/errors'
 import { createSession } from '../../kernel/session/create-session'
 import { attemptSignIn } from '../sign-in/sign-in-limit'
 import { findOwnerByEmail, recordOwnerSignIn } from './owner.repo'
@@ -17,8 +17,10 @@ export const OWNER_SESSION_SECONDS = 30 * 60
  * With `grant` (the consent screen's sign-in), only an owner of the grant's tenant signs in (docs/protocol.md §2.21):
  * another tenant's owner is refused as an unknown email is, with the same work and the same count, whatever their
  * password and status, so the screen never tells that the account exists elsewhere.
+ * An owner of a deleted tenant is likewise told only after the right password, and never signs in again.
  * @throws GnapError request_denied (429, retryAfterSeconds) when too many sign-ins failed or are being checked;
- *   request_denied (403, `ownerDisabled`) when the password is right but the account is disabled
+ *   request_denied (403, `ownerDisabled`) when the password is right but the account is disabled;
+ *   request_denied (403, `ownerTenantDeleted`) when the password is right but the owner's tenant was deleted
  */
 export async function signInOwner(
   deps: Deps,
@@ -33,6 +35,7 @@ export async function signInOwner(
   }
   const owner = await attemptSignIn(deps, { scope: 'owner', email, password, ip: input.ip ?? null, find })
   if (!owner) return null
+  if (owner.tenantDeleted) throw ownerTenantDeleted()
   if (owner.status !== 'active') throw ownerDisabled()
   const now = deps.clock()
   await recordOwnerSignIn(deps.sql, owner.id, now)

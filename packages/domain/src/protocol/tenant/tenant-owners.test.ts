@@ -3,9 +3,11 @@ import { authAs, grantRequest, incomingAccess, outgoingAccess, type TestDeps } f
 import { lastSegment } from '../../testing/grant-flows'
 import { useTestDeps } from '../../testing/use-test-deps'
 import { csrfTokenFor } from '../../kernel/session/csrf'
+import { OWNER_TENANT_DELETED } from '../../kernel/errors'
 import { createOwner } from '../../operator/owner/create-owner'
 import { signInOwner } from '../../operator/owner/sign-in-owner'
 import {
+  accountSession,
   findConnectedApp,
   listConnectedApps,
   listUnapprovedClients,
@@ -20,7 +22,7 @@ import { findInteraction } from '../interaction/interaction.repo'
 import { decideInteraction } from '../interaction/decide-interaction'
 import { getConsentScreen } from '../consent/get-consent-screen'
 import { decideConsent } from '../consent/decide-consent'
-import { createTenant } from './tenants'
+import { createTenant, deleteTenant } from './tenants'
 import { parseCreateTenant } from './tenant.wire'
 
 // Owners belong to a tenant (docs/protocol.md §2.21): the built-in consent screen of a tenant signs in and lets decide
@@ -206,5 +208,28 @@ describe("/account shows an owner only their tenant's grants", () => {
     await unapprovedAt(B)
     expect((await listConnectedApps(t.deps, alice)).apps.map((a) => a.grantId).sort()).toEqual([atRoot, atOperator].sort())
     expect(await listUnapprovedClients(t.deps, alice)).toMatchObject({ totalClients: 0, totalGrants: 0 })
+  })
+})
+
+describe("a deleted tenant's owners", () => {
+  it('are signed out at once, told why only after the right password, and never signed in again', async () => {
+    await tenants()
+    await ownerOf(ALICE, A)
+    await ownerOf(BOB, B)
+    const aliceSession = await signIn(ALICE)
+    const bobSession = await signIn(BOB)
+    expect(await accountSession(t.deps, aliceSession!.value)).toMatchObject({ owner: { email: ALICE.email } })
+
+    await deleteTenant(t.deps, A, new Date('2026-11-28T08:00:00Z'))
+
+    // The session that was open reads as signed out; B's owner is not touched.
+    expect(await accountSession(t.deps, aliceSession!.value)).toBeNull()
+    expect(await accountSession(t.deps, bobSession!.value)).toMatchObject({ owner: { email: BOB.email } })
+    // A wrong password learns nothing new; the right one is told, and no session is opened.
+    expect(await signIn({ ...ALICE, password: 'not-her-password' })).toBeNull()
+    const sessions = await t.db.session.count()
+    await expect(signIn(ALICE)).rejects.toMatchObject({ status: 403, code: 'request_denied', message: OWNER_TENANT_DELETED })
+    expect(await t.db.session.count()).toBe(sessions)
+    expect(await signIn(BOB)).not.toBeNull()
   })
 })

@@ -1,4 +1,4 @@
-import { GnapError } from '@gnap/domain/kernel'
+import { GnapError, OWNER_TENANT_DELETED } from '@gnap/domain/kernel'
 import { signInOwner } from '@gnap/domain/operator'
 import { callerIp } from '../../../server/edge/caller-ip'
 import { frontChannelRoute, seeOther } from '../../../server/edge/front-channel'
@@ -21,9 +21,16 @@ export const POST = frontChannelRoute(async (deps, req) => {
   try {
     session = await signInOwner(deps, { email: form.get('email') ?? '', password: form.get('password') ?? '', ip: callerIp(req, deps.config) })
   } catch (e) {
-    // The right password for a disabled account: only now is the owner told (docs/protocol.md §2.13).
+    // The right password for a disabled account, or one whose provider left this server (its tenant was deleted):
+    // only now is the owner told (docs/protocol.md §2.13, §2.21).
     if (e instanceof GnapError && e.status === 403) {
-      return accountSignInPage(formState.disabled('This account is disabled. Contact the provider of your wallet to have it enabled again.'))
+      return accountSignInPage(
+        formState.disabled(
+          e.message === OWNER_TENANT_DELETED
+            ? 'The provider of your wallet no longer uses this server for your account. Contact them for where to manage your grants now.'
+            : 'This account is disabled. Contact the provider of your wallet to have it enabled again.',
+        ),
+      )
     }
     const limited = tooManySignIns(e)
     if (!limited) throw e
