@@ -1,6 +1,6 @@
 // OpenTelemetry traces (docs/operating.md "Traces") over HTTP against the production build: an OTLP/HTTP receiver in
 // this process gets the spans of a real Open Payments client's grant, continue, rotate and a resource server's
-// introspection. The spans link up (every parent is in the trace), the rotation shows its request, signature and
+// introspection, and of a Rafiki backend's calls on the service API and the Admin API. The spans link up (every parent is in the trace), the rotation shows its request, signature and
 // database spans, an incoming traceparent is continued, log lines carry the trace's ids, and no secret the test
 // used appears in any span's name or attribute.
 import http from 'node:http'
@@ -8,6 +8,7 @@ import { randomBytes } from 'node:crypto'
 import { isFinalizedGrant, isPendingGrant } from '@interledger/open-payments'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { freePort, IDP_SECRET, INTROSPECTION_SECRET } from '@gnap/test-support'
+import { adminApiSignatureHeader } from '@gnap/domain/operator'
 import { consent, finishParams, outgoingAccess, sleep, startWorld, type World } from './support/world'
 
 interface OtlpValue {
@@ -28,7 +29,13 @@ interface Span {
 const spans: Span[] = []
 let receiver: http.Server
 let listenerPort = 0
+let serviceApiPort = 0
+let adminApiPort = 0
 let w: World
+const OPERATOR = '438fa74a-fa7d-4317-9ced-dde32ece1787'
+const OPERATOR_SECRET = 'operator-admin-api-secret-0123456789abcdef'
+const TENANT = '6f1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d'
+const TENANT_SECRET = 'tenant-api-secret-0123456789abcdef'
 const secrets: { kind: string; value: string }[] = []
 const remember = (kind: string, value: string | null | undefined) => {
   if (!value) throw new Error(`no ${kind} to remember`)
@@ -62,14 +69,22 @@ beforeAll(async () => {
   })
   await new Promise<void>((resolve) => receiver.listen(port, '127.0.0.1', resolve))
   listenerPort = await freePort()
+  serviceApiPort = await freePort()
+  adminApiPort = await freePort()
   w = await startWorld({
     INTROSPECTION_PORT: String(listenerPort),
+    SERVICE_API_PORT: String(serviceApiPort),
+    ADMIN_PORT: String(adminApiPort),
+    OPERATOR_TENANT_ID: OPERATOR,
+    ADMIN_API_SECRET: OPERATOR_SECRET,
     OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${port}`,
     OTEL_SERVICE_NAME: 'gnap-as-test',
     LOG_LEVEL: 'info',
   })
   remember('introspection secret', INTROSPECTION_SECRET)
   remember('identity-provider secret', IDP_SECRET)
+  remember('Admin API secret', OPERATOR_SECRET)
+  remember('tenant API secret', TENANT_SECRET)
 }, 90_000)
 
 afterAll(async () => {
@@ -108,22 +123,43 @@ function render(span: Span, depth: number): string {
 }
 
 /** An introspection as a resource server sends it from inside its own trace (W3C `traceparent`). */
-const introspectInTrace = (url: string, token: string, parent: { traceId: string; spanId: string }) =>
+const introspectInTrace = (url: string, token: string, parent: Parent) =>
   fetch(url, {
     method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      authorization: `Bearer ${INTROSPECTION_SECRET}`,
-      traceparent: `00-${parent.traceId}-${parent.spanId}-01`,
-    },
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${INTROSPECTION_SECRET}`, traceparent: traceparent(parent) },
     body: JSON.stringify({ access_token: token }),
   })
+
+type Parent = { traceId: string; spanId: string }
+const newParent = (): Parent => ({ traceId: randomBytes(16).toString('hex'), spanId: randomBytes(8).toString('hex') })
+const traceparent = (parent: Parent) => `00-${parent.traceId}-${parent.spanId}-01`
+
+/** The Rafiki backend's calls, each inside its own trace: a tenant created on the service API, grants listed on the Admin API. */
+async function backendCallsInTraces(viaServiceApi: Parent, viaAdminApi: Parent): Promise<void> {
+  const created = await fetch(`http://127.0.0.1:${serviceApiPort}/tenant`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', traceparent: traceparent(viaServiceApi) },
+    body: JSON.stringify({ id: TENANT, apiSecret: TENANT_SECRET }),
+  })
+  expect(created.status).toBe(204)
+  const body = { query: 'query Grants { grants(first: 5) { edges { node { id state } } } }', variables: {}, operationName: 'Grants' }
+  const signature = adminApiSignatureHeader(OPERATOR_SECRET, 1, body, Date.now())
+  remember('Admin API signature', /v1=([0-9a-f]+)/.exec(signature)?.[1])
+  const listed = await fetch(`http://127.0.0.1:${adminApiPort}/graphql`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', signature, 'tenant-id': OPERATOR, traceparent: traceparent(viaAdminApi) },
+    body: JSON.stringify(body),
+  })
+  expect([listed.status, ((await listed.json()) as { data?: { grants?: { edges?: unknown[] } } }).data?.grants?.edges?.length]).toEqual([200, 1])
+}
 
 const isRoute = (name: string) => (s: Span) => s.name === name && s.attributes['http.route'] !== undefined
 
 describe('traces of a grant, continue, rotate and introspect', () => {
-  const incoming = { traceId: randomBytes(16).toString('hex'), spanId: randomBytes(8).toString('hex') }
-  const viaListener = { traceId: randomBytes(16).toString('hex'), spanId: randomBytes(8).toString('hex') }
+  const incoming = newParent()
+  const viaListener = newParent()
+  const viaServiceApi = newParent()
+  const viaAdminApi = newParent()
   let rotatedToken = ''
 
   beforeAll(async () => {
@@ -160,6 +196,7 @@ describe('traces of a grant, continue, rotate and introspect', () => {
     // The console's REST and tRPC endpoints, refused without credentials: spans all the same.
     expect((await fetch(`${w.server.url}api/v1/grants/${randomBytes(8).toString('hex')}`)).status).toBe(401)
     expect((await fetch(`${w.server.url}api/trpc/grants.list`)).status).toBe(401)
+    await backendCallsInTraces(viaServiceApi, viaAdminApi)
   }, 60_000)
 
   it('names each request span by its route template, never by an id', async () => {
@@ -204,6 +241,20 @@ describe('traces of a grant, continue, rotate and introspect', () => {
     const span = await spanWhere((s) => s.attributes['gnap.listener'] === 'introspection')
     expect([span.name, span.kind, span.traceId, span.parentSpanId]).toEqual(['POST /', 2, viaListener.traceId, viaListener.spanId])
     expect(subtree(span).some((s) => s.attributes['db.collection.name'] === 'AccessToken')).toBe(true)
+  })
+
+  it("continues the backend's traceparent on the service API and the Admin API, with the statements under each", async () => {
+    const service = await spanWhere((s) => s.attributes['gnap.listener'] === 'service-api')
+    expect([service.name, service.kind, service.traceId, service.parentSpanId]).toEqual([
+      'POST /tenant',
+      2,
+      viaServiceApi.traceId,
+      viaServiceApi.spanId,
+    ])
+    expect(subtree(service).some((s) => s.attributes['db.collection.name'] === 'Tenant')).toBe(true)
+    const admin = await spanWhere((s) => s.attributes['gnap.listener'] === 'admin-api')
+    expect([admin.name, admin.kind, admin.traceId, admin.parentSpanId]).toEqual(['POST /graphql', 2, viaAdminApi.traceId, viaAdminApi.spanId])
+    expect(subtree(admin).some((s) => s.attributes['db.collection.name'] === 'Grant')).toBe(true)
   })
 
   it("puts the active span's trace_id and span_id on log lines", async () => {
