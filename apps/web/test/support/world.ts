@@ -120,7 +120,8 @@ export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 /**
  * The server's rate limits count in fixed windows on the clock (`fixedWindow`, packages/domain rate-limit.ts): a test
  * that fills one and expects the next request refused waits for a fresh window when fewer than `seconds` are left in
- * this one, or its requests could straddle two windows and never be refused.
+ * this one, or its requests could straddle two windows and never be refused. The wait counts toward the test's time:
+ * the files that call it run in the `http-alone` project, whose tests have 90 s (vitest.config.ts).
  */
 export async function atLeastLeftInWindow(seconds: number, windowSeconds = 60): Promise<void> {
   const left = windowSeconds - ((Date.now() / 1000) % windowSeconds)
