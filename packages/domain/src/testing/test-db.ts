@@ -144,12 +144,19 @@ export async function adminQuery(adminUrl: string, sql: string): Promise<void> {
 }
 
 /** The rows of one statement on the database `url` names, on a connection of its own. */
-async function adminRows(url: string, sql: string, values: unknown[] = []): Promise<Record<string, unknown>[]> {
+function adminRows(url: string, sql: string, values: unknown[] = []): Promise<Record<string, unknown>[]> {
+  return onConnection(url, async (rows) => rows(sql, values))
+}
+
+type Rows = (sql: string, values?: unknown[]) => Promise<Record<string, unknown>[]>
+
+/** `work` on one connection of its own to the database `url` names, closed after. */
+async function onConnection<T>(url: string, work: (rows: Rows) => Promise<T>): Promise<T> {
   const { default: pg } = await import('pg')
   const client = new pg.Client({ connectionString: url })
   await client.connect()
   try {
-    return (await client.query<Record<string, unknown>>(sql, values)).rows
+    return await work(async (sql, values = []) => (await client.query<Record<string, unknown>>(sql, values)).rows)
   } finally {
     await client.end()
   }
@@ -182,7 +189,7 @@ async function takePgDatabase(admin: string): Promise<string> {
   await createDatabase(admin, name, template)
   if (!template) migrate(databaseUrl(admin, name))
   // Read from the first fresh copy, before any test wrote to it.
-  pgTemplateShape ??= pgShape(databaseUrl(admin, name))
+  pgTemplateShape ??= onConnection(databaseUrl(admin, name), pgShape)
   await pgTemplateShape
   return name
 }
@@ -190,9 +197,14 @@ async function takePgDatabase(admin: string): Promise<string> {
 async function releasePgDatabase(admin: string, name: string): Promise<void> {
   try {
     const shape = await pgTemplateShape
-    const url = databaseUrl(admin, name)
-    if (shape && (await pgFingerprint(url)) === shape.fingerprint) {
-      await adminRows(url, shape.deletes)
+    const emptied =
+      shape !== undefined &&
+      (await onConnection(databaseUrl(admin, name), async (rows) => {
+        if ((await pgFingerprint(rows)) !== shape.fingerprint) return false
+        await rows(shape.deletes)
+        return true
+      }))
+    if (emptied) {
       idlePgDatabases.push(name)
       return
     }
@@ -210,9 +222,8 @@ export async function dropIdleTestDbs(): Promise<void> {
 }
 
 /** A hash of what a test could change in a database's schema: columns, constraints, indexes, triggers, functions. */
-async function pgFingerprint(url: string): Promise<string> {
-  const [row] = await adminRows(
-    url,
+async function pgFingerprint(rows: Rows): Promise<string> {
+  const [row] = await rows(
     `SELECT md5(string_agg(x, E'\n' ORDER BY x)) AS fingerprint FROM (
        SELECT format('column %s.%s %s %s %s', table_name, column_name, data_type, is_nullable, column_default) AS x
          FROM information_schema.columns WHERE table_schema = 'public'
@@ -227,12 +238,11 @@ async function pgFingerprint(url: string): Promise<string> {
 }
 
 /** The template's fingerprint, and the DELETEs that empty a copy of it: a table after every table that refers to it. */
-async function pgShape(url: string): Promise<{ fingerprint: string; deletes: string }> {
-  const tables = (await adminRows(url, `SELECT tablename FROM pg_tables WHERE schemaname = 'public' AND tablename <> '_prisma_migrations'`)).map(
-    (r) => String(r.tablename),
+async function pgShape(rows: Rows): Promise<{ fingerprint: string; deletes: string }> {
+  const tables = (await rows(`SELECT tablename FROM pg_tables WHERE schemaname = 'public' AND tablename <> '_prisma_migrations'`)).map((r) =>
+    String(r.tablename),
   )
-  const references = await adminRows(
-    url,
+  const references = await rows(
     `SELECT conrelid::regclass::text AS child, confrelid::regclass::text AS parent FROM pg_constraint
       WHERE contype = 'f' AND connamespace = 'public'::regnamespace AND conrelid <> confrelid`,
   )
@@ -248,5 +258,5 @@ async function pgShape(url: string): Promise<{ fingerprint: string; deletes: str
       left.delete(t)
     }
   }
-  return { fingerprint: await pgFingerprint(url), deletes: order.map((t) => `DELETE FROM "${t}";`).join('\n') }
+  return { fingerprint: await pgFingerprint(rows), deletes: order.map((t) => `DELETE FROM "${t}";`).join('\n') }
 }

@@ -28,7 +28,6 @@ export function table(headers: string[], rows: (string | number)[][]): string {
   return [line(cells[0]!), widths.map((w) => '-'.repeat(w)).join('  '), ...cells.slice(1).map(line)].join('\n')
 }
 
-/** Every run's figures; the `txn/flush` column when any row was measured with a metrics port (the SQLite servers). */
 /** The cells of `keys` of one run (`-` where the run or its figure is missing), for the side-by-side tables. */
 export function cellsOf<T extends object>(row: T | null | undefined, ...keys: (keyof T)[]): (string | number)[] {
   return keys.map((k) => {
@@ -37,6 +36,7 @@ export function cellsOf<T extends object>(row: T | null | undefined, ...keys: (k
   })
 }
 
+/** Every run's figures; the `txn/flush` column when any row was measured with a metrics port (the SQLite servers). */
 export function resultTable(rows: Row[]): string {
   const batches = rows.some((r) => r.batches !== undefined)
   return table(
